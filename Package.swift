@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// socload: turns Socrata open-data portals into local SQLite databases.
+import PackageDescription
+
+let package = Package(
+    name: "socload",
+    products: [
+        .executable(name: "socload", targets: ["socload"]),
+        .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
+        .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
+    ],
+    targets: [
+        // C boundary: system libraries plus typed wrappers for their variadic functions.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
+        // Database layer: connection, statements, serial queue, row decoding.
+        .target(name: "SocloadDatabase", dependencies: ["CSQLite"]),
+
+        // Socrata layer: dataset references, metadata, type mapping, streaming reader, HTTP.
+        .target(name: "SocloadSocrata", dependencies: ["SocloadDatabase", "CCurl"]),
+
+        // Command-line front end: argument parsing, commands, output formats, progress.
+        .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata"]),
+
+        .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
+        .testTarget(name: "SocloadCLITests", dependencies: ["socload", "SocloadDatabase"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,63 @@
+/// Reading results: decoded Swift values, rows, or a streaming cursor.
+extension Database {
+    /// Every row of the query, decoded as `T` by column name.
+    ///
+    /// For example:
+    ///
+    ///     struct Nomination: Decodable { var name: String; var agency: String? }
+    ///     let rows = try db.fetchAll(Nomination.self, sql: "select name, agency from n5m4_mism where agency = ?",
+    ///                                arguments: ["State"])
+    ///
+    /// A built-in type (`String`, `Int`, `Date`, ...) is read from the first column.
+    public func fetchAll<T: Decodable>(_ type: T.Type, sql: String, arguments: StatementArguments = []) throws -> [T] {
+        let statement = try cachedStatement(sql: sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        let columns = ColumnLookup(names: statement.columnNames)
+        var results: [T] = []
+        var rowIndex = 0
+        while try statement.step() {
+            results.append(try RowDecoder.decode(type, values: statement.values(), columns: columns, rowIndex: rowIndex))
+            rowIndex += 1
+        }
+        return results
+    }
+
+    /// The first row of the query decoded as `T`, or nil when there is none.
+    public func fetchOne<T: Decodable>(_ type: T.Type, sql: String, arguments: StatementArguments = []) throws -> T? {
+        let statement = try cachedStatement(sql: sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return try RowDecoder.decode(type, values: statement.values(),
+                                     columns: ColumnLookup(names: statement.columnNames), rowIndex: 0)
+    }
+
+    /// Every row of the query, as column names and values.
+    public func fetchRows(sql: String, arguments: StatementArguments = []) throws -> [Row] {
+        var rows: [Row] = []
+        try forEachRow(sql: sql, arguments: arguments) { statement in
+            rows.append(Row(columnNames: statement.columnNames, values: statement.values()))
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func fetchValue(sql: String, arguments: StatementArguments = []) throws -> DatabaseValue? {
+        let statement = try makeStatement(sql: sql)
+        try statement.bind(arguments)
+        guard try statement.step(), statement.columnCount > 0 else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Runs the query and calls `body` with the statement positioned on each row in turn, without
+    /// holding the rows in memory. The statement is a fresh one, so `body` may run other queries.
+    public func forEachRow(sql: String, arguments: StatementArguments = [],
+                           _ body: (Statement) throws -> Void) throws {
+        let statement = try makeStatement(sql: sql)
+        try statement.bind(arguments)
+        while try statement.step() {
+            try body(statement)
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection: it owns the `sqlite3*` handle and its prepared statements.
+///
+/// A `Database` is not thread-safe. Use it through a `DatabaseQueue`, which hands it to one
+/// closure at a time on its serial dispatch queue.
+public final class Database {
+    /// The file the connection opened (`:memory:` for an in-memory database).
+    public let path: String
+    /// The `sqlite3*` handle.
+    public let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+    private var traceObserver: Unmanaged<TraceObserver>?
+
+    /// Opens (or creates) the database file at `path`.
+    public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        self.path = path
+        // No SQLite mutex: DatabaseQueue already guarantees that one thread at a time uses it.
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        if configuration.readonly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if configuration.createIfMissing { flags |= SQLITE_OPEN_CREATE }
+        }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard let connection else {
+            throw DatabaseError(extendedResultCode: code, message: "cannot open database \(path)")
+        }
+        guard code == SQLITE_OK else {
+            let message = sqlite3_errmsg(connection).map { String(cString: $0) } ?? "cannot open database"
+            sqlite3_close_v2(connection)
+            throw DatabaseError(extendedResultCode: code, message: "\(message): \(path)")
+        }
+        handle = connection
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        // Double-quoted strings are identifiers only: "name" never silently becomes a string literal.
+        var ignored: Int32 = 0
+        _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, &ignored)
+        _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, &ignored)
+        if configuration.writeAheadLogging, !configuration.readonly, !isInMemory {
+            // Best effort: some file systems and locked files refuse WAL; the default journal still works.
+            _ = try? fetchValue(sql: "PRAGMA journal_mode = WAL")
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+        traceObserver?.release()
+    }
+
+    private var isInMemory: Bool {
+        path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:")
+    }
+
+    // MARK: - Statements
+
+    /// Prepares a new statement. The SQL must hold exactly one statement.
+    public func makeStatement(sql: String) throws -> Statement {
+        try prepare(sql: sql, persistent: false)
+    }
+
+    /// A statement prepared once and reused for the same SQL. A statement whose step fails is
+    /// evicted, so the next call prepares it again.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql: sql, persistent: true)
+        statement.failureObserver = self
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// True when a statement for this SQL is in the cache.
+    public func isCached(sql: String) -> Bool {
+        statementCache[sql] != nil
+    }
+
+    func statementDidFail(_ statement: Statement) {
+        if statementCache[statement.sql] === statement {
+            statementCache[statement.sql] = nil
+        }
+    }
+
+    private func prepare(sql: String, persistent: Bool) throws -> Statement {
+        var statementHandle: OpaquePointer?
+        var remainder = ""
+        let code = sql.withCString { start -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+            let code = sqlite3_prepare_v3(handle, start, -1, flags, &statementHandle, &tail)
+            if let tail { remainder = String(cString: tail) }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError.lastError(of: handle, code: code, sql: sql)
+        }
+        guard let statementHandle else {
+            throw DatabaseError.misuse("no SQL statement", sql: sql)
+        }
+        let statement = Statement(handle: statementHandle, sql: sql)
+        guard Self.isBlankSQL(remainder) else {
+            throw DatabaseError.misuse("only one SQL statement can run at a time", sql: sql)
+        }
+        return statement
+    }
+
+    /// True when SQL text holds only white space, `;` and comments.
+    static func isBlankSQL(_ sql: String) -> Bool {
+        stripComments(sql).allSatisfy { $0.isWhitespace || $0 == ";" }
+    }
+
+    private static func stripComments(_ sql: String) -> String {
+        var result = ""
+        var index = sql.startIndex
+        while index < sql.endIndex {
+            let rest = sql[index...]
+            if rest.hasPrefix("--") {
+                index = rest.firstIndex(of: "\n") ?? sql.endIndex
+            } else if rest.hasPrefix("/*") {
+                index = rest.range(of: "*/").map { $0.upperBound } ?? sql.endIndex
+            } else {
+                result.append(sql[index])
+                index = sql.index(after: index)
+            }
+        }
+        return result
+    }
+
+    // MARK: - Executing
+
+    /// Runs one or more `;`-separated statements. Arguments, if any, are bound to the single statement.
+    public func execute(sql: String, arguments: StatementArguments = []) throws {
+        if !arguments.isEmpty {
+            try cachedStatement(sql: sql).execute(arguments)
+            return
+        }
+        var remaining = sql
+        while !Self.isBlankSQL(remaining) {
+            var statementHandle: OpaquePointer?
+            var rest = ""
+            let code = remaining.withCString { start -> Int32 in
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v3(handle, start, -1, 0, &statementHandle, &tail)
+                if let tail { rest = String(cString: tail) }
+                return code
+            }
+            guard code == SQLITE_OK else {
+                throw DatabaseError.lastError(of: handle, code: code, sql: remaining)
+            }
+            if let statementHandle {
+                let statement = Statement(handle: statementHandle, sql: Self.trimmed(remaining, before: rest))
+                try statement.execute()
+            }
+            remaining = rest
+        }
+    }
+
+    private static func trimmed(_ sql: String, before rest: String) -> String {
+        String(sql.dropLast(rest.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    public var changesCount: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    // MARK: - Transactions
+
+    /// How a transaction takes its locks.
+    public enum TransactionKind: String, Sendable {
+        /// Locks are taken by the first read or write.
+        case deferred = "DEFERRED"
+        /// The write lock is taken at BEGIN, so the transaction never fails half-way for a lock.
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// True while a transaction is open on this connection.
+    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// ROLLBACK is only issued when SQLite is still inside the transaction (some errors end it
+    /// themselves), and the first error is the one thrown.
+    public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute(sql: "BEGIN \(kind.rawValue) TRANSACTION")
+        let result: T
+        do {
+            result = try body()
+            try execute(sql: "COMMIT TRANSACTION")
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls back the open transaction, if any, ignoring a failure to do so.
+    public func rollbackIfNeeded() {
+        if isInsideTransaction {
+            try? execute(sql: "ROLLBACK TRANSACTION")
+        }
+    }
+
+    // MARK: - Tracing
+
+    /// Calls `observer` with the SQL text of every statement as it starts to run, or stops when nil.
+    ///
+    /// The text is the SQL as written, with `?` placeholders: bound values never appear in it.
+    public func trace(_ observer: ((String) -> Void)?) {
+        traceObserver?.release()
+        traceObserver = nil
+        guard let observer else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            return
+        }
+        let box = Unmanaged.passRetained(TraceObserver(observer))
+        traceObserver = box
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, sqlText in
+            guard let context, let sqlText else { return 0 }
+            let observer = Unmanaged<TraceObserver>.fromOpaque(context).takeUnretainedValue()
+            observer.callback(String(cString: sqlText.assumingMemoryBound(to: CChar.self)))
+            return 0
+        }, box.toOpaque())
+    }
+}
+
+/// Holds a trace callback for SQLite's C trace hook.
+private final class TraceObserver {
+    let callback: (String) -> Void
+    init(_ callback: @escaping (String) -> Void) { self.callback = callback }
+}

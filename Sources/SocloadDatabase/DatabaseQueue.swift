@@ -1,0 +1,98 @@
+import Dispatch
+
+/// One database connection used from one serial dispatch queue: the only way socload touches a
+/// database, so every read and write is serialized without locks in the caller.
+///
+/// For example:
+///
+///     let queue = try DatabaseQueue(path: "socload.sqlite")
+///     try queue.write { db in try db.execute(sql: "insert into t(name) values (?)", arguments: ["Ann"]) }
+///     let names = try queue.read { db in try db.fetchAll(String.self, sql: "select name from t") }
+///     let same = try await queue.read { db in try db.fetchAll(String.self, sql: "select name from t") }
+///
+/// Calling the queue again from inside one of its own closures is a programming error that would
+/// deadlock; it stops the program with "Database methods are not reentrant" instead.
+//
+// @unchecked Sendable: `Database` is not thread-safe (its connection is opened with
+// SQLITE_OPEN_NOMUTEX), but it is private to this object and only ever used inside closures that
+// run on `dispatchQueue`, a serial queue. So at most one thread uses the connection at any time,
+// and each use happens-after the previous one. The other stored properties are immutable.
+public final class DatabaseQueue: @unchecked Sendable {
+    /// The database file.
+    public let path: String
+    private let database: Database
+    private let dispatchQueue: DispatchQueue
+    private static let ownerKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Opens (or creates) the database at `path`.
+    public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        self.path = path
+        database = try Database(path: path, configuration: configuration)
+        dispatchQueue = DispatchQueue(label: "socload.database")
+        dispatchQueue.setSpecific(key: Self.ownerKey, value: ObjectIdentifier(self))
+    }
+
+    private func preconditionNotReentrant() {
+        precondition(DispatchQueue.getSpecific(key: Self.ownerKey) != ObjectIdentifier(self),
+                     "Database methods are not reentrant: a DatabaseQueue was called from inside one of its own closures")
+    }
+
+    // MARK: - Synchronous access
+
+    /// Runs `body` with the connection, outside of any transaction socload opens.
+    public func inDatabase<T>(_ body: (Database) throws -> T) rethrows -> T {
+        preconditionNotReentrant()
+        return try dispatchQueue.sync { try body(database) }
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled back
+    /// when it throws.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant()
+        return try dispatchQueue.sync { try Self.performWrite(database, body) }
+    }
+
+    /// Runs `body` in a read-only transaction: it sees one consistent snapshot, and any attempt to
+    /// write fails.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        preconditionNotReentrant()
+        return try dispatchQueue.sync { try Self.performRead(database, body) }
+    }
+
+    // MARK: - Swift concurrency
+
+    /// `inDatabase` for async callers: the closure runs on the queue while the caller is suspended.
+    public func inDatabase<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { database in try body(database) }
+    }
+
+    /// `write` for async callers.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { database in try Self.performWrite(database, body) }
+    }
+
+    /// `read` for async callers.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await perform { database in try Self.performRead(database, body) }
+    }
+
+    private func perform<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            dispatchQueue.async {
+                continuation.resume(with: Result { try work(self.database) })
+            }
+        }
+    }
+
+    // MARK: - Transactions
+
+    private static func performWrite<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
+        try database.inTransaction(.immediate) { try body(database) }
+    }
+
+    private static func performRead<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
+        try database.execute(sql: "PRAGMA query_only = 1")
+        defer { try? database.execute(sql: "PRAGMA query_only = 0") }
+        return try database.inTransaction(.deferred) { try body(database) }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Reads and writes ISO-8601 timestamps without a `DateFormatter`, so it is fast and thread-safe.
+///
+/// Accepted: `2015-10-29`, `2015-10-29T13:45`, `2015-10-29T13:45:10`, `2015-10-29 13:45:10.123`,
+/// each optionally followed by `Z`, `+02:00`, `+0200` or `+02`. A timestamp without a zone is UTC.
+public enum ISO8601Timestamp {
+    /// The date a timestamp stands for, or nil when the text is not an ISO-8601 timestamp.
+    public static func parse(_ text: String) -> Date? {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(digits: 4), scanner.take("-"),
+              let month = scanner.number(digits: 2), scanner.take("-"),
+              let day = scanner.number(digits: 2),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        if scanner.take("T") || scanner.take("t") || scanner.take(" ") {
+            guard let hour = scanner.number(digits: 2), scanner.take(":"),
+                  let minute = scanner.number(digits: 2), hour < 24, minute < 60
+            else { return nil }
+            var second = 0
+            var fraction = 0.0
+            if scanner.take(":") {
+                guard let value = scanner.number(digits: 2), value < 61 else { return nil }
+                second = value
+                if scanner.take(".") || scanner.take(",") {
+                    guard let value = scanner.fraction() else { return nil }
+                    fraction = value
+                }
+            }
+            seconds += Double(hour * 3600 + minute * 60 + second) + fraction
+            switch scanner.zone() {
+            case .absent: break
+            case .offset(let offset): seconds -= Double(offset)
+            case .invalid: return nil
+            }
+        }
+        guard scanner.isAtEnd else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// `2015-10-29T12:00:00Z`, with milliseconds only when the date has a fraction of a second.
+    public static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var milliseconds = Int64((interval * 1000).rounded())
+        let millisecondPart = Int(((milliseconds % 1000) + 1000) % 1000)
+        milliseconds -= Int64(millisecondPart)
+        let totalSeconds = milliseconds / 1000
+        let days = Int(floorDivide(totalSeconds, 86_400))
+        let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
+        let (year, month, day) = civilFromDays(days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if millisecondPart != 0 { text += "." + pad(millisecondPart, 3) }
+        return text + "Z"
+    }
+
+    // MARK: - Calendar arithmetic (proleptic Gregorian, days since 1970-01-01)
+
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : (a - b + 1) / b
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// Reads fixed-width decimal fields from ASCII bytes.
+private struct DigitScanner {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func take(_ character: Unicode.Scalar) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+        position += 1
+        return true
+    }
+
+    mutating func number(digits: Int) -> Int? {
+        guard position + digits <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[position..<position + digits] {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        position += digits
+        return value
+    }
+
+    mutating func fraction() -> Double? {
+        var value = 0.0
+        var scale = 0.1
+        let start = position
+        while position < bytes.count, (48...57).contains(bytes[position]) {
+            value += Double(bytes[position] - 48) * scale
+            scale /= 10
+            position += 1
+        }
+        return position > start ? value : nil
+    }
+
+    enum Zone { case absent, offset(Int), invalid }
+
+    /// `Z`, `+hh:mm`, `+hhmm` or `+hh`, as seconds east of UTC.
+    mutating func zone() -> Zone {
+        if take("Z") || take("z") { return .offset(0) }
+        let sign: Int
+        if take("+") { sign = 1 } else if take("-") { sign = -1 } else { return .absent }
+        guard let hours = number(digits: 2), hours < 24 else { return .invalid }
+        var minutes = 0
+        if take(":") {
+            guard let value = number(digits: 2) else { return .invalid }
+            minutes = value
+        } else if let value = number(digits: 2) {
+            minutes = value
+        }
+        guard minutes < 60 else { return .invalid }
+        return .offset(sign * (hours * 3600 + minutes * 60))
+    }
+}

@@ -1,0 +1,135 @@
+import CSQLite
+import Foundation
+import SocloadDatabase
+import XCTest
+
+final class DatabaseTests: XCTestCase {
+    func testOpensAndCreatesFileInWALMode() throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.path("new.sqlite"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
+        XCTAssertEqual(try db.fetchValue(sql: "PRAGMA journal_mode"), .text("wal"))
+        XCTAssertEqual(try db.fetchValue(sql: "PRAGMA busy_timeout"), .integer(5000))
+    }
+
+    func testMissingFileIsAnErrorWhenCreationIsOff() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = DatabaseConfiguration()
+        configuration.createIfMissing = false
+        XCTAssertThrowsError(try Database(path: directory.path("absent.sqlite"), configuration: configuration)) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, SQLITE_CANTOPEN)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("absent.sqlite")))
+    }
+
+    func testDoubleQuotedStringsAreIdentifiersOnly() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table t(a)")
+        XCTAssertThrowsError(try db.execute(sql: "insert into t(a) values (\"not a column\")")) { error in
+            XCTAssertEqual((error as? DatabaseError)?.message, "no such column: not a column")
+        }
+    }
+
+    func testExtendedResultCodesAndErrorDescription() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table t(x not null)")
+        XCTAssertThrowsError(try db.execute(sql: "insert into t(x) values (?)", arguments: [nil as String?])) { error in
+            let error = error as? DatabaseError
+            XCTAssertEqual(error?.extendedResultCode, 1299) // SQLITE_CONSTRAINT_NOTNULL
+            XCTAssertEqual(error?.resultCode, SQLITE_CONSTRAINT)
+            XCTAssertEqual(error?.description,
+                           "SQLite error 1299 (constraint failed): NOT NULL constraint failed: t.x"
+                               + " - while executing `insert into t(x) values (?)`")
+        }
+    }
+
+    func testBoundValuesNeverAppearInErrors() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table t(x unique)")
+        try db.execute(sql: "insert into t(x) values (?)", arguments: ["secret-value-1"])
+        XCTAssertThrowsError(try db.execute(sql: "insert into t(x) values (?)", arguments: ["secret-value-1"])) { error in
+            XCTAssertFalse("\(error)".contains("secret-value-1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("UNIQUE constraint failed: t.x"), "\(error)")
+        }
+    }
+
+    func testValuesRoundTripPerStorageClass() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table t(v)")
+        let values: [DatabaseValue] = [
+            .null, .integer(0), .integer(Int64.max), .integer(Int64.min), .real(3.5), .real(-0.000_001),
+            .text(""), .text("Zürich 中文 \"q\" \n\t"), .text("nul\u{0}inside"), .blob(Data()), .blob(Data([0, 1, 255])),
+        ]
+        for value in values {
+            try db.execute(sql: "delete from t")
+            try db.execute(sql: "insert into t(v) values (?)", arguments: StatementArguments([value]))
+            XCTAssertEqual(try db.fetchValue(sql: "select v from t"), value)
+            let storedType = try db.fetchValue(sql: "select typeof(v) from t")
+            XCTAssertEqual(storedType, .text(value.storageClassName.lowercased()))
+        }
+    }
+
+    func testNamedAndPositionalParameters() throws {
+        let db = try Database(path: ":memory:")
+        XCTAssertEqual(try db.fetchValue(sql: "select :a || ?2 || $c",
+                                         arguments: StatementArguments(["-"], named: ["a": "x", "c": "z"])),
+                       .text("x-z"))
+        XCTAssertThrowsError(try db.fetchValue(sql: "select :a", arguments: [:])) { error in
+            XCTAssertEqual("\(error)", "SQLite error 21 (bad parameter or other API misuse): missing value for"
+                               + " parameter :a - while executing `select :a`")
+        }
+        XCTAssertThrowsError(try db.fetchValue(sql: "select ?", arguments: [1, 2])) { error in
+            XCTAssertTrue("\(error)".contains("wrong number of arguments"), "\(error)")
+        }
+        XCTAssertThrowsError(try db.fetchValue(sql: "select ?, ?", arguments: [1])) { error in
+            XCTAssertTrue("\(error)".contains("wrong number of arguments"), "\(error)")
+        }
+    }
+
+    func testExecuteRunsSeveralStatementsButStatementsHoldOne() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table a(x); -- comment\n insert into a values (1); insert into a values (2);")
+        XCTAssertEqual(try db.fetchValue(sql: "select sum(x) from a"), .integer(3))
+        XCTAssertThrowsError(try db.makeStatement(sql: "select 1; select 2")) { error in
+            XCTAssertTrue("\(error)".contains("only one SQL statement"), "\(error)")
+        }
+        XCTAssertNoThrow(try db.makeStatement(sql: "select 1; -- trailing comment"))
+    }
+
+    func testCachedStatementIsReusedAndEvictedAfterFailure() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table t(x unique)")
+        let sql = "insert into t(x) values (?)"
+        let first = try db.cachedStatement(sql: sql)
+        XCTAssertTrue(first === (try db.cachedStatement(sql: sql)))
+        try db.execute(sql: sql, arguments: [1])
+        XCTAssertTrue(db.isCached(sql: sql))
+        XCTAssertThrowsError(try db.execute(sql: sql, arguments: [1]))
+        XCTAssertFalse(db.isCached(sql: sql), "a failed statement is evicted")
+        let second = try db.cachedStatement(sql: sql)
+        XCTAssertFalse(first === second)
+        try db.execute(sql: sql, arguments: [2])
+        XCTAssertEqual(try db.fetchValue(sql: "select count(*) from t"), .integer(2))
+    }
+
+    func testTraceShowsPlaceholdersNotValues() throws {
+        let db = try Database(path: ":memory:")
+        let log = SQLLog()
+        db.trace { log.append($0) }
+        try db.execute(sql: "create table t(x)")
+        try db.execute(sql: "insert into t(x) values (?)", arguments: ["hidden"])
+        XCTAssertEqual(log.all, ["create table t(x)", "insert into t(x) values (?)"])
+        db.trace(nil)
+        try db.execute(sql: "delete from t")
+        XCTAssertEqual(log.all.count, 2)
+    }
+
+    func testQuotedIdentifiers() throws {
+        let db = try Database(path: ":memory:")
+        let hostile = "x\"); DROP TABLE t; --"
+        try db.execute(sql: "create table t(\(hostile.quotedDatabaseIdentifier))")
+        let rows = try db.fetchRows(sql: "select name from pragma_table_info('t')")
+        XCTAssertEqual(rows.map { $0[0] }, [.text(hostile)])
+        XCTAssertEqual("a\"b".quotedDatabaseIdentifier, "\"a\"\"b\"")
+    }
+}
