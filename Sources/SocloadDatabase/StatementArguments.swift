@@ -3,23 +3,28 @@
 /// For example:
 ///
 ///     try db.fetchAll(Row.self, sql: "select * from t where agency = ? and year > ?", arguments: ["State", 2010])
-///     try db.execute(sql: "update t set x = :x", arguments: StatementArguments(named: ["x": 1]))
+///     try db.execute(sql: "update t set x = :x", arguments: ["x": 1])
 public struct StatementArguments: Sendable, Hashable {
     public var positional: [DatabaseValue]
     /// Keys are parameter names without their `:`, `@` or `$` prefix.
     public var named: [String: DatabaseValue]
 
-    public init(_ positional: [DatabaseValue] = [], named: [String: DatabaseValue] = [:]) {
+    /// No values, for a statement without parameters.
+    public init() {
+        self.init(positional: [])
+    }
+
+    public init(positional: [DatabaseValue], named: [String: DatabaseValue] = [:]) {
         self.positional = positional
         self.named = named
     }
 
     public init(_ values: [(any DatabaseValueConvertible)?]) {
-        self.init(values.map { $0?.databaseValue ?? .null })
+        self.init(positional: values.map { $0?.databaseValue ?? .null })
     }
 
     public init(named values: [String: (any DatabaseValueConvertible)?]) {
-        self.init([], named: values.mapValues { $0?.databaseValue ?? .null })
+        self.init(positional: [], named: values.mapValues { $0?.databaseValue ?? .null })
     }
 
     public var isEmpty: Bool { positional.isEmpty && named.isEmpty }
@@ -35,6 +40,6 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
         var named: [String: DatabaseValue] = [:]
         for (key, value) in elements { named[key] = value?.databaseValue ?? .null }
-        self.init([], named: named)
+        self.init(positional: [], named: named)
     }
 }

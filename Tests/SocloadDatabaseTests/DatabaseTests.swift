@@ -72,7 +72,7 @@ final class DatabaseTests: XCTestCase {
     func testNamedAndPositionalParameters() throws {
         let db = try Database(path: ":memory:")
         XCTAssertEqual(try db.fetchValue(sql: "select :a || ?2 || $c",
-                                         arguments: StatementArguments(["-"], named: ["a": "x", "c": "z"])),
+                                         arguments: StatementArguments(positional: ["-"], named: ["a": "x", "c": "z"])),
                        .text("x-z"))
         XCTAssertThrowsError(try db.fetchValue(sql: "select :a", arguments: [:])) { error in
             XCTAssertEqual("\(error)", "SQLite error 21 (bad parameter or other API misuse): missing value for"

@@ -1,1 +1,0 @@
-// Socrata layer.

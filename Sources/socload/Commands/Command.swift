@@ -1,0 +1,68 @@
+import Foundation
+import SocloadDatabase
+
+/// A subcommand of socload: its interface, and what it does with parsed arguments.
+protocol Command: Sendable {
+    static var spec: CommandSpec { get }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws
+}
+
+/// What a command may use from the process: standard output and the environment.
+struct CommandContext {
+    let output: OutputSink
+    let environment: [String: String]
+}
+
+/// The `--db` option shared by every command that reads or writes the database.
+enum DatabaseOption {
+    static let spec = OptionSpec.value("db", "path", help: "The SQLite database file.",
+                                       default: "socload.sqlite, or $SOCLOAD_DB")
+
+    /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.
+    static func path(_ arguments: ParsedArguments, _ context: CommandContext) -> String {
+        arguments.value("db") ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
+    }
+
+    /// Opens a database that must already exist: reading commands never create an empty file.
+    static func openExisting(_ arguments: ParsedArguments, _ context: CommandContext) throws -> DatabaseQueue {
+        let path = path(arguments, context)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("no database at '\(path)' (fetch a dataset first, or pass --db PATH)",
+                                 exitCode: .noInput)
+        }
+        var configuration = DatabaseConfiguration()
+        configuration.createIfMissing = false
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+}
+
+/// The `--format` option shared by the commands that print results.
+enum FormatOption {
+    static let spec = OptionSpec.value("format", "format", help: "Output format: \(OutputFormat.names).",
+                                       default: "table on a terminal, csv otherwise")
+
+    static func writer(_ arguments: ParsedArguments, _ context: CommandContext,
+                       command: CommandSpec) throws -> any ResultWriter {
+        try OutputFormat.resolve(arguments.value("format"), output: context.output, command: command)
+            .makeWriter(output: context.output)
+    }
+}
+
+extension Database {
+    /// Runs a statement and streams its rows into a writer.
+    func write(sql: String, arguments: StatementArguments = [], to writer: any ResultWriter) throws {
+        let statement = try makeStatement(sql: sql)
+        try statement.bind(arguments)
+        let hasColumns = statement.columnCount > 0
+        if hasColumns { writer.begin(columns: statement.columnNames) }
+        while try statement.step() {
+            writer.write(statement.values())
+        }
+        if hasColumns { writer.finish() }
+    }
+
+    /// True when a table (not a view or index) of that exact name exists.
+    func tableExists(_ name: String) throws -> Bool {
+        try fetchValue(sql: "select 1 from sqlite_schema where type = 'table' and name = ?", arguments: [name]) != nil
+    }
+}

@@ -1,0 +1,33 @@
+/// Process exit codes, following sysexits(3) so pipelines can tell failures apart.
+enum ExitCode: Int32 {
+    case success = 0
+    /// The command was called wrongly (unknown option, missing argument).
+    case usage = 64
+    /// The input data was malformed.
+    case dataError = 65
+    /// An input file, database or table does not exist.
+    case noInput = 66
+    /// The network or the remote service failed.
+    case unavailable = 69
+    /// A bug in socload.
+    case software = 70
+    /// Reading or writing a file or the database failed.
+    case ioError = 74
+    /// Interrupted by SIGINT (Ctrl-C).
+    case interrupted = 130
+    /// Terminated by SIGTERM.
+    case terminated = 143
+}
+
+/// A command failed: a one-line message and the exit code that says what kind of failure it was.
+struct CommandFailure: Error, CustomStringConvertible {
+    let message: String
+    let exitCode: ExitCode
+
+    init(_ message: String, exitCode: ExitCode) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    var description: String { message }
+}

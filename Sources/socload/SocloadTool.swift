@@ -1,0 +1,128 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+
+/// The `socload` command: finds the subcommand, parses its arguments, runs it, and turns any
+/// error into one line on standard error and a sysexits exit code.
+enum SocloadTool {
+    static let commands: [any Command.Type] = [QueryCommand.self, TablesCommand.self, SchemaCommand.self]
+
+    static let rootSpec = CommandSpec(
+        name: "",
+        abstract: "Turn Socrata open-data portals into local SQLite databases.",
+        discussion: """
+            Fetch a dataset into a typed SQLite table, then ask it questions:
+
+              socload fetch n5m4-mism
+              socload query "select name, agency from n5m4_mism limit 5"
+            """)
+
+    private static let helpSpec = CommandSpec(
+        name: "help", abstract: "Show help for a command.",
+        arguments: [ArgumentSpec(name: "subcommand", help: "The command to show help for.", isOptional: true)])
+
+    static func main(arguments: [String], environment: [String: String]) -> ExitCode {
+        let output = OutputSink(descriptor: 1)
+        defer { output.flush() }
+        let context = CommandContext(output: output, environment: environment)
+        do {
+            return try dispatch(arguments, context: context)
+        } catch let error as UsageError {
+            reportUsageError(error)
+            return .usage
+        } catch {
+            output.flush()
+            let (message, code) = describe(error)
+            StandardError.line("Error: " + oneLine(message))
+            return code
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], context: CommandContext) throws -> ExitCode {
+        guard let first = arguments.first else {
+            context.output.write(rootHelp)
+            return .success
+        }
+        switch first {
+        case "-h", "--help":
+            context.output.write(rootHelp)
+            return .success
+        case "--version":
+            context.output.write("socload \(SocloadVersion.current)\n")
+            return .success
+        case "help":
+            let rest = Array(arguments.dropFirst())
+            guard case .run(let parsed) = try ArgumentParser.parse(rest, for: helpSpec),
+                  let name = parsed.positionals.first
+            else {
+                context.output.write(rest.isEmpty ? rootHelp : HelpFormatter.help(for: helpSpec))
+                return .success
+            }
+            if name == "help" {
+                context.output.write(HelpFormatter.help(for: helpSpec))
+                return .success
+            }
+            guard let command = command(named: name) else {
+                throw UsageError("Unknown command '\(name)'", command: nil)
+            }
+            context.output.write(HelpFormatter.help(for: command.spec))
+            return .success
+        default:
+            guard let command = command(named: first) else {
+                throw UsageError(first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown command '\(first)'",
+                                 command: nil)
+            }
+            switch try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec) {
+            case .help:
+                context.output.write(HelpFormatter.help(for: command.spec))
+            case .run(let parsed):
+                try command.run(parsed, context: context)
+            }
+            return .success
+        }
+    }
+
+    private static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+
+    static var rootHelp: String {
+        HelpFormatter.help(for: rootSpec, subcommands: commands.map { $0.spec } + [helpSpec],
+                           extraOptions: [("--version", "Show the version.")])
+    }
+
+    /// `Error: ...`, the usage line, and where to find help: three lines on standard error.
+    private static func reportUsageError(_ error: UsageError) {
+        StandardError.line("Error: " + oneLine(error.message))
+        if let command = error.command {
+            StandardError.line("Usage: \(command.usage)")
+            StandardError.line("  See 'socload \(command.name) --help' for more information.")
+        } else {
+            StandardError.line("Usage: socload <subcommand>")
+            StandardError.line("  See 'socload --help' for more information.")
+        }
+    }
+
+    /// The message and exit code for an error from a command.
+    static func describe(_ error: any Error) -> (String, ExitCode) {
+        switch error {
+        case let failure as CommandFailure:
+            return (failure.message, failure.exitCode)
+        case let error as DatabaseError:
+            return (error.description, .ioError)
+        case let error as RowDecodingError:
+            return (error.description, .dataError)
+        default:
+            return (String(describing: error), .software)
+        }
+    }
+
+    /// Messages are one line: runs of white space (newlines in SQL, say) become one space, and any
+    /// other control character is shown escaped.
+    static func oneLine(_ message: String) -> String {
+        let collapsed = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        return TerminalText.escaped(collapsed)
+    }
+}

@@ -1,0 +1,99 @@
+import XCTest
+
+final class HelpAndUsageTests: XCTestCase {
+    func testQueryHelpText() throws {
+        let run = try SocloadProcess.run(["query", "--help"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stdout, """
+            OVERVIEW: Run one SQL statement and print its result.
+
+            Values are bound, never spliced into the SQL: write ? (or :name) in the statement and
+            give each value with --param, in order (or as --param :name=value).
+
+            USAGE: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...]
+
+            ARGUMENTS:
+              <sql>                   The SQL statement to run.
+
+            OPTIONS:
+              --db <path>             The SQLite database file. (default: socload.sqlite, or $SOCLOAD_DB)
+              --format <format>       Output format: table|csv|json|ndjson. (default: table on a terminal, csv otherwise)
+              --param <value>         A value for the next ? parameter, or :name=value for a named one.
+              -h, --help              Show help information.
+
+            """)
+    }
+
+    func testHelpCommandEqualsHelpFlag() throws {
+        for command in ["query", "tables", "schema"] {
+            let viaHelp = try SocloadProcess.run(["help", command])
+            let viaFlag = try SocloadProcess.run([command, "--help"])
+            let viaShort = try SocloadProcess.run([command, "-h"])
+            XCTAssertEqual(viaHelp.status, 0)
+            XCTAssertEqual(viaHelp.stdout, viaFlag.stdout, command)
+            XCTAssertEqual(viaHelp.stdout, viaShort.stdout, command)
+            XCTAssertTrue(viaHelp.stdout.hasPrefix("OVERVIEW: "), command)
+        }
+    }
+
+    func testRootHelpListsSubcommands() throws {
+        let run = try SocloadProcess.run(["--help"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.stdout.contains("USAGE: socload <subcommand>"))
+        XCTAssertTrue(run.stdout.contains("SUBCOMMANDS:\n  query                   Run one SQL statement and print its result.\n"))
+        XCTAssertEqual(try SocloadProcess.run(["help"]).stdout, run.stdout)
+        XCTAssertEqual(try SocloadProcess.run([]).stdout, run.stdout)
+    }
+
+    func testVersion() throws {
+        let run = try SocloadProcess.run(["--version"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stdout, "socload 0.1.0\n")
+    }
+
+    func testUsageErrorsAreThreeLinesAndExit64() throws {
+        let run = try SocloadProcess.run(["query", "select 1", "--foo"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderr, """
+            Error: Unknown option '--foo'
+            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...]
+              See 'socload query --help' for more information.
+
+            """)
+        let missing = try SocloadProcess.run(["query"])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '<sql>'\n"))
+        let noValue = try SocloadProcess.run(["query", "select 1", "--db"])
+        XCTAssertEqual(noValue.status, 64)
+        XCTAssertTrue(noValue.stderr.hasPrefix("Error: Missing value for '--db <path>'\n"))
+        let extra = try SocloadProcess.run(["schema", "a", "b"])
+        XCTAssertEqual(extra.status, 64)
+        XCTAssertTrue(extra.stderr.hasPrefix("Error: Unexpected argument 'b'\n"))
+    }
+
+    func testUnknownCommand() throws {
+        let run = try SocloadProcess.run(["frobnicate"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertEqual(run.stderr, """
+            Error: Unknown command 'frobnicate'
+            Usage: socload <subcommand>
+              See 'socload --help' for more information.
+
+            """)
+        XCTAssertEqual(try SocloadProcess.run(["help", "frobnicate"]).status, 64)
+    }
+
+    func testBadFormatIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        let db = try SampleDatabase.create(in: directory)
+        let run = try SocloadProcess.run(["query", "select 1", "--db", db, "--format", "xml"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertEqual(run.stderr, """
+            Error: Unknown format 'xml' (expected one of table|csv|json|ndjson)
+            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...]
+              See 'socload query --help' for more information.
+
+            """)
+    }
+}
