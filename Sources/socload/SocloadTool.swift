@@ -5,7 +5,9 @@ import SocloadSocrata
 /// The `socload` command: finds the subcommand, parses its arguments, runs it, and turns any
 /// error into one line on standard error and a sysexits exit code.
 enum SocloadTool {
-    static let commands: [any Command.Type] = [QueryCommand.self, TablesCommand.self, SchemaCommand.self]
+    static let commands: [any Command.Type] = [
+        FetchCommand.self, QueryCommand.self, TablesCommand.self, SchemaCommand.self, InfoCommand.self,
+    ]
 
     static let rootSpec = CommandSpec(
         name: "",
@@ -112,8 +114,23 @@ enum SocloadTool {
             return (error.description, .ioError)
         case let error as RowDecodingError:
             return (error.description, .dataError)
+        case let failure as FetchFailure:
+            return (failure.description, describe(failure.underlying).1)
+        case let error as any CategorizedError:
+            return (error.description, exitCode(for: error.kind))
         default:
             return (String(describing: error), .software)
+        }
+    }
+
+    static func exitCode(for kind: FailureKind) -> ExitCode {
+        switch kind {
+        case .usage: return .usage
+        case .badData: return .dataError
+        case .missingInput: return .noInput
+        case .unavailable: return .unavailable
+        case .database: return .ioError
+        case .interrupted(let signal): return signal == SIGTERM ? .terminated : .interrupted
         }
     }
 

@@ -1,0 +1,33 @@
+/// Why a rows.json document could not be read. Each case says where: a byte offset or a row number
+/// (1-based, counting data rows).
+public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
+    case malformed(offset: Int, detail: String)
+    case truncated(offset: Int)
+    case htmlPage
+    case errorEnvelope(message: String)
+    case missingMetadata
+    case invalidMetadata(detail: String)
+    case dataBeforeMetadata(offset: Int)
+    case badRow(row: Int, offset: Int, detail: String)
+
+    public var description: String {
+        switch self {
+        case let .malformed(offset, detail):
+            return "malformed JSON at byte \(offset): \(detail)"
+        case let .truncated(offset):
+            return "the document ends early, at byte \(offset) (truncated download?)"
+        case .htmlPage:
+            return "received an HTML page where a JSON dataset was expected"
+        case let .errorEnvelope(message):
+            return "received a Socrata error instead of a dataset: \(message)"
+        case .missingMetadata:
+            return "no meta.view.columns in the document: not a Socrata rows.json export"
+        case let .invalidMetadata(detail):
+            return "unreadable meta.view: \(detail)"
+        case let .dataBeforeMetadata(offset):
+            return "'data' comes before 'meta' (byte \(offset)): socload needs the column metadata first"
+        case let .badRow(row, offset, detail):
+            return "row \(row) (byte \(offset)): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// Reads Socrata's legacy rows.json export incrementally: first the column metadata, then one row
+/// at a time, from chunks of bytes as they arrive from the network or a file.
+///
+/// The document is `{"meta":{"view":{...,"columns":[...]}},"data":[[...],[...],...]}`. Only the
+/// metadata and the current row are held in memory, whatever the size of the dataset, and the
+/// result is the same however the bytes are split into chunks.
+///
+///     let reader = RowsJSONReader()
+///     try reader.feed(chunk) { event in ... }   // for each chunk
+///     try reader.finish()
+public final class RowsJSONReader {
+    public enum Event {
+        case metadata(ViewMetadata)
+        case row([JSONValue])
+    }
+
+    private enum State {
+        case documentStart
+        case keyOrEnd(first: Bool)
+        case key
+        case colon
+        case valueStart
+        case capturing
+        case rowOrEnd(first: Bool)
+        case afterRow
+        case afterMember
+        case documentEnd
+    }
+
+    private enum Capture {
+        case metadata, row, envelope(String), skip
+    }
+
+    private static let envelopeKeys: Set<String> = ["message", "error", "code", "errorCode"]
+    /// The most bytes kept of an error-envelope member, so a hostile body cannot grow memory.
+    private static let envelopeLimit = 64 * 1024
+
+    private var state = State.documentStart
+    private var keyBytes: [UInt8] = []
+    private var keyEscaped = false
+    private var currentKey = ""
+    private var capture = Capture.skip
+    private var scanner = JSONValueScanner()
+    private var captured: [UInt8] = []
+    private var captureStart = 0
+    private var envelope: [String: JSONValue] = [:]
+
+    /// Bytes consumed so far.
+    public private(set) var bytesRead = 0
+    /// Data rows read so far.
+    public private(set) var rowsRead = 0
+    /// The metadata, once read.
+    public private(set) var metadata: ViewMetadata?
+
+    public init() {}
+
+    /// Consumes the next chunk, calling `handle` for the metadata and for each complete row in it.
+    public func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) throws -> Void) throws {
+        let bytes = chunk.bindMemory(to: UInt8.self)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            switch state {
+            case .capturing:
+                let (end, complete) = scanner.scan(bytes, from: index)
+                if case .skip = capture {} else { appendCaptured(bytes, from: index, to: end) }
+                index = end
+                if complete { try finishCapture(handle) }
+                continue
+            case .key:
+                if keyEscaped {
+                    keyEscaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    keyEscaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    currentKey = String(decoding: keyBytes, as: UTF8.self)
+                    state = .colon
+                    index += 1
+                    continue
+                }
+                keyBytes.append(byte)
+                index += 1
+                continue
+            default:
+                break
+            }
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                index += 1
+                continue
+            }
+            let position = bytesRead + index
+            switch state {
+            case .documentStart:
+                if position < 3, byte == [0xEF, 0xBB, 0xBF][position] {
+                    index += 1 // a UTF-8 byte order mark
+                    continue
+                }
+                if byte == UInt8(ascii: "<") { throw RowsJSONError.htmlPage }
+                guard byte == UInt8(ascii: "{") else { throw malformed(position, byte, expected: "'{'") }
+                state = .keyOrEnd(first: true)
+            case .keyOrEnd(let first):
+                if byte == UInt8(ascii: "\"") {
+                    keyBytes.removeAll(keepingCapacity: true)
+                    state = .key
+                } else if first, byte == UInt8(ascii: "}") {
+                    state = .documentEnd
+                } else {
+                    throw malformed(position, byte, expected: "a member name")
+                }
+            case .colon:
+                guard byte == UInt8(ascii: ":") else { throw malformed(position, byte, expected: "':'") }
+                state = .valueStart
+            case .valueStart:
+                if currentKey == "data" {
+                    guard metadata != nil else { throw RowsJSONError.dataBeforeMetadata(offset: position) }
+                    guard byte == UInt8(ascii: "[") else { throw malformed(position, byte, expected: "'[' starting the rows") }
+                    state = .rowOrEnd(first: true)
+                } else {
+                    if currentKey == "meta", metadata == nil {
+                        beginCapture(.metadata, at: position)
+                    } else if Self.envelopeKeys.contains(currentKey) {
+                        beginCapture(.envelope(currentKey), at: position)
+                    } else {
+                        beginCapture(.skip, at: position)
+                    }
+                    continue // the scanner reads the value's first byte
+                }
+            case .rowOrEnd(let first):
+                if byte == UInt8(ascii: "[") {
+                    beginCapture(.row, at: position)
+                    continue
+                } else if first, byte == UInt8(ascii: "]") {
+                    state = .afterMember
+                } else {
+                    throw malformed(position, byte, expected: "a row array")
+                }
+            case .afterRow:
+                if byte == UInt8(ascii: ",") {
+                    state = .rowOrEnd(first: false)
+                } else if byte == UInt8(ascii: "]") {
+                    state = .afterMember
+                } else {
+                    throw malformed(position, byte, expected: "',' or ']' after a row")
+                }
+            case .afterMember:
+                if byte == UInt8(ascii: ",") {
+                    state = .keyOrEnd(first: false)
+                } else if byte == UInt8(ascii: "}") {
+                    state = .documentEnd
+                } else {
+                    throw malformed(position, byte, expected: "',' or '}'")
+                }
+            case .documentEnd:
+                throw malformed(position, byte, expected: "the end of the document")
+            case .capturing, .key:
+                break // handled above
+            }
+            index += 1
+        }
+        bytesRead += count
+    }
+
+    /// Checks that the document was complete. Call it after the last chunk.
+    public func finish() throws {
+        guard case .documentEnd = state else {
+            if metadata == nil, !envelope.isEmpty { throw missingMetadataError() }
+            throw RowsJSONError.truncated(offset: bytesRead)
+        }
+        if metadata == nil { throw missingMetadataError() }
+    }
+
+    private func missingMetadataError() -> RowsJSONError {
+        if let message = envelope["message"], case .string(let text) = message {
+            var detail = text
+            if case .string(let code)? = envelope["code"] ?? envelope["errorCode"] { detail = "\(code): \(text)" }
+            return .errorEnvelope(message: detail)
+        }
+        if envelope["error"] != nil { return .errorEnvelope(message: envelope["error"]?.jsonText ?? "error") }
+        return .missingMetadata
+    }
+
+    private func beginCapture(_ kind: Capture, at position: Int) {
+        capture = kind
+        scanner.reset()
+        captured.removeAll(keepingCapacity: true)
+        captureStart = position
+        state = .capturing
+    }
+
+    private func appendCaptured(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+        if case .envelope = capture, captured.count >= Self.envelopeLimit { return }
+        captured.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
+    private func finishCapture(_ handle: (Event) throws -> Void) throws {
+        switch capture {
+        case .metadata:
+            let view = try Self.decodeMetadata(captured)
+            metadata = view
+            state = .afterMember
+            try handle(.metadata(view))
+        case .row:
+            rowsRead += 1
+            state = .afterRow
+            let value: JSONValue
+            do {
+                value = try JSONValueParser.parse(captured)
+            } catch {
+                throw RowsJSONError.badRow(row: rowsRead, offset: captureStart, detail: Self.describe(error, base: captureStart))
+            }
+            guard case .array(let cells) = value else {
+                throw RowsJSONError.badRow(row: rowsRead, offset: captureStart, detail: "not an array")
+            }
+            try handle(.row(cells))
+        case .envelope(let key):
+            envelope[key] = try? JSONValueParser.parse(captured)
+            state = .afterMember
+        case .skip:
+            state = .afterMember
+        }
+    }
+
+    private struct MetaEnvelope: Decodable {
+        var view: ViewMetadata
+    }
+
+    private static func decodeMetadata(_ bytes: [UInt8]) throws -> ViewMetadata {
+        do {
+            return try JSONDecoder().decode(MetaEnvelope.self, from: Data(bytes)).view
+        } catch DecodingError.keyNotFound {
+            throw RowsJSONError.missingMetadata
+        } catch let error as DecodingError {
+            throw RowsJSONError.invalidMetadata(detail: describe(error))
+        } catch {
+            throw RowsJSONError.invalidMetadata(detail: "\(error)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+             .keyNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    static func describe(_ error: JSONValueParser.Failure, base: Int) -> String {
+        switch error {
+        case let .unexpected(offset, found): return "malformed JSON: unexpected \(found) at byte \(base + offset)"
+        case .unexpectedEnd: return "malformed JSON: the row ends early"
+        case .tooDeep: return "values nested more than \(JSONValueParser.maximumDepth) levels deep"
+        case let .invalidUTF8(offset): return "invalid UTF-8 in a string at byte \(base + offset)"
+        case let .invalidEscape(offset): return "invalid escape sequence at byte \(base + offset)"
+        }
+    }
+
+    private func malformed(_ position: Int, _ byte: UInt8, expected: String) -> RowsJSONError {
+        let found = (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        return .malformed(offset: position, detail: "expected \(expected), found \(found)")
+    }
+}

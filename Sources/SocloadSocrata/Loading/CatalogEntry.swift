@@ -1,0 +1,44 @@
+/// What socload remembers about a loaded table, in the `_socload_datasets` catalog table.
+public struct CatalogEntry: Codable, Sendable, Equatable {
+    public var tableName: String
+    public var datasetID: String?
+    public var domain: String?
+    public var name: String?
+    /// Where the rows came from: a URL (without credentials) or a file path.
+    public var sourceURL: String
+    /// ISO-8601 UTC.
+    public var fetchedAt: String
+    /// When the portal last changed the rows, ISO-8601 UTC.
+    public var rowsUpdatedAt: String?
+    public var rowCount: Int
+    /// The column metadata as the portal described it.
+    public var columnsJSON: String
+    /// Which table columns each fieldName became.
+    public var columnMappingJSON: String
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(tableName: String, datasetID: String?, domain: String?, name: String?, sourceURL: String,
+                fetchedAt: String, rowsUpdatedAt: String?, rowCount: Int, columnsJSON: String,
+                columnMappingJSON: String, etag: String?, lastModified: String?) {
+        self.tableName = tableName
+        self.datasetID = datasetID
+        self.domain = domain
+        self.name = name
+        self.sourceURL = sourceURL
+        self.fetchedAt = fetchedAt
+        self.rowsUpdatedAt = rowsUpdatedAt
+        self.rowCount = rowCount
+        self.columnsJSON = columnsJSON
+        self.columnMappingJSON = columnMappingJSON
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tableName = "table_name", datasetID = "dataset_id", domain, name, sourceURL = "source_url"
+        case fetchedAt = "fetched_at", rowsUpdatedAt = "rows_updated_at", rowCount = "row_count"
+        case columnsJSON = "columns_json", columnMappingJSON = "column_mapping_json", etag
+        case lastModified = "last_modified"
+    }
+}

@@ -1,0 +1,61 @@
+/// What kind of failure an error is, so a front end can pick its exit status.
+public enum FailureKind: Sendable, Equatable {
+    /// The user asked for something impossible (a URL with no dataset id, say).
+    case usage
+    /// The data could not be read.
+    case badData
+    /// A file, dataset or table does not exist.
+    case missingInput
+    /// The network or the portal failed.
+    case unavailable
+    /// The database failed.
+    case database
+    /// The load was stopped by a signal (its number).
+    case interrupted(Int32)
+}
+
+/// An error that knows what kind of failure it is.
+public protocol CategorizedError: Error, CustomStringConvertible {
+    var kind: FailureKind { get }
+}
+
+/// Why a load failed, apart from reading, network and database errors.
+public enum LoadError: CategorizedError, Equatable {
+    case rowShape(row: Int, expected: Int, found: Int)
+    case constraint(row: Int, message: String)
+    case interrupted(signal: Int32)
+    case reservedTableName(String)
+    case fileNotFound(String)
+    case unreadableFile(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .rowShape(row, expected, found):
+            return "row \(row): \(found) cell\(found == 1 ? "" : "s") where the metadata has \(expected) columns"
+        case let .constraint(row, message):
+            return "row \(row): \(message)"
+        case let .interrupted(signal):
+            return "interrupted by \(signal == 15 ? "SIGTERM" : signal == 2 ? "SIGINT" : "signal \(signal)")"
+        case let .reservedTableName(name):
+            return "'\(name)' is reserved for socload's or SQLite's own use; choose another --table"
+        case let .fileNotFound(path):
+            return "no such file: \(path)"
+        case let .unreadableFile(path, reason):
+            return "cannot read \(path): \(reason)"
+        }
+    }
+
+    public var kind: FailureKind {
+        switch self {
+        case .rowShape, .constraint: return .badData
+        case .interrupted(let signal): return .interrupted(signal)
+        case .reservedTableName: return .usage
+        case .fileNotFound: return .missingInput
+        case .unreadableFile: return .database
+        }
+    }
+}
+
+extension RowsJSONError: CategorizedError {
+    public var kind: FailureKind { .badData }
+}

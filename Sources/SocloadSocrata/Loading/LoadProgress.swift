@@ -1,0 +1,19 @@
+/// How far a load has come, reported after each chunk of input.
+public struct LoadProgress: Sendable, Equatable {
+    public var bytesRead: Int64
+    /// The size of the input when known (a file's size, or the Content-Length).
+    public var bytesExpected: Int64?
+    public var rowsLoaded: Int
+    /// Seconds since the load started.
+    public var elapsed: Double
+}
+
+/// The outcome of a successful load.
+public struct LoadSummary: Sendable, Equatable {
+    public var tableName: String
+    public var rowCount: Int
+    public var columnCount: Int
+    public var source: String
+    public var elapsed: Double
+    public var catalogEntry: CatalogEntry
+}

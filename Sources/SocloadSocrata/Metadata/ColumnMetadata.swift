@@ -1,0 +1,53 @@
+/// One column as Socrata describes it in `meta.view.columns` (rows.json) or `/api/views/ID.json`.
+///
+/// Every field is optional and decoded leniently: a portal that omits or retypes a field must not
+/// stop a load.
+public struct ColumnMetadata: Codable, Sendable, Equatable {
+    public var id: Int?
+    public var name: String?
+    public var fieldName: String?
+    public var dataTypeName: String?
+    public var renderTypeName: String?
+    public var position: Int?
+    public var description: String?
+    public var subColumnTypes: [String]?
+    public var flags: [String]?
+
+    public init(id: Int? = nil, name: String? = nil, fieldName: String? = nil, dataTypeName: String? = nil,
+                renderTypeName: String? = nil, position: Int? = nil, description: String? = nil,
+                subColumnTypes: [String]? = nil, flags: [String]? = nil) {
+        self.id = id
+        self.name = name
+        self.fieldName = fieldName
+        self.dataTypeName = dataTypeName
+        self.renderTypeName = renderTypeName
+        self.position = position
+        self.description = description
+        self.subColumnTypes = subColumnTypes
+        self.flags = flags
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try? container.decodeIfPresent(Int.self, forKey: .id)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
+        fieldName = try? container.decodeIfPresent(String.self, forKey: .fieldName)
+        dataTypeName = try? container.decodeIfPresent(String.self, forKey: .dataTypeName)
+        renderTypeName = try? container.decodeIfPresent(String.self, forKey: .renderTypeName)
+        position = try? container.decodeIfPresent(Int.self, forKey: .position)
+        description = try? container.decodeIfPresent(String.self, forKey: .description)
+        subColumnTypes = try? container.decodeIfPresent([String].self, forKey: .subColumnTypes)
+        flags = try? container.decodeIfPresent([String].self, forKey: .flags)
+    }
+
+    /// True for Socrata's own row columns (`:sid`, `:id`, `:created_at`, ...), old or new spelling.
+    public var isSystemColumn: Bool {
+        dataTypeName == "meta_data" || (fieldName?.hasPrefix(":") ?? false)
+    }
+
+    /// The system column's name without the colon: `sid`, `id`, `created_at`, ...
+    public var systemName: String {
+        let raw = fieldName ?? name ?? ""
+        return raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
+    }
+}

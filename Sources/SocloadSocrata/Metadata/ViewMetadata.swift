@@ -1,0 +1,43 @@
+import Foundation
+
+/// The dataset description a load needs: `meta.view` of rows.json, or `/api/views/ID.json`.
+public struct ViewMetadata: Codable, Sendable, Equatable {
+    /// The 4x4 id, such as `n5m4-mism`.
+    public var id: String?
+    public var name: String?
+    /// When the rows last changed, in epoch seconds.
+    public var rowsUpdatedAt: Int?
+    public var newBackend: Bool?
+    public var viewType: String?
+    public var displayType: String?
+    public var columns: [ColumnMetadata]
+
+    public init(id: String? = nil, name: String? = nil, rowsUpdatedAt: Int? = nil, newBackend: Bool? = nil,
+                viewType: String? = nil, displayType: String? = nil, columns: [ColumnMetadata]) {
+        self.id = id
+        self.name = name
+        self.rowsUpdatedAt = rowsUpdatedAt
+        self.newBackend = newBackend
+        self.viewType = viewType
+        self.displayType = displayType
+        self.columns = columns
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try? container.decodeIfPresent(String.self, forKey: .id)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
+        rowsUpdatedAt = try? container.decodeIfPresent(Int.self, forKey: .rowsUpdatedAt)
+        newBackend = try? container.decodeIfPresent(Bool.self, forKey: .newBackend)
+        viewType = try? container.decodeIfPresent(String.self, forKey: .viewType)
+        displayType = try? container.decodeIfPresent(String.self, forKey: .displayType)
+        columns = try container.decode([ColumnMetadata].self, forKey: .columns)
+    }
+
+    /// The columns as compact JSON, for the catalog.
+    public var columnsJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(columns)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+}

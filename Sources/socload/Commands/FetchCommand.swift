@@ -1,0 +1,102 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+
+/// `socload fetch DATASET`: a dataset into a typed table, in one transaction.
+enum FetchCommand: Command {
+    static let spec = CommandSpec(
+        name: "fetch",
+        abstract: "Download a dataset and load it into a table (replacing the previous copy).",
+        discussion: """
+            <dataset> is a local rows.json file, a portal URL (any form copied from the browser), or a
+            dataset id such as n5m4-mism. An id is fetched from --domain; without a domain the bundled
+            copy in the datasets directory is used. The whole load is one transaction: if anything
+            fails, the previous copy of the table is left as it was.
+            """,
+        arguments: [ArgumentSpec(name: "dataset", help: "A file, a portal URL or a dataset id (abcd-1234).")],
+        options: [
+            DatabaseOption.spec,
+            .value("table", "name", help: "The table to load into.", default: "the dataset id with - as _"),
+            .value("domain", "host", help: "The portal to fetch a dataset id from (also http://host:port).",
+                   default: "$SOCLOAD_DOMAIN"),
+            .value("datasets", "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets"),
+            .value("app-token", "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN"),
+            .value("limit", "n", help: "Load only the first N rows."),
+            .flag("system-columns", help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta."),
+            .flag("quiet", short: "q", help: "Show no progress."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
+        let environment = context.environment
+        let domain = arguments.value("domain") ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
+        let reference: DatasetReference
+        do {
+            reference = try DatasetReference.resolve(arguments.positionals[0], domain: domain,
+                                                     datasetsDirectories: datasetsDirectories(arguments, environment))
+        } catch let error as DatasetReferenceError where error.kind == .usage {
+            throw UsageError(error.description, command: spec)
+        }
+        if reference.isBundledCopy {
+            StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
+        }
+        var limit: Int?
+        if let text = arguments.value("limit") {
+            guard let value = Int(text), value >= 0 else {
+                throw UsageError("--limit takes a whole number of rows, not '\(text)'", command: spec)
+            }
+            limit = value
+        }
+        if let table = arguments.value("table"), table.isEmpty {
+            throw UsageError("--table needs a name", command: spec)
+        }
+        var http = HTTPOptions(appToken: arguments.value("app-token") ?? environment["SOCRATA_APP_TOKEN"])
+        if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
+
+        let path = DatabaseOption.path(arguments, context)
+        let queue = try DatabaseQueue(path: path)
+        let cancellation = LoadCancellation()
+        let signals = SignalTrap(cancellation: cancellation)
+        defer { signals.restore() }
+        let meter = ProgressMeter(enabled: StandardError.isTerminal && !arguments.flag("quiet"))
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http,
+                                   cancellation: cancellation, progress: meter.report)
+        let request = LoadRequest(reference: reference, tableName: arguments.value("table"), limit: limit,
+                                  includeSystemColumns: arguments.flag("system-columns"))
+        let summary: LoadSummary
+        do {
+            summary = try loader.load(request)
+        } catch {
+            meter.clear()
+            throw FetchFailure(underlying: error, table: arguments.value("table") ?? reference.datasetID.map {
+                TableSchema.tableName(forDatasetID: $0)
+            })
+        }
+        meter.clear()
+        StandardError.line("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
+                           + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
+    }
+
+    /// `--datasets`, else `$SOCLOAD_DATASETS`, else `./Datasets` and the copy installed beside the binary.
+    static func datasetsDirectories(_ arguments: ParsedArguments, _ environment: [String: String]) -> [String] {
+        if let directory = arguments.value("datasets") ?? environment["SOCLOAD_DATASETS"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return [directory]
+        }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/socload/Datasets").path
+        return ["Datasets", installed]
+    }
+}
+
+/// A failed fetch: the cause, and the reassurance that nothing was changed.
+struct FetchFailure: Error, CustomStringConvertible {
+    let underlying: any Error
+    let table: String?
+
+    var description: String {
+        let (message, _) = SocloadTool.describe(underlying)
+        if case LoadError.reservedTableName = underlying { return message }
+        let unchanged = table.map { "; \($0) was not changed" } ?? "; the database was not changed"
+        return message + unchanged
+    }
+}

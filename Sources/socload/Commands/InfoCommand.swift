@@ -1,0 +1,40 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table.
+enum InfoCommand: Command {
+    static let spec = CommandSpec(
+        name: "info",
+        abstract: "Show where a loaded table came from: dataset, source, time, row count, columns.",
+        arguments: [ArgumentSpec(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).")],
+        options: [DatabaseOption.spec, FormatOption.spec])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
+        let key = arguments.positionals[0]
+        let writer = try FormatOption.writer(arguments, context, command: spec)
+        let queue = try DatabaseOption.openExisting(arguments, context)
+        let entry = try queue.read { db in try Catalog.entry(for: key, in: db) }
+        guard let entry else {
+            throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",
+                                 exitCode: .noInput)
+        }
+        let fields: [(String, DatabaseValue)] = [
+            ("table", .text(entry.tableName)),
+            ("dataset_id", entry.datasetID.map { .text($0) } ?? .null),
+            ("domain", entry.domain.map { .text($0) } ?? .null),
+            ("name", entry.name.map { .text($0) } ?? .null),
+            ("source", .text(entry.sourceURL)),
+            ("fetched_at", .text(entry.fetchedAt)),
+            ("rows_updated_at", entry.rowsUpdatedAt.map { .text($0) } ?? .null),
+            ("rows", .integer(Int64(entry.rowCount))),
+            ("etag", entry.etag.map { .text($0) } ?? .null),
+            ("last_modified", entry.lastModified.map { .text($0) } ?? .null),
+            ("columns", .text(entry.columnMappingJSON)),
+        ]
+        writer.begin(columns: ["field", "value"])
+        for (name, value) in fields {
+            writer.write([.text(name), value])
+        }
+        writer.finish()
+    }
+}
