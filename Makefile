@@ -3,16 +3,20 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev sqlite3
-RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/socload
+SOCLOAD := .build/release/socload
+DB ?= socload.sqlite
+DOMAIN ?=
 
-.PHONY: help deps build run test install clean
+.PHONY: help deps build run test install clean datasets
 
 help:
 	@echo "make deps     install the missing system packages ($(APT_PACKAGES))"
 	@echo "make build    build socload in release mode"
-	@echo "make run      build, then run the main job on a bundled dataset"
+	@echo "make run      build, then fetch n5m4-mism (bundled copy) and query it"
+	@echo "make data/ID.sqlite   fetch dataset ID into its own database (DOMAIN=host to use a portal)"
 	@echo "make test     build and run the whole test suite"
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
+	@echo "make datasets regenerate the bundled sample datasets"
 	@echo "make clean    remove build products"
 
 deps:
@@ -22,8 +26,16 @@ build: deps
 	$(SWIFT) build -c release
 
 run: build
-	$(RELEASE_BIN) --version
-	$(RELEASE_BIN) --help
+	$(SOCLOAD) fetch n5m4-mism --db $(DB) $(if $(DOMAIN),--domain $(DOMAIN),)
+	$(SOCLOAD) query "select agency, count(*) as nominations, sum(holdover) as holdovers from n5m4_mism group by agency order by nominations desc" --db $(DB) --format table
+
+# Pipelines: `make data/n5m4-mism.sqlite` (add DOMAIN=data.example.org to fetch from a portal).
+data/%.sqlite: | build
+	@mkdir -p $(dir $@)
+	$(SOCLOAD) fetch $* --db $@ --quiet $(if $(DOMAIN),--domain $(DOMAIN),)
+
+datasets:
+	$(SWIFT) run socload-datasets Datasets
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -31,7 +43,9 @@ test: deps
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$(RELEASE_BIN)" "$(DESTDIR)$(PREFIX)/bin/socload"
+	install -m 755 "$(SOCLOAD)" "$(DESTDIR)$(PREFIX)/bin/socload"
+	install -d "$(DESTDIR)$(PREFIX)/share/socload/Datasets"
+	install -m 644 Datasets/*.json "$(DESTDIR)$(PREFIX)/share/socload/Datasets/"
 
 clean:
 	$(SWIFT) package clean

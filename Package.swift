@@ -31,8 +31,13 @@ let package = Package(
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata"]),
 
+        // Writes the bundled sample datasets (Datasets/*.json), deterministically.
+        .executableTarget(name: "socload-datasets", dependencies: ["SocloadDatabase", "SocloadSocrata"],
+                          path: "Sources/DatasetGenerator"),
+
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
-        .testTarget(name: "SocloadCLITests", dependencies: ["socload", "SocloadDatabase"]),
+        .testTarget(name: "SocloadSocrataTests", dependencies: ["SocloadSocrata", "SocloadDatabase"]),
+        .testTarget(name: "SocloadCLITests", dependencies: ["socload", "socload-datasets", "SocloadDatabase"]),
     ],
     swiftLanguageModes: [.v6]
 )
