@@ -36,8 +36,11 @@ let package = Package(
                           path: "Sources/DatasetGenerator"),
 
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
-        .testTarget(name: "SocloadSocrataTests", dependencies: ["SocloadSocrata", "SocloadDatabase"]),
-        .testTarget(name: "SocloadCLITests", dependencies: ["socload", "socload-datasets", "SocloadDatabase"]),
+        // Shared by the test targets: a loopback HTTP server and fixture paths.
+        .target(name: "SocloadTestSupport", path: "Tests/SocloadTestSupport"),
+        .testTarget(name: "SocloadSocrataTests", dependencies: ["SocloadSocrata", "SocloadDatabase", "SocloadTestSupport"]),
+        .testTarget(name: "SocloadCLITests",
+                    dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
