@@ -29,16 +29,6 @@ enum FetchCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
         let environment = context.environment
         let domain = arguments.value("domain") ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
-        let reference: DatasetReference
-        do {
-            reference = try DatasetReference.resolve(arguments.positionals[0], domain: domain,
-                                                     datasetsDirectories: datasetsDirectories(arguments, environment))
-        } catch let error as DatasetReferenceError where error.kind == .usage {
-            throw UsageError(error.description, command: spec)
-        }
-        if reference.isBundledCopy {
-            StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
-        }
         var limit: Int?
         if let text = arguments.value("limit") {
             guard let value = Int(text), value >= 0 else {
@@ -48,6 +38,16 @@ enum FetchCommand: Command {
         }
         if let table = arguments.value("table"), table.isEmpty {
             throw UsageError("--table needs a name", command: spec)
+        }
+        let reference: DatasetReference
+        do {
+            reference = try DatasetReference.resolve(arguments.positionals[0], domain: domain,
+                                                     datasetsDirectories: datasetsDirectories(arguments, environment))
+        } catch let error as DatasetReferenceError where error.kind == .usage {
+            throw UsageError(error.description, command: spec)
+        }
+        if reference.isBundledCopy {
+            StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
         }
         var http = HTTPOptions(appToken: arguments.value("app-token") ?? environment["SOCRATA_APP_TOKEN"])
         if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
