@@ -25,7 +25,7 @@ final class HelpAndUsageTests: XCTestCase {
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["query", "tables", "schema"] {
+        for command in ["fetch", "query", "tables", "schema", "info"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -40,7 +40,15 @@ final class HelpAndUsageTests: XCTestCase {
         let run = try SocloadProcess.run(["--help"])
         XCTAssertEqual(run.status, 0)
         XCTAssertTrue(run.stdout.contains("USAGE: socload <subcommand>"))
-        XCTAssertTrue(run.stdout.contains("SUBCOMMANDS:\n  query                   Run one SQL statement and print its result.\n"))
+        XCTAssertTrue(run.stdout.contains("""
+            SUBCOMMANDS:
+              fetch                   Download a dataset and load it into a table (replacing the previous copy).
+              query                   Run one SQL statement and print its result.
+              tables                  List the tables in the database with their row counts.
+              schema                  Print a table's CREATE statement and its columns with their types.
+              info                    Show where a loaded table came from: dataset, source, time, row count, columns.
+              help                    Show help for a command.
+            """), run.stdout)
         XCTAssertEqual(try SocloadProcess.run(["help"]).stdout, run.stdout)
         XCTAssertEqual(try SocloadProcess.run([]).stdout, run.stdout)
     }
