@@ -130,6 +130,31 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(tables.stdout, "table,rows\r\n")
     }
 
+    /// While a load is half-way through its transaction, another process still reads the previous
+    /// table; after the interrupted load it is still there, unchanged.
+    func testReadersSeeThePreviousTableDuringALoad() throws {
+        let first = try fetch([Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path, "--table", "t"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let body = try Fixtures.bundled("ci7y-pmts")
+        server.route("/api/views/ci7y-pmts/rows.json", .init(body: body, delivery: .partialThenStall(bytes: body.count / 2, seconds: 20)))
+        let process = Process()
+        process.executableURL = SocloadProcess.executable
+        process.arguments = ["fetch", "ci7y-pmts", "--domain", server.baseURL, "--table", "t", "--db", db]
+        process.standardError = Pipe()
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        let during = try SocloadProcess.run(["query", "select count(*) as n, count(name) as names from t", "--db", db, "--format", "csv"])
+        XCTAssertEqual(during.status, 0, during.stderr)
+        XCTAssertEqual(during.stdout, "n,names\r\n300,300\r\n")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let after = try SocloadProcess.run(["query", "select count(*) as n from t", "--db", db, "--format", "csv"])
+        XCTAssertEqual(after.stdout, "n\r\n300\r\n")
+    }
+
     func testBundledDatasetsEqualTheGeneratorOutput() throws {
         let generator = SocloadProcess.executable.deletingLastPathComponent().appendingPathComponent("socload-datasets")
         let process = Process()

@@ -52,6 +52,14 @@ final class DatasetLoaderTests: XCTestCase {
         XCTAssertEqual(try harness.value("SELECT count(*) FROM n5m4_mism WHERE _id NOT GLOB '[0-9A-F]*-*-*-*-*'"), .integer(0))
         XCTAssertEqual(try harness.value("SELECT count(*) FROM n5m4_mism WHERE typeof(confirmation_vote) NOT IN ('integer', 'null')"), .integer(0))
 
+        // First nomination, cell by cell (Datasets/n5m4-mism.json, line 2: an old-backend row).
+        let nomination = try XCTUnwrap(harness.rows("SELECT * FROM n5m4_mism ORDER BY rowid LIMIT 1").first)
+        XCTAssertEqual(nomination.values, [
+            "0FC21E6B-3239-AEB9-EB2C-F0B12A2FABA9", "2015-01-01T01:00:00Z", "2015-01-01T01:00:00Z", "Ana Åström",
+            "Member, National Science Board", "Agriculture", "https://www.usda.gov", nil, "2013-10-28T00:00:00", nil,
+            nil, 1, "Pending",
+        ])
+
         let shape = try XCTUnwrap(harness.rows("SELECT * FROM geo5_shps ORDER BY rowid LIMIT 2").last)
         XCTAssertEqual(shape["shape"], "POINT (-122.2980 47.6010)")
         XCTAssertEqual(shape["shape_longitude"], -122.298)

@@ -14,6 +14,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case dropAfter(bytes: Int)
         /// Sends the headers and nothing else, then holds the connection open for `seconds`.
         case stall(seconds: Double)
+        /// Sends the headers and the first `bytes` of the body, then holds the connection open.
+        case partialThenStall(bytes: Int, seconds: Double)
     }
 
     public struct Response: Sendable {
@@ -160,6 +162,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case .stall(let seconds):
             head += "Content-Length: \(body.count)\r\n\r\n"
             write(Array(head.utf8), to: client)
+            Thread.sleep(forTimeInterval: seconds)
+        case .partialThenStall(let count, let seconds):
+            head += "Content-Length: \(body.count)\r\n\r\n"
+            write(Array(head.utf8) + body.prefix(count), to: client)
             Thread.sleep(forTimeInterval: seconds)
         }
     }
