@@ -68,7 +68,10 @@ final class CellConversionTests: XCTestCase {
         XCTAssertEqual(CellConversion.point(.string("POINT (-73.9 40.8)")), [.text("POINT (-73.9 40.8)"), .real(-73.9), .real(40.8)])
         let geoJSON: JSONValue = .object([JSONMember(key: "type", value: .string("Point")),
                                           JSONMember(key: "coordinates", value: .array([.number("-73.9"), .number("40.8")]))])
-        XCTAssertEqual(CellConversion.point(geoJSON), [.text(#"{"type":"Point","coordinates":[-73.9,40.8]}"#), .real(-73.9), .real(40.8)])
+        XCTAssertEqual(CellConversion.point(geoJSON), [.text("POINT (-73.9 40.8)"), .real(-73.9), .real(40.8)])
+        XCTAssertEqual(CellConversion.calendarDate(.string("2015-01-01T00:00:00.000")), .text("2015-01-01T00:00:00"))
+        XCTAssertEqual(CellConversion.calendarDate(.string("2015-01-01T00:00:00.250")), .text("2015-01-01T00:00:00.250"))
+        XCTAssertEqual(CellConversion.calendarDate(.string("2015-01-01")), .text("2015-01-01"))
         XCTAssertEqual(CellConversion.point(.null), [.null, .null, .null])
     }
 

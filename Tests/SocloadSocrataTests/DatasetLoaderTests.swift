@@ -155,7 +155,7 @@ final class DatasetLoaderTests: XCTestCase {
             let body = parts.dropFirst().joined(separator: "\r\n\r\n")
             server.route("/\(file)", .init(status: status, body: Array(body.utf8)))
             XCTAssertThrowsError(try harness.load(.url("\(server.baseURL)/\(file)"))) { error in
-                guard case let HTTPError.status(code, detail, _) = error else { return XCTFail("\(error)") }
+                guard case let HTTPError.status(code, detail, _, _) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(code, status)
                 XCTAssertTrue(detail?.contains(message) ?? false, "\(detail ?? "nil")")
             }

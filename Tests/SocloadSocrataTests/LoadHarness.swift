@@ -16,12 +16,25 @@ final class LoadHarness {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
+    /// Retries quickly, so fault tests take milliseconds, not the real backoff's seconds.
+    static let fastRetry = RetryPolicy(maximumRetries: 2, baseDelay: 0.01, maximumDelay: 0.05, maximumRetryAfter: 2)
+
     @discardableResult
     func load(_ location: DatasetReference.Location, id: String? = "abcd-1234", table: String? = nil, limit: Int? = nil,
-              http: HTTPOptions = HTTPOptions(), cancellation: LoadCancellation? = nil) throws -> LoadSummary {
-        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http, cancellation: cancellation)
+              http: HTTPOptions = HTTPOptions(), cancellation: LoadCancellation? = nil,
+              retry: RetryPolicy = LoadHarness.fastRetry) throws -> LoadSummary {
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http, retry: retry,
+                                   cancellation: cancellation)
         let reference = DatasetReference(location: location, datasetID: id, domain: nil)
         return try loader.load(LoadRequest(reference: reference, tableName: table, limit: limit))
+    }
+
+    /// Loads with a full request (API, SoQL, paging, force...).
+    @discardableResult
+    func load(_ request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = LoadHarness.fastRetry,
+              onRetry: ((String) -> Void)? = nil) throws -> LoadSummary {
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http, retry: retry, onRetry: onRetry)
+        return try loader.load(request)
     }
 
     func file(_ name: String, _ bytes: [UInt8]) throws -> String {

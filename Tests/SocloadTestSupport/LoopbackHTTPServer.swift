@@ -41,9 +41,30 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public struct Request: Sendable {
         public let method: String
+        /// The path with its query string, as sent.
         public let path: String
         /// Header names lower-cased.
         public let headers: [String: String]
+        public let body: [UInt8]
+
+        /// The path without the query string.
+        public var route: String { String(path.split(separator: "?", maxSplits: 1).first ?? "") }
+
+        /// Query parameters, percent-decoded.
+        public var query: [String: String] {
+            guard let components = URLComponents(string: "http://x" + path) else { return [:] }
+            var result: [String: String] = [:]
+            for item in components.queryItems ?? [] { result[item.name] = item.value ?? "" }
+            return result
+        }
+    }
+
+    /// Answers requests before the fixed routes; nil falls through to them.
+    public typealias Handler = @Sendable (Request) -> Response?
+    private var handler: Handler?
+
+    public func handle(with handler: @escaping Handler) {
+        lock.withLock { self.handler = handler }
     }
 
     private let socket: Int32
@@ -128,12 +149,21 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
+        var body: [UInt8] = []
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        while body.count < length {
+            var buffer = [UInt8](repeating: 0, count: min(65_536, length - body.count))
+            let count = recv(client, &buffer, buffer.count, 0)
+            if count <= 0 { return }
+            body += buffer.prefix(count)
+        }
         let path = String(parts[1])
-        let request = Request(method: String(parts[0]), path: path, headers: headers)
-        let response = lock.withLock { () -> Response? in
+        let request = Request(method: String(parts[0]), path: path, headers: headers, body: body)
+        let (handler, fixed) = lock.withLock { () -> (Handler?, Response?) in
             receivedRequests.append(request)
-            return routes[path] ?? routes[String(path.split(separator: "?").first ?? "")]
-        } ?? Response(status: 404, body: Array("{\"code\":\"not_found\",\"error\":true,\"message\":\"no route\"}".utf8))
+            return (self.handler, routes[path] ?? routes[request.route])
+        }
+        let response = handler?(request) ?? fixed ?? Response(status: 404, body: Array("{\"code\":\"not_found\",\"error\":true,\"message\":\"no route\"}".utf8))
         send(response, to: client)
     }
 

@@ -17,24 +17,35 @@ public enum Catalog {
           "columns_json" TEXT NOT NULL,
           "column_mapping_json" TEXT NOT NULL,
           "etag" TEXT,
-          "last_modified" TEXT
+          "last_modified" TEXT,
+          "request_signature" TEXT
         )
         """
 
     static let upsertSQL = """
         INSERT OR REPLACE INTO "_socload_datasets" ("table_name", "dataset_id", "domain", "name", "source_url",
-          "fetched_at", "rows_updated_at", "row_count", "columns_json", "column_mapping_json", "etag", "last_modified")
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          "fetched_at", "rows_updated_at", "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
+          "request_signature")
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes the entry, creating the catalog table on first use.
     public static func record(_ entry: CatalogEntry, in db: Database) throws {
         try db.execute(sql: createSQL)
+        try addMissingColumns(in: db)
         try db.execute(sql: upsertSQL, arguments: [
             entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
             entry.rowsUpdatedAt, entry.rowCount, entry.columnsJSON, entry.columnMappingJSON, entry.etag,
-            entry.lastModified,
+            entry.lastModified, entry.requestSignature,
         ])
+    }
+
+    /// Catalogs written by an older socload lack newer columns: add them.
+    static func addMissingColumns(in db: Database) throws {
+        let present = Set(try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')"))
+        for column in ["request_signature"] where !present.contains(column) {
+            try db.execute(sql: "ALTER TABLE \"_socload_datasets\" ADD COLUMN \(column.quotedDatabaseIdentifier) TEXT")
+        }
     }
 
     /// The entry for a table name, or for a dataset id (`n5m4-mism`); nil when there is none.

@@ -17,10 +17,13 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
     public var columnMappingJSON: String
     public var etag: String?
     public var lastModified: String?
+    /// What was asked for (API, SoQL, limit): a table holding a filtered slice is never "up to
+    /// date" for a request for the whole dataset.
+    public var requestSignature: String?
 
     public init(tableName: String, datasetID: String?, domain: String?, name: String?, sourceURL: String,
                 fetchedAt: String, rowsUpdatedAt: String?, rowCount: Int, columnsJSON: String,
-                columnMappingJSON: String, etag: String?, lastModified: String?) {
+                columnMappingJSON: String, etag: String?, lastModified: String?, requestSignature: String? = nil) {
         self.tableName = tableName
         self.datasetID = datasetID
         self.domain = domain
@@ -33,12 +36,13 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         self.columnMappingJSON = columnMappingJSON
         self.etag = etag
         self.lastModified = lastModified
+        self.requestSignature = requestSignature
     }
 
     enum CodingKeys: String, CodingKey {
         case tableName = "table_name", datasetID = "dataset_id", domain, name, sourceURL = "source_url"
         case fetchedAt = "fetched_at", rowsUpdatedAt = "rows_updated_at", rowCount = "row_count"
         case columnsJSON = "columns_json", columnMappingJSON = "column_mapping_json", etag
-        case lastModified = "last_modified"
+        case lastModified = "last_modified", requestSignature = "request_signature"
     }
 }

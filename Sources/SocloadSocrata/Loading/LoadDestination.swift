@@ -16,4 +16,25 @@ public protocol LoadSession: AnyObject {
     func insert(_ values: [DatabaseValue]) throws
     /// Records (or replaces) the table's entry in the catalog.
     func recordCatalogEntry(_ entry: CatalogEntry) throws
+
+    /// The catalog entry of a table, if it has one.
+    func catalogEntry(for table: String) throws -> CatalogEntry?
+
+    /// Runs `body` so that, if it throws, everything it wrote is undone while the load's
+    /// transaction goes on: a failed page is retried alone.
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T
+
+    /// The columns of an existing table (names, storage, primary key), or nil when there is none.
+    func existingColumns(of table: String) throws -> [TableColumn]?
+
+    /// Prepares `upsert` for rows of this schema: insert, or update the row with the same `_id`.
+    func prepareUpsert(_ schema: TableSchema) throws
+
+    /// Inserts or updates one row; true when the row was new.
+    func upsert(_ values: [DatabaseValue]) throws -> Bool
+
+    /// The largest `_updated_at` in the table: where an incremental sync starts.
+    func newestUpdate(in table: String) throws -> String?
+
+    func rowCount(of table: String) throws -> Int
 }

@@ -27,6 +27,12 @@ public enum LoadError: CategorizedError, Equatable {
     case reservedTableName(String)
     case fileNotFound(String)
     case unreadableFile(path: String, reason: String)
+    case notTabular(id: String, kind: String)
+    case unsupported(String)
+    case page(number: Int, underlying: HTTPError)
+    case schemaChanged(table: String, differences: [String])
+    case notFetchedFromPortal(String)
+    case notInCatalog(String)
 
     public var description: String {
         switch self {
@@ -42,6 +48,18 @@ public enum LoadError: CategorizedError, Equatable {
             return "no such file: \(path)"
         case let .unreadableFile(path, reason):
             return "cannot read \(path): \(reason)"
+        case let .notTabular(id, kind):
+            return "\(id.isEmpty ? "the view" : id) is a \(kind), not a tabular dataset: it has no rows of its own to load"
+        case let .unsupported(message):
+            return message
+        case let .page(number, underlying):
+            return "\(underlying) (page \(number))"
+        case let .schemaChanged(table, differences):
+            return "the columns of \(table) changed upstream (\(differences.joined(separator: "; "))): run a full fetch to rebuild it"
+        case let .notFetchedFromPortal(table):
+            return "\(table) was not loaded from a portal, so there is nothing to sync it with: fetch it by dataset id or URL"
+        case let .notInCatalog(name):
+            return "no table or dataset '\(name)' in the catalog: fetch it first"
         }
     }
 
@@ -52,6 +70,10 @@ public enum LoadError: CategorizedError, Equatable {
         case .reservedTableName: return .usage
         case .fileNotFound: return .missingInput
         case .unreadableFile: return .database
+        case .notTabular, .schemaChanged: return .badData
+        case .unsupported, .notFetchedFromPortal: return .usage
+        case .page: return .unavailable
+        case .notInCatalog: return .missingInput
         }
     }
 }

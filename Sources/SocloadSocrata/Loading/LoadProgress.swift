@@ -16,4 +16,6 @@ public struct LoadSummary: Sendable, Equatable {
     public var source: String
     public var elapsed: Double
     public var catalogEntry: CatalogEntry
+    /// True when the portal said nothing changed since the last load, so nothing was written.
+    public var isUpToDate = false
 }

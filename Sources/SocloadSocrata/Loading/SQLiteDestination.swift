@@ -18,6 +18,9 @@ public struct SQLiteDestination: LoadDestination {
 final class SQLiteLoadSession: LoadSession {
     private let db: Database
     private var insert: Statement?
+    private var upsertStatement: Statement?
+    private var existsStatement: Statement?
+    private var savepointDepth = 0
 
     init(db: Database) {
         self.db = db
@@ -50,5 +53,89 @@ final class SQLiteLoadSession: LoadSession {
 
     func recordCatalogEntry(_ entry: CatalogEntry) throws {
         try Catalog.record(entry, in: db)
+    }
+
+    func catalogEntry(for table: String) throws -> CatalogEntry? {
+        try Catalog.entry(for: table, in: db)
+    }
+
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "socload_attempt_\(savepointDepth)"
+        try db.execute(sql: "SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try db.execute(sql: "RELEASE \(name)")
+            return result
+        } catch {
+            if db.isInsideTransaction {
+                try? db.execute(sql: "ROLLBACK TO \(name)")
+                try? db.execute(sql: "RELEASE \(name)")
+            }
+            throw error
+        }
+    }
+
+    func existingColumns(of table: String) throws -> [TableColumn]? {
+        let rows = try db.fetchRows(sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [table])
+        guard !rows.isEmpty else { return nil }
+        return rows.map { row in
+            let name: String
+            if case .text(let text) = row[0] { name = text } else { name = "" }
+            let type: String
+            if case .text(let text) = row[1] { type = text.uppercased() } else { type = "" }
+            return TableColumn(name: name, storage: ColumnStorage(rawValue: type) ?? .text,
+                               isPrimaryKey: row[2] != .integer(0), sourceFieldName: "")
+        }
+    }
+
+    func prepareUpsert(_ schema: TableSchema) throws {
+        let table = schema.tableName.quotedDatabaseIdentifier
+        let names = schema.columns.map { $0.name.quotedDatabaseIdentifier }
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let updates = schema.columns.filter { !$0.isPrimaryKey }.map {
+            "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"
+        }
+        guard let key = schema.columns.first(where: \.isPrimaryKey) else {
+            throw LoadError.unsupported("\(schema.tableName) has no _id column to sync rows by")
+        }
+        upsertStatement = try db.cachedStatement(sql: """
+            INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) \
+            ON CONFLICT(\(key.name.quotedDatabaseIdentifier)) DO UPDATE SET \(updates.joined(separator: ", "))
+            """)
+        existsStatement = try db.cachedStatement(
+            sql: "SELECT 1 FROM \(table) WHERE \(key.name.quotedDatabaseIdentifier) = ?")
+        upsertKeyIndex = schema.columns.firstIndex(where: \.isPrimaryKey) ?? 0
+    }
+
+    private var upsertKeyIndex = 0
+
+    func upsert(_ values: [DatabaseValue]) throws -> Bool {
+        guard let upsertStatement, let existsStatement else {
+            throw DatabaseError(extendedResultCode: 21, message: "prepareUpsert was not called")
+        }
+        existsStatement.reset()
+        try existsStatement.bind(values[upsertKeyIndex], at: 1)
+        let existed = try existsStatement.step()
+        existsStatement.reset()
+        upsertStatement.reset()
+        for (index, value) in values.enumerated() {
+            try upsertStatement.bind(value, at: Int32(index + 1))
+        }
+        try upsertStatement.step()
+        return !existed
+    }
+
+    func newestUpdate(in table: String) throws -> String? {
+        let value = try db.fetchValue(sql: "SELECT max(\"_updated_at\") FROM \(table.quotedDatabaseIdentifier)")
+        if case .text(let text)? = value { return text }
+        return nil
+    }
+
+    func rowCount(of table: String) throws -> Int {
+        let value = try db.fetchValue(sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)")
+        if case .integer(let count)? = value { return Int(count) }
+        return 0
     }
 }

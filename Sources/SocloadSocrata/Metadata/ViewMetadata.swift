@@ -10,6 +10,7 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
     public var newBackend: Bool?
     public var viewType: String?
     public var displayType: String?
+    public var assetType: String?
     public var columns: [ColumnMetadata]
 
     public init(id: String? = nil, name: String? = nil, rowsUpdatedAt: Int? = nil, newBackend: Bool? = nil,
@@ -31,6 +32,7 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         newBackend = try? container.decodeIfPresent(Bool.self, forKey: .newBackend)
         viewType = try? container.decodeIfPresent(String.self, forKey: .viewType)
         displayType = try? container.decodeIfPresent(String.self, forKey: .displayType)
+        assetType = try? container.decodeIfPresent(String.self, forKey: .assetType)
         columns = try container.decode([ColumnMetadata].self, forKey: .columns)
     }
 

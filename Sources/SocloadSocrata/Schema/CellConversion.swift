@@ -82,6 +82,15 @@ enum CellConversion {
         return real.isFinite ? .real(real) : .null
     }
 
+    /// A floating timestamp without zone; a zero fraction (`.000`, as SODA sends) is dropped so the
+    /// text is the same as the rows.json export's.
+    static func calendarDate(_ cell: JSONValue) -> DatabaseValue {
+        guard case .string(let text) = cell, let dot = text.lastIndex(of: "."),
+              text[text.index(after: dot)...].allSatisfy({ $0 == "0" }), text[..<dot].contains("T")
+        else { return self.text(cell) }
+        return .text(String(text[..<dot]))
+    }
+
     static func checkbox(_ cell: JSONValue) -> DatabaseValue {
         switch cell {
         case .bool(let flag): return .integer(flag ? 1 : 0)
@@ -181,7 +190,9 @@ enum CellConversion {
         }
     }
 
-    /// A point as given (WKT `POINT (lon lat)` or GeoJSON), plus its longitude and latitude.
+    /// A point as WKT `POINT (lon lat)`, plus its longitude and latitude. A GeoJSON point (as SODA
+    /// sends it) becomes the same WKT the rows.json export has, digits unchanged, so a table is the
+    /// same whichever API filled it.
     static func point(_ cell: JSONValue) -> [DatabaseValue] {
         switch cell {
         case .null:
@@ -190,6 +201,10 @@ enum CellConversion {
             let (longitude, latitude) = wktPoint(wkt)
             return [.text(wkt), longitude, latitude]
         case .object:
+            if case .string("Point")? = cell["type"], case .array(let coordinates)? = cell["coordinates"],
+               coordinates.count >= 2, case .number(let x) = coordinates[0], case .number(let y) = coordinates[1] {
+                return [.text("POINT (\(x) \(y))"), coordinate(coordinates[0]), coordinate(coordinates[1])]
+            }
             if case .array(let coordinates)? = cell["coordinates"], coordinates.count >= 2 {
                 return [.text(cell.jsonText), coordinate(coordinates[0]), coordinate(coordinates[1])]
             }

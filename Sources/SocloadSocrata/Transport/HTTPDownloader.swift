@@ -17,12 +17,25 @@ public final class HTTPDownloader {
         self.cancellation = cancellation
     }
 
-    /// Fetches `url`. `onResponse` sees the final status and headers of a successful response
-    /// before the first chunk; `onChunk` sees each piece of its body.
+    /// Fetches `url` with GET. See `download(_:onResponse:onChunk:)` for a request.
     @discardableResult
     public func download(_ url: String,
                          onResponse: (HTTPResponseHead) throws -> Void = { _ in },
                          onChunk: (UnsafeRawBufferPointer) throws -> Void) throws -> HTTPResponseHead {
+        try download(HTTPRequest(url: url), onResponse: onResponse, onChunk: onChunk)
+    }
+
+    /// Performs the request. `onResponse` sees the final status and headers of a successful
+    /// response before the first chunk; `onChunk` sees each piece of its body. A 304 Not Modified
+    /// is returned (its status in the head) without calling either.
+    @discardableResult
+    public func download(_ request: HTTPRequest,
+                         onResponse: (HTTPResponseHead) throws -> Void = { _ in },
+                         onChunk: (UnsafeRawBufferPointer) throws -> Void) throws -> HTTPResponseHead {
+        let url = request.url
+        if options.credentials != nil, !Self.mayCarryPassword(url) {
+            throw HTTPError.insecureCredentials(url: url)
+        }
         guard let handle = curl_easy_init() else {
             throw HTTPError.transport(code: -1, message: "libcurl could not start a transfer", url: url)
         }
@@ -39,7 +52,7 @@ public final class HTTPDownloader {
                                           onResponse: onResponse, onChunk: onChunk)
                 let context = Unmanaged.passUnretained(state).toOpaque()
                 try withExtendedLifetime(state) {
-                    configure(handle, url: url, context: context, errorBuffer: errorBuffer, headerList: &headerList)
+                    configure(handle, request: request, context: context, errorBuffer: errorBuffer, headerList: &headerList)
                     let code = curl_easy_perform(handle)
                     try finish(code, state: state, url: url, errorBuffer: errorBuffer)
                 }
@@ -48,10 +61,29 @@ public final class HTTPDownloader {
         }
     }
 
-    private func configure(_ handle: UnsafeMutableRawPointer, url: String, context: UnsafeMutableRawPointer,
+    /// A password goes only over https, or over plain http to this machine (tests, tunnels).
+    static func mayCarryPassword(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        if components.scheme?.lowercased() == "https" { return true }
+        return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(components.host?.lowercased() ?? "")
+    }
+
+    private func configure(_ handle: UnsafeMutableRawPointer, request: HTTPRequest, context: UnsafeMutableRawPointer,
                            errorBuffer: UnsafeMutablePointer<CChar>,
                            headerList: inout UnsafeMutablePointer<curl_slist>?) {
-        _ = socload_curl_setopt_string(handle, CURLOPT_URL, url)
+        _ = socload_curl_setopt_string(handle, CURLOPT_URL, request.url)
+        if let body = request.body {
+            _ = socload_curl_setopt_long(handle, CURLOPT_POST, 1)
+            _ = socload_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBufferPointer { bytes in
+                _ = socload_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            }
+        }
+        if let credentials = options.credentials {
+            _ = socload_curl_setopt_long(handle, CURLOPT_HTTPAUTH, 1) // CURLAUTH_BASIC
+            _ = socload_curl_setopt_string(handle, CURLOPT_USERNAME, credentials.username)
+            _ = socload_curl_setopt_string(handle, CURLOPT_PASSWORD, credentials.password)
+        }
         _ = socload_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = socload_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = socload_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
@@ -64,7 +96,7 @@ public final class HTTPDownloader {
         _ = socload_curl_setopt_string(handle, CURLOPT_USERAGENT, "socload/\(SocloadVersion.current)")
         _ = socload_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
 
-        var headers = options.headers.map { "\($0.name): \($0.value)" }
+        var headers = (options.headers + request.headers).map { "\($0.name): \($0.value)" }
         if let token = options.appToken, !token.isEmpty { headers.append("X-App-Token: \(token)") }
         headers.append("Accept: application/json")
         for header in headers { headerList = curl_slist_append(headerList, header) }
@@ -102,9 +134,11 @@ public final class HTTPDownloader {
             throw HTTPError.transport(code: Int32(code.rawValue), message: message, url: url)
         }
         state.captureHeadIfNeeded()
-        guard (200..<300).contains(state.head.statusCode) else {
+        if state.head.statusCode == 304 { return }
+        guard TransferState.isSuccess(state.head.statusCode) else {
             let message = SocrataErrorBody.message(from: state.errorBody, contentType: state.head.contentType)
-            throw HTTPError.status(code: state.head.statusCode, message: message, url: url)
+            throw HTTPError.status(code: state.head.statusCode, message: message, url: url,
+                                   retryAfter: state.head.headers["retry-after"].flatMap(RetryPolicy.parseRetryAfter))
         }
         if !state.deliveredResponse {
             try state.onResponse(state.head)
@@ -154,13 +188,19 @@ private final class TransferState {
         }
     }
 
+    /// 2xx, except 202 Accepted: Socrata sends it while a dataset is still being prepared, with
+    /// no rows in the body.
+    static func isSuccess(_ status: Int) -> Bool {
+        (200..<300).contains(status) && status != 202
+    }
+
     func captureHeadIfNeeded() {
         guard !headCaptured else { return }
         headCaptured = true
         var status = 0
         _ = socload_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         head = HTTPResponseHead(statusCode: status, headers: pendingHeaders)
-        isErrorResponse = !(200..<300).contains(status)
+        isErrorResponse = !Self.isSuccess(status)
     }
 
     /// Returns the number of bytes taken; anything else makes libcurl abort the transfer.

@@ -12,8 +12,37 @@ public struct HTTPOptions: Sendable {
     public var maximumRedirects = 10
     /// Extra request headers.
     public var headers: [(name: String, value: String)] = []
+    /// HTTP basic authentication for private datasets. Sent only over https (or to this machine).
+    public var credentials: Credentials?
 
     public init(appToken: String? = nil) {
         self.appToken = appToken
+    }
+}
+
+/// A Socrata user name and password. Never printed, never stored.
+public struct Credentials: Sendable, CustomStringConvertible {
+    public let username: String
+    public let password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// Redacted, so a stray print cannot leak the password.
+    public var description: String { "Credentials(username: \(username), password: <redacted>)" }
+}
+
+/// One HTTP request: GET, or POST when it has a body.
+public struct HTTPRequest: Sendable {
+    public var url: String
+    public var body: [UInt8]?
+    public var headers: [(name: String, value: String)]
+
+    public init(url: String, body: [UInt8]? = nil, headers: [(name: String, value: String)] = []) {
+        self.url = url
+        self.body = body
+        self.headers = headers
     }
 }

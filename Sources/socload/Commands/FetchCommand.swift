@@ -23,6 +23,14 @@ enum FetchCommand: Command {
             .value("app-token", "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN"),
             .value("limit", "n", help: "Load only the first N rows."),
             .flag("system-columns", help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta."),
+            .value("api", "api", help: "auto, rows, soda2 or soda3.", default: "auto: rows.json, or soda2 with SoQL options"),
+            .value("where", "soql", help: "Only rows matching this SoQL condition (SODA)."),
+            .value("select", "soql", help: "Only these SoQL columns or expressions (SODA)."),
+            .value("order", "soql", help: "SoQL ordering; :id is always added last so pages are stable (SODA)."),
+            .value("page-size", "n", help: "Rows per SODA page.", default: "50000"),
+            .value("retries", "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5"),
+            .flag("force", help: "Reload even when the portal says nothing changed."),
+            .flag("incremental", help: "Sync a table fetched before instead of reloading it (see socload sync)."),
             .flag("quiet", short: "q", help: "Show no progress."),
         ])
 
@@ -49,29 +57,39 @@ enum FetchCommand: Command {
         if reference.isBundledCopy {
             StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
         }
-        var http = HTTPOptions(appToken: arguments.value("app-token") ?? environment["SOCRATA_APP_TOKEN"])
-        if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
-
-        let path = DatabaseOption.path(arguments, context)
-        let queue = try DatabaseQueue(path: path)
-        let cancellation = LoadCancellation()
-        let signals = SignalTrap(cancellation: cancellation)
-        defer { signals.restore() }
-        let meter = ProgressMeter(enabled: StandardError.isTerminal && !arguments.flag("quiet"))
-        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http,
-                                   cancellation: cancellation, progress: meter.report)
-        let request = LoadRequest(reference: reference, tableName: arguments.value("table"), limit: limit,
+        var request = LoadRequest(reference: reference, tableName: arguments.value("table"), limit: limit,
                                   includeSystemColumns: arguments.flag("system-columns"))
+        request.query = SoQLQuery(select: arguments.value("select"), where: arguments.value("where"),
+                                  order: arguments.value("order"))
+        request.force = arguments.flag("force")
+        if let name = arguments.value("api") {
+            guard let api = DatasetAPI(rawValue: name) else {
+                throw UsageError("--api takes auto, rows, soda2 or soda3, not '\(name)'", command: spec)
+            }
+            request.api = api
+        }
+        if let size = try LoadOptions.positiveInteger(arguments, "page-size", command: spec) { request.pageSize = size }
+        let table = arguments.value("table") ?? reference.datasetID.map { TableSchema.tableName(forDatasetID: $0) }
+
+        let session = try LoadOptions.session(arguments, context, command: spec)
+        defer { session.finish() }
+        if arguments.flag("incremental") {
+            try SyncCommand.sync(table ?? arguments.positionals[0], session: session, pageSize: request.pageSize)
+            return
+        }
         let summary: LoadSummary
         do {
-            summary = try loader.load(request)
+            summary = try session.loader.load(request)
         } catch {
-            meter.clear()
-            throw FetchFailure(underlying: error, table: arguments.value("table") ?? reference.datasetID.map {
-                TableSchema.tableName(forDatasetID: $0)
-            })
+            session.meter.clear()
+            throw FetchFailure(underlying: error, table: table)
         }
-        meter.clear()
+        session.meter.clear()
+        if summary.isUpToDate {
+            StandardError.line("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
+                               + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
+            return
+        }
         StandardError.line("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
     }

@@ -1,0 +1,148 @@
+/// Loading through the query APIs, SODA 2.1 and SODA3, page by page.
+extension DatasetLoader {
+    /// Reads every page into a freshly created table.
+    func loadPages(_ request: LoadRequest, api: DatasetAPI, portal: SocrataPortal, session: any LoadSession,
+                   state: LoadState) throws {
+        if api == .soda3, http.appToken == nil, http.credentials == nil {
+            throw LoadError.unsupported("SODA3 needs an app token (--app-token or $SOCRATA_APP_TOKEN) "
+                                        + "or a login ($SOCRATA_USERNAME and $SOCRATA_PASSWORD)")
+        }
+        state.source = api == .soda2 ? portal.resourceURL : portal.soda3URL
+        if state.view == nil {
+            state.view = try viewIfAvailable(portal)
+        }
+        try state.view?.requireTabular()
+        // A selection is best described by the response headers, so its table waits for page 1.
+        let layout = request.query.select == nil ? state.view.map { SODARowLayout(view: $0) } : nil
+        if let layout {
+            try createTable(layout, request: request, session: session, state: state)
+        }
+        state.rowCount = try readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
+                                       limit: request.limit, layout: layout, session: session, state: state,
+                                       prepare: { layout in
+                                           if state.schema == nil {
+                                               try self.createTable(layout, request: request, session: session, state: state)
+                                           }
+                                       },
+                                       handleRow: { cells, rowNumber in
+                                           guard let schema = state.schema else { return }
+                                           try self.insert(cells, rowNumber: rowNumber, schema: schema, session: session)
+                                       })
+    }
+
+    /// Reads pages of `pageSize` rows in a stable order until a short page, calling `handleRow`
+    /// with each row's cells. Each page runs in a savepoint and is retried alone: the rows of
+    /// earlier pages are not fetched again. `prepare` sees the layout once it is known (from the
+    /// metadata, or from the first page's headers). Returns the number of rows read.
+    func readPages(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize requestedSize: Int, limit: Int?,
+                   layout initialLayout: SODARowLayout?, session: any LoadSession, state: LoadState,
+                   prepare: @escaping (SODARowLayout) throws -> Void,
+                   handleRow: @escaping ([JSONValue], Int) throws -> Void) throws -> Int {
+        let downloader = HTTPDownloader(options: http, cancellation: cancellation)
+        let pageSize = max(1, requestedSize)
+        var layout = initialLayout
+        var total = 0
+        var pageNumber = 1
+        while true {
+            let wanted = limit.map { min(pageSize, $0 - total) } ?? pageSize
+            if wanted <= 0 { break }
+            let offset = total
+            let pageRequest = api == .soda3
+                ? portal.soda3PageRequest(query: query, pageNumber: pageNumber, pageSize: pageSize)
+                : HTTPRequest(url: portal.soda2PageURL(query: query, offset: offset, limit: wanted))
+            let received: Int
+            do {
+                received = try retry.run(cancellation: cancellation, onRetry: retryNotice) {
+                    try session.withSavepoint {
+                        try readPage(pageRequest, downloader: downloader, layout: &layout, offset: offset, limit: wanted,
+                                     query: query, portal: portal, state: state, prepare: prepare, handleRow: handleRow)
+                    }
+                }
+            } catch let error as HTTPError {
+                throw LoadError.page(number: pageNumber, underlying: error)
+            }
+            total += received
+            // SODA3 pages have a fixed size, so a limit inside a page also ends the reading.
+            if received < wanted || (api == .soda3 && received < pageSize) { break }
+            pageNumber += 1
+        }
+        if let layout { try prepare(layout) }
+        return total
+    }
+
+    /// One page: its rows handed on, their count returned.
+    private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, layout: inout SODARowLayout?,
+                          offset: Int, limit: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
+                          prepare: @escaping (SODARowLayout) throws -> Void,
+                          handleRow: @escaping ([JSONValue], Int) throws -> Void) throws -> Int {
+        let reader = JSONArrayReader()
+        var count = 0
+        var currentLayout = layout
+        let hadSchema = state.schema != nil
+        do {
+            try downloader.download(pageRequest, onResponse: { head in
+                if currentLayout == nil {
+                    currentLayout = try self.layoutFromHeaders(head, query: query, portal: portal, view: state.view)
+                }
+                if let currentLayout { try prepare(currentLayout) }
+            }, onChunk: { chunk in
+                try self.cancellation?.check()
+                try reader.feed(chunk) { object in
+                    guard count < limit, let currentLayout else { return }
+                    count += 1
+                    try handleRow(currentLayout.cells(for: object), offset + count)
+                }
+                state.bytesRead += Int64(chunk.count)
+                self.progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil,
+                                            rowsLoaded: offset + count, elapsed: state.elapsed))
+            })
+            try reader.finish()
+        } catch {
+            if !hadSchema { state.schema = nil } // the savepoint undoes the CREATE TABLE too
+            throw error
+        }
+        layout = currentLayout
+        return count
+    }
+
+    /// The view metadata, or nil when the portal will not give it (private, or an old portal): the
+    /// page headers describe the columns then.
+    func viewIfAvailable(_ portal: SocrataPortal) throws -> ViewMetadata? {
+        do {
+            return try fetchView(portal)
+        } catch let error as HTTPError {
+            if case .status(let code, _, _, _) = error, [401, 403, 404].contains(code) { return nil }
+            throw error
+        } catch is RowsJSONError {
+            return nil
+        }
+    }
+
+    private func layoutFromHeaders(_ head: HTTPResponseHead, query: SoQLQuery, portal: SocrataPortal,
+                                   view: ViewMetadata?) throws -> SODARowLayout {
+        if let layout = SODARowLayout(head: head, id: portal.datasetID) {
+            guard let view else { return layout }
+            // Keep the portal's own column descriptions (location, url...) where it has them.
+            var described = layout.view
+            described.columns = described.columns.map { column in
+                view.columns.first { $0.fieldName == column.fieldName } ?? column
+            }
+            described.name = view.name
+            described.rowsUpdatedAt = view.rowsUpdatedAt
+            return SODARowLayout(view: described, selectedFields: Set(described.columns.compactMap(\.fieldName)))
+        }
+        if let view {
+            return SODARowLayout(view: view, selectedFields: query.select.map(SODARowLayout.fieldNames(inSelect:)))
+        }
+        throw LoadError.unsupported("the portal gave neither the dataset's metadata nor X-SODA2-Fields headers: "
+                                    + "socload cannot tell the columns")
+    }
+
+    private func createTable(_ layout: SODARowLayout, request: LoadRequest, session: any LoadSession,
+                             state: LoadState) throws {
+        let schema = try makeSchema(for: layout.view, request: request)
+        try session.replaceTable(schema)
+        state.schema = schema
+        if state.view == nil { state.view = layout.view }
+    }
+}

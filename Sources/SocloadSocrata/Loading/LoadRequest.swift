@@ -1,0 +1,71 @@
+/// Which Socrata API a load reads rows through.
+public enum DatasetAPI: String, Sendable, CaseIterable {
+    /// rows.json for a plain fetch (one streamed request, every column); SODA 2.1 as soon as SoQL
+    /// options are given, since only the query APIs can filter.
+    case auto
+    /// The legacy export `/api/views/ID/rows.json`.
+    case rows
+    /// SODA 2.1 `/resource/ID.json`, in pages.
+    case soda2
+    /// SODA3 `POST /api/v3/views/ID/query.json`, in pages; needs an app token or a login.
+    case soda3
+}
+
+/// What to load and how.
+public struct LoadRequest: Sendable {
+    public var reference: DatasetReference
+    /// The table name; by default the dataset id with `-` as `_` (`n5m4_mism`).
+    public var tableName: String?
+    /// Load only the first N rows.
+    public var limit: Int?
+    /// Also keep `_sid`, `_row_id`, `_position`, `_created_meta`, `_updated_meta`, `_meta`.
+    public var includeSystemColumns = false
+    public var api = DatasetAPI.auto
+    /// SoQL pushed down to the portal (SODA APIs only).
+    public var query = SoQLQuery()
+    /// Rows per SODA page.
+    public var pageSize = 50_000
+    /// Reload even when the portal says nothing changed.
+    public var force = false
+
+    public init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
+                includeSystemColumns: Bool = false) {
+        self.reference = reference
+        self.tableName = tableName
+        self.limit = limit
+        self.includeSystemColumns = includeSystemColumns
+    }
+
+    /// The API `auto` stands for, after checking that the request makes sense.
+    func resolvedAPI() throws -> DatasetAPI {
+        let isFile: Bool
+        if case .file = reference.location { isFile = true } else { isFile = false }
+        switch api {
+        case .auto:
+            if query.isEmpty { return .rows }
+            guard !isFile else { throw LoadError.unsupported("--where, --select and --order need a dataset on a portal, not a file") }
+            return .soda2
+        case .rows:
+            guard query.isEmpty else { throw LoadError.unsupported("--where, --select and --order need --api soda2 or soda3") }
+            return .rows
+        case .soda2, .soda3:
+            guard !isFile, reference.datasetID != nil else {
+                throw LoadError.unsupported("--api \(api.rawValue) needs a dataset id on a portal (--domain HOST, or a portal URL)")
+            }
+            return api
+        }
+    }
+
+    /// The table name the load will write.
+    func targetTable(view: ViewMetadata?) -> String {
+        tableName ?? TableSchema.tableName(forDatasetID: reference.datasetID ?? view?.id ?? "dataset")
+    }
+
+    func signature(api: DatasetAPI) -> String {
+        var parts = ["api=\(api.rawValue)"]
+        if !query.isEmpty { parts.append(query.signature) }
+        if let limit { parts.append("limit=\(limit)") }
+        if includeSystemColumns { parts.append("system-columns") }
+        return parts.joined(separator: "&")
+    }
+}

@@ -1,0 +1,85 @@
+/// Lines up SODA row objects (`{"name": "Ann", ":id": "row-..."}`, null fields absent) with
+/// metadata columns, so they become the same cells a rows.json row would: one table schema and
+/// one set of conversions for every API.
+struct SODARowLayout {
+    /// The columns, with the system fields SODA returns (`:id`, `:created_at`, `:updated_at`).
+    let view: ViewMetadata
+    private let fieldIndexes: [String: Int]
+
+    static let systemFields = [":id", ":created_at", ":updated_at"]
+
+    /// From the dataset's metadata. Pass the fields a `$select` asked for, to keep only those.
+    init(view: ViewMetadata, selectedFields: Set<String>? = nil) {
+        var columns = view.columns.filter { !$0.isSystemColumn }
+        if let selectedFields {
+            columns = columns.filter { selectedFields.contains($0.fieldName ?? "") }
+        }
+        let system = Self.systemFields.filter { selectedFields?.contains($0) ?? true }
+            .map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
+        var adjusted = view
+        adjusted.columns = system + columns
+        self.init(columns: adjusted)
+    }
+
+    /// From the `X-SODA2-Fields` and `X-SODA2-Types` headers, when no metadata can be had. They are
+    /// deprecated and dropped on wide datasets, so nil is a real possibility.
+    init?(head: HTTPResponseHead, id: String?) {
+        guard let fieldsText = head.headers["x-soda2-fields"], let typesText = head.headers["x-soda2-types"],
+              case .array(let fields)? = try? JSONValueParser.parse(Array(fieldsText.utf8)),
+              case .array(let types)? = try? JSONValueParser.parse(Array(typesText.utf8)),
+              fields.count == types.count else { return nil }
+        var columns: [ColumnMetadata] = []
+        for (field, type) in zip(fields, types) {
+            guard case .string(let name) = field, case .string(let typeName) = type else { return nil }
+            let isSystem = name.hasPrefix(":")
+            columns.append(ColumnMetadata(name: name, fieldName: name,
+                                          dataTypeName: isSystem ? "meta_data" : Self.typeName(fromSODA2: typeName)))
+        }
+        let system = columns.filter(\.isSystemColumn)
+        self.init(columns: ViewMetadata(id: id, columns: system + columns.filter { !$0.isSystemColumn }))
+    }
+
+    private init(columns view: ViewMetadata) {
+        self.view = view
+        var indexes: [String: Int] = [:]
+        for (index, column) in view.columns.enumerated() {
+            indexes[column.fieldName ?? ""] = index
+        }
+        fieldIndexes = indexes
+    }
+
+    /// SODA 2 type names that differ from the view metadata's.
+    static func typeName(fromSODA2 name: String) -> String {
+        switch name {
+        case "floating_timestamp": return "calendar_date"
+        case "fixed_timestamp": return "date"
+        case "boolean": return "checkbox"
+        default: return name
+        }
+    }
+
+    /// The cells of one row object, in column order; absent fields are null.
+    func cells(for object: JSONValue) -> [JSONValue] {
+        var cells = [JSONValue](repeating: .null, count: view.columns.count)
+        guard case .object(let members) = object else { return cells }
+        for member in members {
+            if let index = fieldIndexes[member.key] { cells[index] = member.value }
+        }
+        return cells
+    }
+
+    /// The plain field names a `$select` list mentions (`name, agency, upper(x) as y` → name, agency, x, y).
+    static func fieldNames(inSelect select: String) -> Set<String> {
+        var names = Set<String>()
+        var current = ""
+        for character in select + " " {
+            if character.isLetter || character.isNumber || character == "_" || character == ":" {
+                current.append(character)
+            } else {
+                if !current.isEmpty { names.insert(current) }
+                current = ""
+            }
+        }
+        return names
+    }
+}

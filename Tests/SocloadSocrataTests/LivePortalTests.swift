@@ -1,0 +1,275 @@
+import Foundation
+import SocloadDatabase
+@testable import SocloadSocrata
+import SocloadTestSupport
+import XCTest
+
+final class LivePortalTests: XCTestCase {
+    var portal: FakeSocrataPortal!
+    var harness: LoadHarness!
+
+    override func setUpWithError() throws {
+        portal = try FakePortalDataset.makePortal()
+        harness = try LoadHarness()
+    }
+
+    override func tearDown() {
+        portal.stop()
+    }
+
+    private func request(_ api: DatasetAPI, table: String? = nil, pageSize: Int = 5) throws -> LoadRequest {
+        let reference = try DatasetReference.resolve(FakePortalDataset.id, domain: portal.baseURL, datasetsDirectories: [])
+        var request = LoadRequest(reference: reference, tableName: table)
+        request.api = api
+        request.pageSize = pageSize
+        return request
+    }
+
+    private func table(_ name: String) throws -> [Row] {
+        try harness.rows("SELECT * FROM \(name) ORDER BY _id")
+    }
+
+    func testRowsSODA2AndSODA3GiveIdenticalTables() throws {
+        portal.requiredAppToken = "app-token-1"
+        let options = HTTPOptions(appToken: "app-token-1")
+        try harness.load(request(.rows, table: "via_rows"), http: options)
+        try harness.load(request(.soda2, table: "via_soda2"), http: options)
+        try harness.load(request(.soda3, table: "via_soda3"), http: options)
+        let rows = try table("via_rows")
+        XCTAssertEqual(rows.count, 23)
+        XCTAssertEqual(try table("via_soda2"), rows)
+        XCTAssertEqual(try table("via_soda3"), rows)
+        let schema = { (name: String) in try self.harness.rows("SELECT name, type FROM pragma_table_info('\(name)')") }
+        XCTAssertEqual(try schema("via_soda2"), try schema("via_rows"))
+        XCTAssertEqual(try schema("via_soda3"), try schema("via_rows"))
+        let first = try XCTUnwrap(rows.first)
+        XCTAssertEqual(first["_id"], "row-0001_abcd.efgh")
+        XCTAssertEqual(first["_updated_at"], "2015-01-01T01:01:00Z")
+        XCTAssertEqual(first["opened"], "2015-02-11T00:00:00")
+        XCTAssertEqual(first["closed_at"], "2015-01-02T00:00:00Z")
+        XCTAssertEqual(first["amount"], 1.25)
+        XCTAssertEqual(first["site_latitude"], 47.601)
+        XCTAssertEqual(first["spot"], "POINT (-122.301 47.601)")
+        XCTAssertEqual(first["website_description"], "Site 1")
+    }
+
+    func testSODA2PagesAreStableAndStopOnTheFirstShortPage() throws {
+        let summary = try harness.load(request(.soda2))
+        XCTAssertEqual(summary.rowCount, 23)
+        let pages = portal.server.requests.filter { $0.route == "/resource/\(FakePortalDataset.id).json" }
+        XCTAssertEqual(pages.map { $0.query["$offset"] }, ["0", "5", "10", "15", "20"])
+        for page in pages {
+            XCTAssertEqual(page.query["$order"], ":id")
+            XCTAssertEqual(page.query["$select"], ":*, *")
+            XCTAssertEqual(page.query["$limit"], "5")
+        }
+        XCTAssertEqual(summary.catalogEntry.sourceURL, "\(portal.baseURL)/resource/\(FakePortalDataset.id).json")
+    }
+
+    func testSoQLIsEncodedAndPushedDown() throws {
+        var request = try request(.auto, table: "filtered")
+        request.query = SoQLQuery(where: "name = 'A&B = C+D''s café'", order: "category")
+        let summary = try harness.load(request)
+        XCTAssertEqual(summary.rowCount, 1)
+        let page = try XCTUnwrap(portal.server.requests.last { $0.route.hasPrefix("/resource/") })
+        XCTAssertEqual(page.query["$where"], "name = 'A&B = C+D''s café'")
+        XCTAssertEqual(page.query["$order"], "category, :id")
+        XCTAssertTrue(page.path.contains("%26") && page.path.contains("%2B") && page.path.contains("%27"), page.path)
+        XCTAssertEqual(try harness.rows("SELECT name FROM filtered").first?[0], "A&B = C+D's café")
+
+        var selection = try self.request(.soda2, table: "selected")
+        selection.query = SoQLQuery(select: "name, amount")
+        try harness.load(selection)
+        let columns = try harness.queue.read { try $0.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('selected')") }
+        XCTAssertEqual(columns, ["name", "amount"])
+    }
+
+    func testColumnsFromHeadersWhenMetadataIsHidden() throws {
+        try harness.load(request(.soda2, table: "with_metadata"))
+        portal.hidesMetadata = true
+        try harness.load(request(.soda2, table: "from_headers"))
+        XCTAssertEqual(try table("from_headers"), try table("with_metadata"))
+        portal.sendsFieldHeaders = false
+        XCTAssertThrowsError(try harness.load(request(.soda2, table: "blind"))) { error in
+            XCTAssertTrue("\(error)".contains("cannot tell the columns"), "\(error)")
+        }
+    }
+
+    func testViewsThatAreNotTabularAreRejected() throws {
+        portal.viewType = "href"
+        XCTAssertThrowsError(try harness.load(request(.soda2))) { error in
+            XCTAssertEqual("\(error)", "fake-0001 is a href, not a tabular dataset: it has no rows of its own to load")
+        }
+    }
+
+    func testSODA3NeedsATokenOrALogin() throws {
+        XCTAssertThrowsError(try harness.load(request(.soda3))) { error in
+            XCTAssertEqual((error as? LoadError)?.kind, .usage)
+        }
+        portal.requiredLogin = "ann:s3cret"
+        var options = HTTPOptions()
+        options.credentials = Credentials(username: "ann", password: "s3cret")
+        XCTAssertEqual(try harness.load(request(.soda3), http: options).rowCount, 23)
+        XCTAssertTrue(HTTPDownloader.mayCarryPassword("https://data.example.org/x"))
+        XCTAssertTrue(HTTPDownloader.mayCarryPassword("http://localhost:8080/x"))
+        XCTAssertFalse(HTTPDownloader.mayCarryPassword("http://data.example.org/x"))
+        XCTAssertThrowsError(try HTTPDownloader(options: options).download("http://data.example.org/x") { _ in }) { error in
+            XCTAssertEqual(error as? HTTPError, .insecureCredentials(url: "http://data.example.org/x"))
+        }
+        XCTAssertFalse("\(options.credentials!)".contains("s3cret"))
+    }
+
+    // MARK: - Faults
+
+    /// Counts requests per key and answers the first `times` with `response`.
+    final class FaultScript: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+        func next(_ key: String) -> Int { lock.withLock { counts[key, default: 0] += 1; return counts[key]! } }
+        func count(_ key: String) -> Int { lock.withLock { counts[key, default: 0] } }
+    }
+
+    func testRetriesHonourRetryAfterAndRetryOnlyTheFailedPage() throws {
+        let script = FaultScript()
+        portal.inject { request in
+            guard request.route.hasPrefix("/resource/") else { return nil }
+            let offset = request.query["$offset"] ?? ""
+            let attempt = script.next(offset)
+            switch (offset, attempt) {
+            case ("0", 1): return .init(status: 429, headers: [("Retry-After", "1")], body: Array("{\"message\":\"slow down\"}".utf8))
+            case ("5", 1), ("5", 2): return .init(status: 503, body: Array("{\"message\":\"busy\"}".utf8))
+            case ("10", 1):
+                let body = Array(String(repeating: " ", count: 4096).utf8) + Array("[{\":id\":\"x\"}]".utf8)
+                return .init(body: body, delivery: .dropAfter(bytes: 2048)) // a reset in the middle of page 3
+            default: return nil
+            }
+        }
+        var notices: [String] = []
+        let started = Date()
+        let summary = try harness.load(request(.soda2), retry: RetryPolicy(maximumRetries: 3, baseDelay: 0.01, maximumDelay: 0.05),
+                                       onRetry: { notices.append($0) })
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1.0, "Retry-After: 1 was honoured")
+        XCTAssertEqual(summary.rowCount, 23)
+        XCTAssertEqual(try table("fake_0001").count, 23)
+        XCTAssertEqual(script.count("0"), 2)
+        XCTAssertEqual(script.count("5"), 3)
+        XCTAssertEqual(script.count("10"), 2)
+        XCTAssertEqual(script.count("15"), 1, "earlier pages are not fetched again")
+        XCTAssertEqual(notices.count, 4)
+        XCTAssertTrue(notices[0].hasPrefix("HTTP 429 Too Many Requests"), notices[0])
+    }
+
+    func testAfterTheLastRetryTheErrorNamesThePageAndTheTableIsUntouched() throws {
+        try harness.load(request(.soda2))
+        let before = try harness.snapshot("fake_0001")
+        portal.inject { request in
+            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "5" else { return nil }
+            return .init(status: 503, body: Array("{\"code\":\"overloaded\",\"message\":\"try later\"}".utf8))
+        }
+        var force = try request(.soda2)
+        force.force = true
+        XCTAssertThrowsError(try harness.load(force)) { error in
+            XCTAssertEqual("\(error)", "HTTP 503 Service Unavailable from \(portal.baseURL)/resource/fake-0001.json?"
+                           + "$select=%3A%2A%2C%20%2A&$order=%3Aid&$limit=5&$offset=5: overloaded: try later (page 2)")
+            XCTAssertEqual((error as? LoadError)?.kind, .unavailable)
+        }
+        XCTAssertEqual(try harness.snapshot("fake_0001"), before)
+    }
+
+    func testStalledPageIsRetried() throws {
+        let script = FaultScript()
+        portal.inject { request in
+            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "0", script.next("0") == 1 else { return nil }
+            return .init(body: Array("[".utf8) + Array(repeating: 32, count: 100), delivery: .stall(seconds: 5))
+        }
+        var options = HTTPOptions()
+        options.lowSpeedTime = 1
+        XCTAssertEqual(try harness.load(request(.soda2), http: options).rowCount, 23)
+        XCTAssertEqual(script.count("0"), 2)
+    }
+
+    // MARK: - Conditional refresh and sync
+
+    func testUnchangedDatasetIsNotReloaded() throws {
+        let first = try harness.load(request(.rows))
+        XCTAssertFalse(first.isUpToDate)
+        let before = try harness.snapshot("fake_0001")
+        let second = try harness.load(request(.rows))
+        XCTAssertTrue(second.isUpToDate)
+        XCTAssertEqual(second.rowCount, 23)
+        XCTAssertEqual(try harness.snapshot("fake_0001"), before, "nothing was written")
+
+        // The portal changes its rows: the next fetch reloads, with If-None-Match sent.
+        portal.update({ rows, _ in rows[0].cells["name"] = .text("Renamed") }, rowsUpdatedAt: FakePortalDataset.start + 91 * 86_400)
+        let third = try harness.load(request(.rows))
+        XCTAssertFalse(third.isUpToDate)
+        XCTAssertEqual(try harness.value("SELECT name FROM fake_0001 WHERE _id = 'row-0001_abcd.efgh'"), "Renamed")
+        let export = portal.server.requests.filter { $0.route.hasSuffix("/rows.json") }.last
+        XCTAssertEqual(export?.headers["if-none-match"], "\"v1\"")
+
+        // Without the view metadata, the ETag alone answers: 304 Not Modified.
+        portal.hidesMetadata = true
+        XCTAssertTrue(try harness.load(request(.rows)).isUpToDate)
+        XCTAssertEqual(portal.server.requests.last?.headers["if-none-match"], "\"v2\"")
+        var forced = try request(.rows)
+        forced.force = true
+        XCTAssertFalse(try harness.load(forced).isUpToDate)
+    }
+
+    func testSyncChangesExactlyTheUpdatedAndAddedRows() throws {
+        try harness.load(request(.rows))
+        let before = try table("fake_0001")
+        let later = FakePortalDataset.start + 100 * 86_400
+        portal.update({ rows, _ in
+            for index in [2, 9, 17] {
+                rows[index].cells["category"] = .text("changed \(index)")
+                rows[index].updatedAt = later + index
+            }
+            for index in [24, 25] {
+                var row = FakePortalDataset.row(index)
+                row.updatedAt = later + index
+                rows.append(row)
+            }
+        }, rowsUpdatedAt: later + 100)
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
+        let summary = try loader.sync("fake-0001", pageSize: 2)
+        XCTAssertEqual(summary.inserted, 2)
+        XCTAssertEqual(summary.updated, 3)
+        XCTAssertEqual(summary.rowCount, 25)
+        XCTAssertEqual(summary.since, "2015-01-01T23:01:00Z")
+        let after = try table("fake_0001")
+        let beforeByID = Dictionary(uniqueKeysWithValues: before.map { ($0["_id"]!, $0) })
+        let changed = after.filter { beforeByID[$0["_id"]!] != $0 }.compactMap { $0["_id"] }
+        XCTAssertEqual(Set(changed), ["row-0003_abcd.efgh", "row-0010_abcd.efgh", "row-0018_abcd.efgh",
+                                      "row-0024_abcd.efgh", "row-0025_abcd.efgh"])
+        let page = try XCTUnwrap(portal.server.requests.last { $0.route.hasPrefix("/resource/") })
+        XCTAssertEqual(page.query["$where"], ":updated_at > '2015-01-01T23:01:00Z'")
+        XCTAssertEqual(page.query["$order"], ":updated_at, :id")
+        let entry = try XCTUnwrap(harness.queue.read { try Catalog.entry(for: "fake_0001", in: $0) })
+        XCTAssertEqual(entry.rowCount, 25)
+
+        // Nothing new: nothing changes.
+        let again = try loader.sync("fake_0001")
+        XCTAssertEqual(again.inserted + again.updated, 0)
+    }
+
+    func testSyncStopsWhenTheColumnsChanged() throws {
+        try harness.load(request(.rows))
+        portal.update({ rows, columns in
+            columns.removeAll { $0.fieldName == "active" }
+            columns.append(.init("rating", "number"))
+            columns[2] = .init("amount", "text")
+        }, rowsUpdatedAt: FakePortalDataset.start + 200 * 86_400)
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
+        XCTAssertThrowsError(try loader.sync("fake_0001")) { error in
+            XCTAssertEqual("\(error)", "the columns of fake_0001 changed upstream (amount is now TEXT, was NUMERIC; "
+                           + "added rating NUMERIC; removed active): run a full fetch to rebuild it")
+        }
+        let fileHarness = try LoadHarness()
+        let path = try fileHarness.file("t.json", Array(DatasetLoaderTests.tiny.utf8))
+        try fileHarness.load(.file(path))
+        XCTAssertThrowsError(try DatasetLoader(destination: SQLiteDestination(queue: fileHarness.queue)).sync("abcd_1234")) { error in
+            XCTAssertEqual((error as? LoadError)?.kind, .usage)
+        }
+    }
+}
