@@ -25,7 +25,7 @@ final class HelpAndUsageTests: XCTestCase {
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["fetch", "query", "tables", "schema", "info"] {
+        for command in ["fetch", "sync", "query", "tables", "schema", "info"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -43,6 +43,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("""
             SUBCOMMANDS:
               fetch                   Download a dataset and load it into a table (replacing the previous copy).
+              sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.
               tables                  List the tables in the database with their row counts.
               schema                  Print a table's CREATE statement and its columns with their types.

@@ -1,0 +1,133 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+final class PortalCommandTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    var db: String!
+    var portal: FakeSocrataPortal!
+
+    static let columns: [FakeSocrataPortal.Column] = [.init("name", "text"), .init("amount", "number")]
+
+    static func row(_ index: Int, updated: Int = 0) -> FakeSocrataPortal.Row {
+        .init(id: "row-\(String(format: "%04d", index))", createdAt: 1_420_070_400 + index, updatedAt: 1_420_070_400 + index + updated,
+              cells: ["name": .text("Name \(index)"), "amount": .number("\(index).5")])
+    }
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        db = directory.path("portal.sqlite")
+        portal = try FakeSocrataPortal(datasetID: "port-0001", columns: Self.columns, rows: (1...12).map { Self.row($0) },
+                                       rowsUpdatedAt: 1_430_000_000)
+    }
+
+    override func tearDown() {
+        portal.stop()
+    }
+
+    private func socload(_ arguments: [String], environment: [String: String] = [:]) throws -> SocloadRun {
+        try SocloadProcess.run(arguments + ["--db", db], environment: ["SOCLOAD_RETRY_DELAY": "0.01"].merging(environment) { $1 })
+    }
+
+    func testFetchSODA2ThenUpToDateThenSync() throws {
+        let fetch = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+        XCTAssertTrue(fetch.stderr.hasPrefix("Loaded 12 rows into port_0001 (5 columns) from \(portal.baseURL)/resource/port-0001.json in "),
+                      fetch.stderr)
+
+        let again = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.hasPrefix("port_0001 is up to date (12 rows, fetched "), again.stderr)
+
+        portal.update({ rows, _ in
+            rows[0].cells["name"] = .text("Changed")
+            rows[0].updatedAt += 10_000
+            rows.append(Self.row(13, updated: 20_000))
+        }, rowsUpdatedAt: 1_430_000_100)
+        let sync = try socload(["sync", "port_0001", "--page-size", "5"])
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertTrue(sync.stderr.hasPrefix("Synced port_0001: 2 changed rows (1 new, 1 updated) since 2015-01-01T00:00:12Z, 13 rows in all, in "),
+                      sync.stderr)
+        let incremental = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--incremental"])
+        XCTAssertEqual(incremental.status, 0, incremental.stderr)
+        XCTAssertTrue(incremental.stderr.hasPrefix("Synced port_0001: 0 changed rows (0 new, 0 updated)"), incremental.stderr)
+        let names = try socload(["query", "select name from port_0001 order by _id limit 1", "--format", "csv"])
+        XCTAssertEqual(names.stdout, "name\r\nChanged\r\n")
+
+        let missing = try socload(["sync", "nothing"])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertTrue(missing.stderr.hasPrefix("Error: no table or dataset 'nothing' in the catalog: fetch it first"), missing.stderr)
+    }
+
+    func testRetriesAreReportedAndTheLastErrorNamesThePage() throws {
+        portal.inject { request in
+            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "5" else { return nil }
+            return .init(status: 503, body: Array("{\"message\":\"busy\"}".utf8))
+        }
+        let run = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5",
+                               "--retries", "2"])
+        XCTAssertEqual(run.status, 69)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, run.stderr)
+        XCTAssertTrue(lines[0].hasPrefix("Retrying: HTTP 503 Service Unavailable from "), lines[0])
+        XCTAssertTrue(lines[0].hasSuffix("retry 1 of 2 in 0.0 s"), lines[0])
+        XCTAssertTrue(lines[2].hasPrefix("Error: HTTP 503 Service Unavailable from \(portal.baseURL)/resource/port-0001.json?"), lines[2])
+        XCTAssertTrue(lines[2].hasSuffix(": busy (page 2); port_0001 was not changed"), lines[2])
+    }
+
+    func testCredentialsNeverAppearInOutputOrDatabase() throws {
+        let token = "tok-SECRET-4242"
+        let password = "pw-SECRET-9999"
+        portal.requiredAppToken = token
+        portal.requiredLogin = "ann:\(password)"
+        let environment = ["SOCRATA_APP_TOKEN": token, "SOCRATA_USERNAME": "ann", "SOCRATA_PASSWORD": password]
+        var outputs: [String] = []
+        for api in ["rows", "soda2", "soda3"] {
+            let run = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", api, "--table", "t_\(api)", "--force"],
+                                  environment: environment)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            outputs += [run.stdout, run.stderr]
+        }
+        outputs.append(try socload(["sync", "t_soda2"], environment: environment).stderr)
+        for command in [["info", "t_rows"], ["query", "select * from _socload_datasets"], ["tables"]] {
+            let run = try socload(command + ["--format", "json"], environment: environment)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            outputs += [run.stdout, run.stderr]
+        }
+        let failing = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda3"],
+                                  environment: ["SOCRATA_APP_TOKEN": "wrong-\(token)"])
+        XCTAssertEqual(failing.status, 69)
+        outputs.append(failing.stderr)
+        for output in outputs {
+            XCTAssertFalse(output.contains(token) || output.contains(password), output)
+        }
+        var files = Data()
+        for suffix in ["", "-wal"] {
+            files += (try? Data(contentsOf: URL(fileURLWithPath: db + suffix))) ?? Data()
+        }
+        XCTAssertFalse(files.isEmpty)
+        XCTAssertNil(files.range(of: Data(token.utf8)))
+        XCTAssertNil(files.range(of: Data(password.utf8)))
+        let header = portal.server.requests.first { $0.route.hasPrefix("/api/v3") }?.headers["authorization"]
+        XCTAssertEqual(header, "Basic " + Data("ann:\(password)".utf8).base64EncodedString())
+    }
+
+    func testPasswordIsNotSentOverPlainHTTPToAnotherHost() throws {
+        let run = try socload(["fetch", "abcd-1234", "--domain", "http://portal.invalid"],
+                              environment: ["SOCRATA_USERNAME": "ann", "SOCRATA_PASSWORD": "pw"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.stderr.hasPrefix("Error: refusing to send a password over plain http to http://portal.invalid/"), run.stderr)
+    }
+
+    func testUsageErrorsForPortalOptions() throws {
+        let badAPI = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda9"])
+        XCTAssertEqual(badAPI.status, 64)
+        let soqlOnFile = try socload(["fetch", Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path,
+                                      "--where", "agency = 'State'"])
+        XCTAssertEqual(soqlOnFile.status, 64)
+        XCTAssertTrue(soqlOnFile.stderr.hasPrefix("Error: --where, --select and --order need a dataset on a portal"), soqlOnFile.stderr)
+        let soda3 = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda3"])
+        XCTAssertEqual(soda3.status, 64)
+        XCTAssertTrue(soda3.stderr.hasPrefix("Error: SODA3 needs an app token"), soda3.stderr)
+    }
+}
