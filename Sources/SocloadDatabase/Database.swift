@@ -41,6 +41,7 @@ public final class Database {
         var ignored: Int32 = 0
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, &ignored)
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, &ignored)
+        TextFolding.register(on: handle)
         if configuration.writeAheadLogging, !configuration.readonly, !isInMemory {
             // Best effort: some file systems and locked files refuse WAL; the default journal still works.
             _ = try? fetchValue(sql: "PRAGMA journal_mode = WAL")

@@ -6,7 +6,8 @@ import SocloadSocrata
 /// error into one line on standard error and a sysexits exit code.
 enum SocloadTool {
     static let commands: [any Command.Type] = [
-        FetchCommand.self, SyncCommand.self, QueryCommand.self, TablesCommand.self, SchemaCommand.self, InfoCommand.self,
+        FetchCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
+        InfoCommand.self,
     ]
 
     static let rootSpec = CommandSpec(

@@ -25,7 +25,7 @@ final class HelpAndUsageTests: XCTestCase {
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["fetch", "sync", "query", "tables", "schema", "info"] {
+        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -45,6 +45,7 @@ final class HelpAndUsageTests: XCTestCase {
               fetch                   Download a dataset and load it into a table (replacing the previous copy).
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.
+              select                  Print the rows of a table that match conditions, without writing SQL.
               tables                  List the tables in the database with their row counts.
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.

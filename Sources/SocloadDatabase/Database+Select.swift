@@ -1,0 +1,61 @@
+/// Reading a table through a `Predicate`, with the columns checked before anything runs.
+extension Database {
+    /// A SELECT of `columns` (all when nil) from `table` where `predicate` holds, ordered by
+    /// `orderBy` (a leading `-` sorts that column descending), at most `limit` rows. Every column
+    /// named is checked against the table first.
+    public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
+                            orderBy: [String] = [], limit: Int? = nil) throws -> SQLFragment {
+        let available = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+        guard !available.isEmpty else { throw SelectError.unknownTable(table) }
+        let known = Set(available.map { $0.lowercased() })
+        let ordering = orderBy.map { term -> (name: String, descending: Bool) in
+            term.hasPrefix("-") ? (String(term.dropFirst()), true) : (term, false)
+        }
+        for name in (columns ?? []) + predicate.columns + ordering.map(\.name) where !known.contains(name.lowercased()) {
+            throw SelectError.unknownColumn(name, table: table, columns: available)
+        }
+        let selected = columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*"
+        var sql = "SELECT \(selected) FROM \(table.quotedDatabaseIdentifier)"
+        var arguments: [DatabaseValue] = []
+        if let condition = predicate.sql() {
+            sql += " WHERE \(condition.sql)"
+            arguments = condition.arguments
+        }
+        if !ordering.isEmpty {
+            sql += " ORDER BY " + ordering.map { "\($0.name.quotedDatabaseIdentifier)\($0.descending ? " DESC" : "")" }
+                .joined(separator: ", ")
+        }
+        if let limit {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(limit)))
+        }
+        return SQLFragment(sql: sql, arguments: arguments)
+    }
+
+    /// The rows of `table` where `predicate` holds, decoded as `T` by column name.
+    ///
+    ///     try db.fetchAll(Event.self, from: "t",
+    ///                     where: .in("category", cats) && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true),
+    ///                     orderBy: ["start_time"], limit: 100)
+    public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
+                                       where predicate: Predicate = .all([]), orderBy: [String] = [],
+                                       limit: Int? = nil) throws -> [T] {
+        let query = try selectQuery(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit)
+        return try fetchAll(type, sql: query.sql, arguments: StatementArguments(positional: query.arguments))
+    }
+}
+
+/// A select that names a table or column that is not there.
+public enum SelectError: Error, CustomStringConvertible, Sendable, Equatable {
+    case unknownTable(String)
+    case unknownColumn(String, table: String, columns: [String])
+
+    public var description: String {
+        switch self {
+        case .unknownTable(let table):
+            return "no table '\(table)'"
+        case let .unknownColumn(column, table, columns):
+            return "no column '\(column)' in \(table); its columns are: \(columns.joined(separator: ", "))"
+        }
+    }
+}

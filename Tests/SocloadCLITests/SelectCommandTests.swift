@@ -1,0 +1,79 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+final class SelectCommandTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    var db: String!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        db = directory.path("select.sqlite")
+        let fetch = try SocloadProcess.run(["fetch", "n5m4-mism", "--datasets", Fixtures.datasetsDirectory.path, "--db", db])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+    }
+
+    private func select(_ arguments: [String]) throws -> SocloadRun {
+        try SocloadProcess.run(["select", "n5m4_mism"] + arguments + ["--db", db])
+    }
+
+    func testSQLIsPrintedWithItsValues() throws {
+        let run = try select(["--columns", "name,agency", "--in", "agency=State,Defense", "--contains", "name=zoe",
+                              "--from", "nomination_date=2013-01-01", "--to", "nomination_date=2014-06-30",
+                              "--null", "confirmation_date", "--eq", "holdover=1", "--order", "agency,-nomination_date",
+                              "--limit", "5", "--sql"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, """
+            SELECT "name", "agency" FROM "n5m4_mism" WHERE "holdover" = ? AND "agency" IN (?, ?) AND instr(fold("name", 3), ?) > 0 \
+            AND "nomination_date" >= ? AND "nomination_date" < ? AND "confirmation_date" IS NULL ORDER BY "agency", "nomination_date" DESC LIMIT ?
+            -- arguments: ["1", "State", "Defense", "zoe", "2013-01-01", "2014-07-01", 5]
+
+            """)
+    }
+
+    func testResultsMatchTheSameConditionsInSQL() throws {
+        let run = try select(["--in", "agency=State,Defense", "--contains", "name=ZOE", "--to", "nomination_date=2014-06-30",
+                              "--columns", "name,agency,nomination_date", "--order", "nomination_date", "--format", "csv"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let sql = try SocloadProcess.run(["query", """
+            select name, agency, nomination_date from n5m4_mism where agency in ('State', 'Defense')
+            and name like 'zo%' and nomination_date < '2014-07-01' order by nomination_date
+            """, "--db", db, "--format", "csv"])
+        XCTAssertEqual(run.stdout, sql.stdout)
+        XCTAssertGreaterThan(run.stdout.split(separator: "\r\n").count, 1)
+        XCTAssertTrue(run.stdout.contains("Zoë"), run.stdout)
+    }
+
+    func testInListsFromFilesAndRepeatedOptions() throws {
+        let file = directory.path("agencies.txt")
+        try "State\r\n\nJustice\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let fromFile = try select(["--in", "agency=@\(file)", "--sql"])
+        XCTAssertTrue(fromFile.stdout.contains("-- arguments: [\"State\", \"Justice\"]"), fromFile.stdout)
+        let repeated = try select(["--in", "name=Smith, John", "--in", "name=Doe, Jane", "--sql"])
+        XCTAssertTrue(repeated.stdout.contains("\"name\" IN (?, ?)"), repeated.stdout)
+        XCTAssertTrue(repeated.stdout.contains("-- arguments: [\"Smith, John\", \"Doe, Jane\"]"), repeated.stdout)
+        let empty = try select(["--in", "agency=", "--sql"])
+        XCTAssertEqual(empty.stdout, "SELECT * FROM \"n5m4_mism\"\n-- arguments: []\n")
+        let missing = try select(["--in", "agency=@\(directory.path("nope.txt"))"])
+        XCTAssertEqual(missing.status, 66)
+    }
+
+    func testErrors() throws {
+        let unknown = try select(["--eq", "agencyy=State"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.hasPrefix("Error: no column 'agencyy' in n5m4_mism; its columns are: _id, _created_at,"), unknown.stderr)
+        let badPair = try select(["--eq", "State"])
+        XCTAssertEqual(badPair.status, 64)
+        let noTable = try SocloadProcess.run(["select", "nothing", "--db", db])
+        XCTAssertEqual(noTable.status, 66)
+        XCTAssertEqual(noTable.stderr, "Error: no table 'nothing'\n")
+    }
+
+    func testHostileValuesAndNamesAreBound() throws {
+        let run = try select(["--eq", "name='; DROP TABLE n5m4_mism; --", "--contains", "status=%", "--format", "csv"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout.split(separator: "\r\n").count, 1, "header only")
+        let count = try SocloadProcess.run(["query", "select count(*) as n from n5m4_mism", "--db", db, "--format", "csv"])
+        XCTAssertEqual(count.stdout, "n\r\n300\r\n")
+    }
+}
