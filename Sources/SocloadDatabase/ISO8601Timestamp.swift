@@ -49,10 +49,37 @@ public enum ISO8601Timestamp {
         let days = Int(floorDivide(totalSeconds, 86_400))
         let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if millisecondPart != 0 { text += "." + pad(millisecondPart, 3) }
-        return text + "Z"
+        guard (0...9999).contains(year) else {
+            // Outside four-digit years: the slow, general spelling.
+            var text = String(year) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+            if millisecondPart != 0 { text += "." + pad(millisecondPart, 3) }
+            return text + "Z"
+        }
+        // Hot path of every load: written digit by digit into a small buffer.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var index = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var remaining = value
+                while divisor > 0 {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(remaining / divisor)
+                    remaining %= divisor
+                    divisor /= 10
+                    index += 1
+                }
+            }
+            func put(_ byte: Unicode.Scalar) {
+                buffer[index] = UInt8(ascii: byte)
+                index += 1
+            }
+            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+            if millisecondPart != 0 { put("."); put(millisecondPart, 3) }
+            put("Z")
+            return index
+        }
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, days since 1970-01-01)

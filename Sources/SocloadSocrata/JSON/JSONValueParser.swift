@@ -170,15 +170,18 @@ struct JSONValueParser {
     private mutating func parseString() throws(Failure) -> String {
         position += 1
         let start = position
+        var nonASCII: UInt8 = 0
         // Fast path: no escapes, so the bytes between the quotes are the string.
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
+                if nonASCII & 0x80 == 0 { return String(decoding: slice, as: UTF8.self) } // ASCII is valid UTF-8
                 guard let string = String(validating: slice, as: UTF8.self) else { throw .invalidUTF8(offset: start) }
                 return string
             }
+            nonASCII |= byte
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw unexpected() }
             position += 1

@@ -28,7 +28,11 @@ enum CellConversion {
         case .null: return .null
         case .number(let number): return numeric(number) ?? .text(number)
         case .string(let string):
-            let cleaned = string.filter { $0 != "$" && $0 != "," && !$0.isWhitespace }
+            let needsCleaning = string.utf8.contains { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ",") || $0 <= 0x20 }
+            guard needsCleaning else { return numeric(string) ?? .text(string) }
+            let cleaned = String(decoding: string.utf8.filter {
+                $0 != UInt8(ascii: "$") && $0 != UInt8(ascii: ",") && $0 > 0x20
+            }, as: UTF8.self)
             return numeric(cleaned) ?? .text(string)
         case .bool(let flag): return .integer(flag ? 1 : 0)
         case .array, .object: return .text(cell.jsonText)
@@ -75,7 +79,7 @@ enum CellConversion {
         switch cell {
         case .null: return .null
         case .number(let number): text = number
-        case .string(let string): text = string.trimmingCharacters(in: .whitespaces)
+        case .string(let string): text = String(asciiTrimmed(string))
         case .bool, .array, .object: return self.text(cell)
         }
         guard let real = Double(text) else { return .text(text) }
@@ -130,10 +134,18 @@ enum CellConversion {
         switch cell {
         case .number(let number)?: return Double(number).map { .real($0) } ?? .null
         case .string(let string)?:
-            guard let real = Double(string.trimmingCharacters(in: .whitespaces)), real.isFinite else { return .null }
+            guard let real = Double(asciiTrimmed(string)), real.isFinite else { return .null }
             return .real(real)
         default: return .null
         }
+    }
+
+    /// The text without leading and trailing spaces and tabs (cheap when there are none).
+    static func asciiTrimmed(_ text: String) -> Substring {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text[...] }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return text[...] }
+        return text.trimmingCharacters(in: .whitespaces)[...]
     }
 
     /// The element of an array cell at the position `subColumnTypes` gives `name`, else `fallback`.

@@ -1,0 +1,181 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+
+/// The benchmark's synthetic dataset: N rows of ~25 columns in realistic proportions, written as a
+/// legacy rows.json export and, row for row, as the CSV of the values socload stores (the input
+/// for the sqlite3 shell's `.import`, the reference). Seeded: the same N gives the same bytes.
+enum BenchmarkDataset {
+    static let id = "bnch-0001"
+    static let epoch = 1_420_070_400
+
+    static let userColumns: [RowsJSONWriter.Column] = [
+        .init(name: "Name", fieldName: "name", dataTypeName: "text"),
+        .init(name: "Description", fieldName: "description", dataTypeName: "text"),
+        .init(name: "Category", fieldName: "category", dataTypeName: "drop_down_list"),
+        .init(name: "Amount", fieldName: "amount", dataTypeName: "number"),
+        .init(name: "Price", fieldName: "price", dataTypeName: "money"),
+        .init(name: "Percent", fieldName: "percent", dataTypeName: "percent"),
+        .init(name: "Opened", fieldName: "opened", dataTypeName: "calendar_date"),
+        .init(name: "Active", fieldName: "active", dataTypeName: "checkbox"),
+        .init(name: "Website", fieldName: "website", dataTypeName: "url", subColumnTypes: ["url", "description"]),
+        .init(name: "Site", fieldName: "site", dataTypeName: "location",
+              subColumnTypes: ["human_address", "latitude", "longitude", "machine_address", "needs_recoding"]),
+        .init(name: "Visits", fieldName: "visits", dataTypeName: "number"),
+        .init(name: "Score", fieldName: "score", dataTypeName: "double"),
+        .init(name: "Notes", fieldName: "notes", dataTypeName: "text"),
+        .init(name: "City", fieldName: "city", dataTypeName: "text"),
+        .init(name: "Zip", fieldName: "zip", dataTypeName: "text"),
+        .init(name: "Inspected", fieldName: "inspected_at", dataTypeName: "date"),
+        .init(name: "Status", fieldName: "status", dataTypeName: "text"),
+    ]
+
+    /// The table's columns, in order: the CSV header, and the sqlite3 reference table.
+    static let tableColumns: [(String, String)] = [
+        ("_id", "TEXT PRIMARY KEY"), ("_created_at", "TEXT"), ("_updated_at", "TEXT"), ("name", "TEXT"),
+        ("description", "TEXT"), ("category", "TEXT"), ("amount", "NUMERIC"), ("price", "NUMERIC"),
+        ("percent", "NUMERIC"), ("opened", "TEXT"), ("active", "INTEGER"), ("website", "TEXT"),
+        ("website_description", "TEXT"), ("site", "TEXT"), ("site_latitude", "REAL"), ("site_longitude", "REAL"),
+        ("visits", "NUMERIC"), ("score", "REAL"), ("notes", "TEXT"), ("city", "TEXT"), ("zip", "TEXT"),
+        ("inspected_at", "TEXT"), ("status", "TEXT"),
+    ]
+
+    /// Writes `<directory>/bench-N.rows.json`, `bench-N.csv` and `bench-N.schema.sql`.
+    static func write(rows count: Int, to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let base = (directory as NSString).appendingPathComponent("bench-\(count)")
+        let json = try BufferedFile(path: base + ".rows.json")
+        let csv = try BufferedFile(path: base + ".csv")
+        let writer = RowsJSONWriter(id: id, name: "Benchmark (synthetic)", newBackend: true,
+                                    rowsUpdatedAt: epoch, columns: RowsJSONWriter.systemColumns(colon: true) + userColumns)
+        let header = writer.document(rows: [])
+        json.write(String(header.dropLast(4))) // everything up to the empty data array's "\n]}\n"
+        csv.write(tableColumns.map(\.0).joined(separator: ",") + "\n")
+        var random = SeededGenerator(seed: 0xbe4c_0001)
+        for index in 0..<count {
+            let (cells, values) = row(index, &random)
+            json.write((index == 0 ? "\n" : ",\n") + JSONValue.array(cells).jsonText)
+            csv.write(values.map(csvField).joined(separator: ",") + "\n")
+        }
+        json.write("\n]}\n")
+        try json.close()
+        try csv.close()
+        let create = "CREATE TABLE \"\(TableSchema.tableName(forDatasetID: id))\" ("
+            + tableColumns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ") + ");\n"
+        try Data(create.utf8).write(to: URL(fileURLWithPath: base + ".schema.sql"))
+    }
+
+    static let names = ["José Álvarez", "Zoë Müller", "李娜", "Søren Kierkegaard", "Mary O'Neil", "Aisha Okafor",
+                        "Émilie Dubois", "Дмитрий Иванов", "Yuki Tanaka", "Robert \"Bob\" Smith"]
+    static let categories = ["parks", "roads", "schools", "water", "housing", "transit"]
+    static let statuses = ["Open", "Closed", "Pending review", "Withdrawn"]
+
+    /// One row: its rows.json cells and the values socload stores for it (nil for NULL).
+    static func row(_ index: Int, _ random: inout SeededGenerator) -> ([JSONValue], [String?]) {
+        let created = epoch + index * 37
+        let sid = "row-\(base32(index, 4))_\(base32(index &* 7919, 4)).\(base32(index &* 104_729, 4))"
+        let guid = "00000000-0000-0000-\(String(format: "%04X", index % 65_536))-\(String(format: "%012X", index))"
+        var cells: [JSONValue] = [.string(sid), .string(guid), .number("0"), .number(String(created)), .null,
+                                  .number(String(created + 60)), .null, .string("{ }")]
+        var values: [String?] = [sid, iso(created), iso(created + 60)]
+
+        let name = random.pick(names)
+        let description = index % 4 == 0 ? "He said \"hello\"\nand left, twice" : "Item \(index): plain description text"
+        let category = random.pick(categories)
+        let amount = random.int(0...2_000_000)
+        let amountText = index % 3 == 0 ? "\(amount).000000" : "\(amount).25"
+        let price = random.int(0...500_000)
+        let priceText = "$" + grouped(price / 100) + "." + String(format: "%02d", price % 100)
+        let percent = String(random.int(0...100))
+        let opened = String(iso(epoch - random.int(0...3_000) * 86_400).dropLast())
+        let active: Bool? = index % 10 == 0 ? nil : random.chance(0.5)
+        cells += [.string(name), .string(description), .string(category), .string(amountText), .string(priceText),
+                  .string(percent), .string(opened), active.map { .bool($0) } ?? .null]
+        values += [name, description, category, index % 3 == 0 ? String(amount) : "\(amount).25",
+                   String(price / 100) + (price % 100 == 0 ? "" : "." + trimmedCents(price % 100)), percent, opened,
+                   active.map { $0 ? "1" : "0" }]
+
+        if index % 7 == 0 {
+            cells.append(.array([.null, .null]))
+            values += [nil, nil]
+        } else {
+            cells.append(.array([.string("https://example.org/items/\(index)"), .string("Item \(index)")]))
+            values += ["https://example.org/items/\(index)", "Item \(index)"]
+        }
+        if index % 9 == 0 {
+            cells.append(.array([.null, .null, .null, .null, .null]))
+            values += [nil, nil, nil]
+        } else {
+            let address = "{\"address\": \"\(random.int(1...9_999)) Main St\", \"city\": \"Seattle\", \"state\": \"WA\", \"zip\": \"98101\"}"
+            let latitude = String(format: "%.6f", 47.0 + Double(random.int(0...999_999)) / 1_000_000)
+            let longitude = String(format: "%.6f", -122.0 - Double(random.int(0...999_999)) / 1_000_000)
+            cells.append(.array([.string(address), .string(latitude), .string(longitude), .null, .bool(false)]))
+            values += [address, latitude, longitude]
+        }
+        let visits = String(random.int(0...100_000))
+        let score = String(format: "%.4f", Double(random.int(0...9_999_999)) / 10_000)
+        let notes: String? = random.chance(0.3) ? nil : "Note \(index) — ünïcode ✓"
+        let inspected = created + random.int(0...10_000_000)
+        let status = random.pick(statuses)
+        cells += [.string(visits), .string(score), notes.map { .string($0) } ?? .null, .string("中文城市 \(index % 100)"),
+                  .string(String(98_100 + index % 100)), .number(String(inspected)), .string(status)]
+        values += [visits, String(Double(score) ?? 0), notes, "中文城市 \(index % 100)", String(98_100 + index % 100),
+                   iso(inspected), status]
+        return (cells, values)
+    }
+
+    static func iso(_ seconds: Int) -> String {
+        ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(seconds)))
+    }
+
+    static func grouped(_ value: Int) -> String { SampleDatasets.grouped(value) }
+
+    static func trimmedCents(_ cents: Int) -> String {
+        cents % 10 == 0 ? String(cents / 10) : String(format: "%02d", cents)
+    }
+
+    static func base32(_ value: Int, _ width: Int) -> String {
+        let letters = Array("abcdefghijkmnpqrstuvwxyz23456789")
+        var number = value
+        var text = ""
+        for _ in 0..<width {
+            text.append(letters[number & 31])
+            number >>= 5
+        }
+        return String(text.reversed()) + (number > 0 ? base32(number, 1) : "")
+    }
+
+    static func csvField(_ value: String?) -> String {
+        guard let value else { return "" }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Appends text to a file through a large buffer.
+final class BufferedFile {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+        self.handle = handle
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    private func flush() {
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() throws {
+        flush()
+        try handle.close()
+    }
+}
