@@ -2,12 +2,13 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev sqlite3
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev sqlite3 python3 time
+N ?= 1000000
 SOCLOAD := .build/release/socload
 DB ?= socload.sqlite
 DOMAIN ?=
 
-.PHONY: help deps build run test install clean datasets
+.PHONY: help deps build run test install clean datasets bench
 
 help:
 	@echo "make deps     install the missing system packages ($(APT_PACKAGES))"
@@ -16,6 +17,7 @@ help:
 	@echo "make data/ID.sqlite   fetch dataset ID into its own database (DOMAIN=host to use a portal)"
 	@echo "make test     build and run the whole test suite"
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
+	@echo "make bench    benchmark against sqlite3's .import (N=$(N)); writes bench/results.md"
 	@echo "make datasets regenerate the bundled sample datasets"
 	@echo "make clean    remove build products"
 
@@ -40,6 +42,13 @@ datasets:
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
+	python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
+		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md > /dev/null
+
+# The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one. See bench/results.md.
+bench: build
+	python3 bench/bench.py --n $(N)
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

@@ -31,6 +31,8 @@ final class DatasetReferenceTests: XCTestCase {
         XCTAssertEqual(reference.location, .url(url))
         XCTAssertEqual(reference.domain, "127.0.0.1:8080")
         XCTAssertEqual(try resolve("https://example.org/exports/rows.json").location, .url("https://example.org/exports/rows.json"))
+        XCTAssertEqual(try resolve("http://127.0.0.1:9/bench-300.rows.json").location, .url("http://127.0.0.1:9/bench-300.rows.json"))
+        XCTAssertEqual(try resolve("http://127.0.0.1:9/abcd-1234.rows.json").datasetID, "abcd-1234")
     }
 
     func testURLWithoutAnIDIsAUsageError() {

@@ -21,6 +21,7 @@ enum ReaderHarness {
                         switch event {
                         case .metadata(let view): outcome.metadata = view
                         case .row(let cells): outcome.rows.append(cells)
+                        case .rawRow: XCTFail("raw rows were not asked for")
                         }
                     }
                 }

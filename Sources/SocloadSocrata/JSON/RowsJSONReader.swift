@@ -14,7 +14,12 @@ public final class RowsJSONReader {
     public enum Event {
         case metadata(ViewMetadata)
         case row([JSONValue])
+        /// A row's JSON array text, valid only during the call, when `deliversRawRows` is set.
+        case rawRow(UnsafeBufferPointer<UInt8>)
     }
+
+    /// Hand rows over as their bytes (`.rawRow`) instead of parsed cells, for the fast load path.
+    public var deliversRawRows = false
 
     private enum State {
         case documentStart
@@ -51,6 +56,8 @@ public final class RowsJSONReader {
     public private(set) var bytesRead = 0
     /// Data rows read so far.
     public private(set) var rowsRead = 0
+    /// The byte offset where the current (last delivered) row starts.
+    public var currentRowOffset: Int { captureStart }
     /// The metadata, once read.
     public private(set) var metadata: ViewMetadata?
 
@@ -205,6 +212,10 @@ public final class RowsJSONReader {
         case .row:
             rowsRead += 1
             state = .afterRow
+            if deliversRawRows {
+                try captured.withUnsafeBufferPointer { try handle(.rawRow($0)) }
+                return
+            }
             let value: JSONValue
             do {
                 value = try JSONValueParser.parse(captured)

@@ -137,6 +137,10 @@ public final class DatasetLoader {
     }
 
     func makeSchema(for view: ViewMetadata, request: LoadRequest) throws -> TableSchema {
+        try Self.schema(for: view, request: request)
+    }
+
+    static func schema(for view: ViewMetadata, request: LoadRequest) throws -> TableSchema {
         let name = request.targetTable(view: view)
         let lowered = name.lowercased()
         if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || name.isEmpty {

@@ -6,7 +6,8 @@ import Foundation
 /// - A path to an existing file is loaded as it is.
 /// - An `http://` or `https://` URL in any form copied from a portal (`/Category/Name/abcd-1234`,
 ///   `/d/abcd-1234`, `/resource/abcd-1234.json`, `/api/views/abcd-1234`, ...) becomes the dataset's
-///   rows.json export on that host; a URL that already ends in `rows.json` is used as given.
+///   rows.json export on that host; a URL of a rows.json file (`.../rows.json`, `.../x.rows.json`)
+///   is used as given.
 /// - A bare id (`n5m4-mism`) is fetched from `domain` when one is given, else read from the bundled
 ///   copy `<datasets directory>/<id>.json`.
 public struct DatasetReference: Sendable, Equatable {
@@ -90,12 +91,13 @@ public struct DatasetReference: Sendable, Equatable {
         let hostAndPort = components.port.map { "\(host):\($0)" } ?? host
         let parts = components.path.split(separator: "/").map(String.init)
         let ids = parts.map { part -> String in
-            for suffix in [".json", ".csv", ".xml"] where part.lowercased().hasSuffix(suffix) {
+            for suffix in [".rows.json", ".json", ".csv", ".xml"] where part.lowercased().hasSuffix(suffix) {
                 return String(part.dropLast(suffix.count))
             }
             return part
         }.filter(isDatasetID)
-        if components.path.hasSuffix("/rows.json") {
+        let lastComponent = parts.last?.lowercased() ?? ""
+        if lastComponent == "rows.json" || lastComponent.hasSuffix(".rows.json") {
             return DatasetReference(location: .url(text), datasetID: ids.last, domain: hostAndPort)
         }
         guard let id = ids.last else { throw DatasetReferenceError.noDatasetIDInURL(text) }

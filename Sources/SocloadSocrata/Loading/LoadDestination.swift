@@ -14,6 +14,10 @@ public protocol LoadSession: AnyObject {
     func replaceTable(_ schema: TableSchema) throws
     /// Inserts one row, values in the schema's column order.
     func insert(_ values: [DatabaseValue]) throws
+
+    /// Inserts every row of a batch, in order. A constraint failure is reported as
+    /// `LoadError.constraint` with the row's number.
+    func insert(_ batch: RowBatch) throws
     /// Records (or replaces) the table's entry in the catalog.
     func recordCatalogEntry(_ entry: CatalogEntry) throws
 

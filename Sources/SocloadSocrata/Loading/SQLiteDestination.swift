@@ -1,3 +1,4 @@
+import CSQLite
 import SocloadDatabase
 
 /// Loads into a SQLite database through its `DatabaseQueue`: the whole load runs in one
@@ -49,6 +50,39 @@ final class SQLiteLoadSession: LoadSession {
             try insert.bind(value, at: Int32(index + 1))
         }
         try insert.step()
+    }
+
+    func insert(_ batch: RowBatch) throws {
+        guard let insert else { throw DatabaseError(extendedResultCode: 21, message: "no table to insert into") }
+        try batch.arena.withUnsafeBufferPointer { arena in
+            var index = 0
+            for row in 0..<batch.rowCount {
+                insert.reset()
+                for column in 1...batch.columnCount {
+                    let code: Int32
+                    switch batch.values[index] {
+                    case .null: code = sqlite3_bind_null(insert.handle, Int32(column))
+                    case .integer(let value): code = sqlite3_bind_int64(insert.handle, Int32(column), value)
+                    case .real(let value): code = sqlite3_bind_double(insert.handle, Int32(column), value)
+                    case let .text(offset, length):
+                        // The arena outlives the step: SQLite may read it in place (SQLITE_STATIC).
+                        let start = UnsafeRawPointer(arena.baseAddress.map { $0 + Int(offset) } ?? UnsafePointer(bitPattern: 1)!)
+                        code = sqlite3_bind_text64(insert.handle, Int32(column), start.assumingMemoryBound(to: CChar.self),
+                                                   sqlite3_uint64(length), socload_sqlite3_static(), UInt8(SQLITE_UTF8))
+                    }
+                    if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: insert.sql) }
+                    index += 1
+                }
+                do {
+                    try insert.step()
+                } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {
+                    throw LoadError.constraint(row: batch.firstRowNumber + row, message: error.message)
+                }
+            }
+            // Nothing may keep pointing into the arena once it is released.
+            insert.reset()
+            insert.clearBindings()
+        }
     }
 
     func recordCatalogEntry(_ entry: CatalogEntry) throws {

@@ -132,7 +132,9 @@ enum CellConversion {
     /// A coordinate from a number or numeric text; NULL when absent or unreadable.
     static func coordinate(_ cell: JSONValue?) -> DatabaseValue {
         switch cell {
-        case .number(let number)?: return Double(number).map { .real($0) } ?? .null
+        case .number(let number)?:
+            guard let real = Double(number), real.isFinite else { return .null }
+            return .real(real)
         case .string(let string)?:
             guard let real = Double(asciiTrimmed(string)), real.isFinite else { return .null }
             return .real(real)

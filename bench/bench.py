@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""socload's benchmark: socload fetch of a file and over loopback HTTP, against the sqlite3 shell's
+own `.import --csv` of the same rows into a table of the same column types, in one transaction.
+
+Each measurement runs a few times; the median is reported, with the peak RSS of the measured
+process (from wait4). Results are printed and written as Markdown.
+
+    python3 bench/bench.py --n 1000000                 # what `make bench` runs
+    python3 bench/bench.py --n 200 --runs 1 --sizes 100,200 --bin-dir .build/debug --out /tmp/x.md
+"""
+import argparse
+import datetime
+import functools
+import hashlib
+import http.server
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = "bnch_0001"
+
+
+def run_measured(argv, cwd=None):
+    """Runs argv under GNU time; returns (wall seconds, peak RSS in KiB). GNU time's own small
+    process forks the command, so the peak is the command's alone (a fork of this Python process
+    would count Python's memory too). Fails loudly on a non-zero exit."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, cwd=cwd,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
+        if process.returncode != 0:
+            sys.exit(f"bench: {' '.join(argv)} failed with exit {process.returncode}: "
+                     f"{process.stderr.decode('utf-8', 'replace').strip()}")
+        peak = int(rss.read().strip().splitlines()[-1])
+    return wall, peak
+
+
+def generate(bin_dir, data_dir, n):
+    base = os.path.join(data_dir, f"bench-{n}")
+    if not all(os.path.exists(base + suffix) for suffix in (".rows.json", ".csv", ".schema.sql")):
+        subprocess.run([os.path.join(bin_dir, "socload-datasets"), "bench", str(n), data_dir],
+                       check=True, stdout=subprocess.DEVNULL)
+    return base
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory):
+    handler = functools.partial(QuietHandler, directory=directory)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def table_digest(db):
+    """A digest of every row, so two loads can be compared."""
+    output = subprocess.run(["sqlite3", "-csv", db, f'SELECT * FROM "{TABLE}" ORDER BY _id'],
+                            check=True, capture_output=True).stdout
+    count = subprocess.run(["sqlite3", db, f'SELECT count(*) FROM "{TABLE}"'], check=True, capture_output=True).stdout
+    return hashlib.sha256(output).hexdigest(), int(count)
+
+
+def measure(args, base, url, scratch):
+    json_mb = os.path.getsize(base + ".rows.json") / 1e6
+    csv_mb = os.path.getsize(base + ".csv") / 1e6
+    socload = os.path.join(args.bin_dir, "socload")
+    results = {}
+
+    def fresh_db(name):
+        path = os.path.join(scratch, name)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.remove(path + suffix)
+        return path
+
+    cases = [
+        ("socload fetch FILE", json_mb,
+         lambda db: [socload, "fetch", base + ".rows.json", "--db", db, "--table", TABLE, "--quiet"]),
+        ("socload fetch http://127.0.0.1", json_mb,
+         lambda db: [socload, "fetch", url, "--db", db, "--table", TABLE, "--quiet"]),
+        ("sqlite3 .import --csv (reference)", csv_mb,
+         lambda db: ["sqlite3", db, "-cmd", f".read {base}.schema.sql", "-cmd", "BEGIN",
+                     f".import --csv --skip 1 {base}.csv {TABLE}", "COMMIT"]),
+    ]
+    digests = {}
+    for name, megabytes, command in cases:
+        walls, rss = [], []
+        for _ in range(args.runs):
+            db = fresh_db("bench.sqlite")
+            wall, peak = run_measured(command(db))
+            walls.append(wall)
+            rss.append(peak)
+        if name.startswith("socload"):
+            digests[name] = table_digest(db)
+        wall = statistics.median(walls)
+        results[name] = {"wall": wall, "rows_per_s": args.n / wall if wall else 0, "mb_per_s": megabytes / wall if wall else 0,
+                         "rss_mb": max(rss) / 1024}
+    if len(set(digests.values())) != 1:
+        sys.exit(f"bench: the file and HTTP loads differ: {digests}")
+    return results, json_mb, csv_mb, next(iter(digests.values()))[1]
+
+
+def memory_per_size(args, data_dir, scratch):
+    socload = os.path.join(args.bin_dir, "socload")
+    rows = []
+    for n in args.sizes:
+        base = generate(args.bin_dir, data_dir, n)
+        db = os.path.join(scratch, f"size-{n}.sqlite")
+        wall, peak = run_measured([socload, "fetch", base + ".rows.json", "--db", db, "--table", TABLE, "--quiet"])
+        rows.append((n, wall, peak / 1024))
+    return rows
+
+
+def version(argv):
+    try:
+        return subprocess.run(argv, capture_output=True, text=True).stdout.strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def report(args, results, json_mb, csv_mb, sizes):
+    reference = results["sqlite3 .import --csv (reference)"]["wall"]
+    file_wall = results["socload fetch FILE"]["wall"]
+    http_wall = results["socload fetch http://127.0.0.1"]["wall"]
+    cpu = "unknown"
+    if os.path.exists("/proc/cpuinfo"):
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    lines = [
+        "# socload benchmark",
+        "",
+        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- Machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}",
+        f"- socload {version([os.path.join(args.bin_dir, 'socload'), '--version'])}, SQLite {version(['sqlite3', '--version']).split(' ')[0]}",
+        f"- Dataset: {args.n:,} rows, 25 source columns (23 table columns); rows.json {json_mb:.1f} MB, CSV {csv_mb:.1f} MB",
+        f"- Each measurement run {args.runs} times, median shown; peak RSS is the largest of the runs.",
+        "- Command: `" + " ".join(["make bench", f"N={args.n}"]) + "`",
+        "",
+        "| what | wall s | rows/s | MB/s | peak RSS MB | time vs sqlite3 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in results.items():
+        lines.append(f"| {name} | {row['wall']:.2f} | {row['rows_per_s']:,.0f} | {row['mb_per_s']:.1f} | "
+                     f"{row['rss_mb']:.1f} | {row['wall'] / reference:.2f} |")
+    lines += [
+        "",
+        f"- socload FILE / sqlite3 import: **{file_wall / reference:.2f}** (target ≤ 0.50)",
+        f"- loopback HTTP / FILE: **{http_wall / file_wall:.2f}** (target ≤ 1.10)",
+        "- Both socload loads produced identical tables (a digest of every row is compared).",
+        "",
+        "## Peak RSS per dataset size (socload fetch FILE)",
+        "",
+        "| rows | wall s | peak RSS MB |",
+        "|---:|---:|---:|",
+    ]
+    for n, wall, rss in sizes:
+        lines.append(f"| {n:,} | {wall:.2f} | {rss:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", default="10000,100000,1000000",
+                        help="sizes whose peak RSS is reported (comma-separated)")
+    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--data-dir", default=os.path.join(ROOT, "bench", "data"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results.md"))
+    args = parser.parse_args()
+    args.sizes = [int(size) for size in args.sizes.split(",") if size]
+    for tool, package in (("sqlite3", "sqlite3"), ("/usr/bin/time", "time")):
+        if shutil.which(tool) is None:
+            sys.exit(f"bench: {tool} is needed (apt-get install {package})")
+    os.makedirs(args.data_dir, exist_ok=True)
+    base = generate(args.bin_dir, args.data_dir, args.n)
+    server = serve(args.data_dir)
+    url = f"http://127.0.0.1:{server.server_address[1]}/bench-{args.n}.rows.json"
+    with tempfile.TemporaryDirectory(prefix="socload-bench-") as scratch:
+        results, json_mb, csv_mb, row_count = measure(args, base, url, scratch)
+        if row_count != args.n:
+            sys.exit(f"bench: expected {args.n} rows, the table has {row_count}")
+        sizes = memory_per_size(args, args.data_dir, scratch)
+    server.shutdown()
+    text = report(args, results, json_mb, csv_mb, sizes)
+    with open(args.out, "w") as out:
+        out.write(text)
+    print(text)
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
