@@ -92,6 +92,9 @@ final class DatasetLoaderTests: XCTestCase {
         let headers = [("Content-Type", "application/json"), ("ETag", "\"v1\""), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")]
         server.route("/plain", .init(headers: headers, body: body))
         server.route("/chunked", .init(headers: headers, body: body, delivery: .chunked(chunkSize: 777)))
+        // Rows cut at every kind of place by tiny chunks take the copy-then-parse path of the fast loader.
+        server.route("/chunked-1", .init(headers: headers, body: body, delivery: .chunked(chunkSize: 1)))
+        server.route("/chunked-13", .init(headers: headers, body: body, delivery: .chunked(chunkSize: 13)))
         server.route("/gzip", .init(headers: headers, body: body, gzip: true))
         server.route("/moved", .redirect(to: "/moved-again"))
         server.route("/moved-again", .redirect(to: "\(server.baseURL)/gzip", status: 301))
@@ -103,7 +106,7 @@ final class DatasetLoaderTests: XCTestCase {
         let expected = try harness.rows("SELECT * FROM expected ORDER BY rowid")
         var options = HTTPOptions(appToken: "secret-token")
         options.lowSpeedTime = 5
-        for path in ["/plain", "/chunked", "/gzip", "/moved"] {
+        for path in ["/plain", "/chunked", "/chunked-1", "/chunked-13", "/gzip", "/moved"] {
             let summary = try harness.load(.url(server.baseURL + path), table: "t", http: options)
             XCTAssertEqual(summary.rowCount, 120, path)
             XCTAssertEqual(try harness.rows("SELECT * FROM t ORDER BY rowid"), expected, path)

@@ -19,6 +19,29 @@ struct FastRowConverter {
         parts.reserveCapacity(8)
     }
 
+    /// Parses and appends the row starting at `start` when it ends before `limit`, returning the
+    /// index past it; nil when it continues past `limit` or looks malformed (the caller then reads
+    /// it whole and calls `append(row:...)`, which reports errors precisely). Nothing is appended
+    /// to the batch unless the row is complete.
+    mutating func appendIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+                                   rowNumber: Int, to batch: inout RowBatch) throws -> Int? {
+        cells.removeAll(keepingCapacity: true)
+        guard let end = try? RawArrayParser.array(in: bytes, from: start, limit: limit, into: &cells) else { return nil }
+        let mark = batch.values.count
+        do {
+            guard cells.count == schema.cellCount else { throw UseGeneralPath() }
+            for plan in schema.plans {
+                try append(plan, bytes, &batch)
+            }
+            return end
+        } catch is UseGeneralPath {
+            batch.truncate(toValueCount: mark)
+            try append(row: UnsafeBufferPointer(rebasing: bytes[start..<end]), rowNumber: rowNumber, offset: start,
+                       to: &batch)
+            return end
+        }
+    }
+
     /// Appends one row (the bytes of its JSON array) to `batch`.
     mutating func append(row bytes: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int = 0,
                          to batch: inout RowBatch) throws {
@@ -244,6 +267,10 @@ struct FastRowConverter {
             let text = UnsafeBufferPointer(rebasing: buffer[0..<count])
             guard isDecimal(text) else { return nil }
             if !sawPointOrExponent, let integer = integer(text) { return .integer(integer) }
+            if let real = exactDecimal(text) {
+                if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) { return .integer(integer) }
+                return .real(real)
+            }
             buffer[count] = 0
             let real = strtod(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), nil)
             guard real.isFinite else { return nil }
@@ -252,9 +279,50 @@ struct FastRowConverter {
         }
     }
 
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// `[-+]digits.digits` with at most 15 significant digits, converted exactly: the mantissa and
+    /// the power of ten are both exact doubles, so one division is correctly rounded (the
+    /// classic fast path of decimal conversion). Nil for anything else, which goes to strtod.
+    static func exactDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        var negative = false
+        if let first = text.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            index = 1
+        }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var sawDot = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                guard !sawDot else { return nil }
+                sawDot = true
+            } else {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if mantissa > 0 || digit > 0 { digits += 1 }
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + Int64(digit)
+                if sawDot { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        guard fractionDigits <= 22 else { return nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
     /// A double from decimal text (nil for anything else: NaN, Infinity and text take the general path).
     static func real(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         guard range.count < 70, isDecimal(UnsafeBufferPointer(rebasing: bytes[range])) else { return nil }
+        if let exact = exactDecimal(UnsafeBufferPointer(rebasing: bytes[range])) { return exact }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 72) { buffer in
             for (offset, index) in range.enumerated() { buffer[offset] = CChar(bitPattern: bytes[index]) }
             buffer[range.count] = 0
@@ -319,10 +387,12 @@ enum JSONStringUnescaping {
         let offset = batch.arena.count
         var index = range.lowerBound
         while index < range.upperBound {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\") else {
-                batch.arena.append(byte)
-                index += 1
+            // Copy the run up to the next escape in one go.
+            var runEnd = index
+            while runEnd < range.upperBound, bytes[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
+            if runEnd > index {
+                batch.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+                index = runEnd
                 continue
             }
             guard index + 1 < range.upperBound else { return false }

@@ -21,6 +21,53 @@ struct RawCell {
 enum RawArrayParser {
     struct Malformed: Error {}
 
+    /// Parses the array starting at `start`, appending its elements to `cells`, and returns the
+    /// index just past its `]`; nil when the array does not end before `limit` (it continues in
+    /// the next chunk of input).
+    static func array(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+                      into cells: inout [RawCell]) throws(Malformed) -> Int? {
+        var index = start
+        guard index < limit, bytes[index] == UInt8(ascii: "[") else { throw Malformed() }
+        index += 1
+        skipWhitespace(bytes, &index, limit)
+        guard index < limit else { return nil }
+        if bytes[index] == UInt8(ascii: "]") { return index + 1 }
+        while true {
+            skipWhitespace(bytes, &index, limit)
+            guard index < limit else { return nil }
+            guard let cell = try valueIfComplete(bytes, &index, limit) else { return nil }
+            cells.append(cell)
+            skipWhitespace(bytes, &index, limit)
+            guard index < limit else { return nil }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ",") { continue }
+            guard byte == UInt8(ascii: "]") else { throw Malformed() }
+            return index
+        }
+    }
+
+    /// `value`, or nil when the value runs into `limit` (a number touching it may be cut too).
+    private static func valueIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int,
+                                        _ limit: Int) throws(Malformed) -> RawCell? {
+        let start = index
+        do {
+            let cell = try value(bytes, &index, limit)
+            if cell.kind == .number, index >= limit { return nil }
+            return cell
+        } catch {
+            // Ran out of bytes rather than met bad ones? Then the row continues in the next chunk.
+            if Self.runsToLimit(bytes, from: start, limit) { return nil }
+            throw error
+        }
+    }
+
+    /// True when the value starting at `start` is still open at `limit`.
+    private static func runsToLimit(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ limit: Int) -> Bool {
+        var scanner = JSONValueScanner()
+        return !scanner.scan(UnsafeBufferPointer(rebasing: bytes[start..<limit]), from: 0).complete
+    }
+
     /// The elements of the array spanning `bytes[range]` (brackets included), appended to `cells`.
     static func elements(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
                          into cells: inout [RawCell]) throws(Malformed) {
@@ -65,6 +112,8 @@ enum RawArrayParser {
             var escaped = false
             var high: UInt8 = 0
             while index < end {
+                ByteScanning.skipPlainWords(bytes, &index, end, strict: true)
+                guard index < end else { break }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     let cell = RawCell(kind: .string, start: contentStart, end: index, isEscaped: escaped,

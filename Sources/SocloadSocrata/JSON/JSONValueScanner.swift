@@ -34,6 +34,8 @@ struct JSONValueScanner {
             }
         }
         while index < count {
+            if inString, !escaped { ByteScanning.skipPlainWords(bytes, &index, count, strict: false) }
+            guard index < count else { break }
             let byte = bytes[index]
             if inString {
                 if escaped {

@@ -21,6 +21,12 @@ public final class RowsJSONReader {
     /// Hand rows over as their bytes (`.rawRow`) instead of parsed cells, for the fast load path.
     public var deliversRawRows = false
 
+    /// With `deliversRawRows`: offered each row that starts in the current chunk, in place, before
+    /// any copy. It returns the index past the row when it took it whole, or nil to have the row
+    /// read and delivered as `.rawRow` (a row cut by the chunk's end, or a malformed one).
+    /// Arguments: the chunk, the row's start, the row's 1-based number, its absolute byte offset.
+    var inPlaceRowHandler: ((UnsafeBufferPointer<UInt8>, Int, Int, Int) throws -> Int?)?
+
     private enum State {
         case documentStart
         case keyOrEnd(first: Bool)
@@ -137,6 +143,14 @@ public final class RowsJSONReader {
                 }
             case .rowOrEnd(let first):
                 if byte == UInt8(ascii: "[") {
+                    if deliversRawRows, let inPlace = inPlaceRowHandler,
+                       let end = try inPlace(bytes, index, rowsRead + 1, position) {
+                        rowsRead += 1
+                        captureStart = position
+                        state = .afterRow
+                        index = end
+                        continue
+                    }
                     beginCapture(.row, at: position)
                     continue
                 } else if first, byte == UInt8(ascii: "]") {

@@ -98,6 +98,16 @@ extension DatasetLoader {
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
 
+        reader.inPlaceRowHandler = { bytes, start, rowNumber, offset in
+            guard converter != nil, batch != nil else { return nil }
+            guard let end = try converter!.appendIfComplete(bytes, from: start, limit: bytes.count,
+                                                            rowNumber: rowNumber, to: &batch!) else { return nil }
+            rowCount += 1
+            if let limit = request.limit, rowCount >= limit { throw LimitReached() }
+            if batch!.rowCount >= batchRows || batch!.arena.count >= batchBytes { try flush() }
+            return end
+        }
+
         func flush() throws {
             guard let full = batch, full.rowCount > 0 else { return }
             guard channel.send(.batch(full, bytesRead: bytesRead, bytesExpected: bytesExpected)) else { throw Stopped() }

@@ -1,3 +1,4 @@
+import Foundation
 import CSQLite
 import SocloadDatabase
 
@@ -10,8 +11,24 @@ public struct SQLiteDestination: LoadDestination {
         self.queue = queue
     }
 
+    /// Loads in one transaction. Into a database that holds no table yet, the load runs with
+    /// SQLite's rollback journal, which writes each page once (no reader can be waiting for a
+    /// table that does not exist), and the database is switched to write-ahead logging after the
+    /// commit; into a database with tables, it runs in WAL mode, so other processes keep reading
+    /// the previous table until the commit (at the price of writing pages twice: to the WAL, then
+    /// to the database at the checkpoint). Both keep full durability (synchronous=FULL).
     public func performLoad<T>(_ body: (any LoadSession) throws -> T) throws -> T {
-        try queue.write { db in try body(SQLiteLoadSession(db: db)) }
+        let isEmpty = try queue.inDatabase { db in
+            try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") == .integer(0)
+        }
+        if isEmpty {
+            // Best effort: another connection holding the file keeps it in WAL mode, which is fine.
+            queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = DELETE") }
+        }
+        defer {
+            if isEmpty { queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = WAL") } }
+        }
+        return try queue.write { db in try body(SQLiteLoadSession(db: db)) }
     }
 }
 
