@@ -82,6 +82,32 @@ public enum ISO8601Timestamp {
         }
     }
 
+    /// Appends `format(Date(timeIntervalSince1970: seconds))` as UTF-8 to `bytes`, without
+    /// making a String: the hot path of converting epoch-second columns.
+    public static func appendUTF8(epochSeconds seconds: Int64, to bytes: inout [UInt8]) {
+        let days = Int(floorDivide(seconds, 86_400))
+        let secondOfDay = Int(seconds - Int64(days) * 86_400)
+        let (year, month, day) = civilFromDays(days)
+        guard (0...9999).contains(year) else {
+            bytes.append(contentsOf: format(Date(timeIntervalSince1970: Double(seconds))).utf8)
+            return
+        }
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var remaining = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(remaining / divisor))
+                remaining %= divisor
+                divisor /= 10
+            }
+        }
+        put(year, 4); bytes.append(UInt8(ascii: "-")); put(month, 2); bytes.append(UInt8(ascii: "-")); put(day, 2)
+        bytes.append(UInt8(ascii: "T")); put(secondOfDay / 3600, 2); bytes.append(UInt8(ascii: ":"))
+        put(secondOfDay / 60 % 60, 2); bytes.append(UInt8(ascii: ":")); put(secondOfDay % 60, 2)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
     // MARK: - Calendar arithmetic (proleptic Gregorian, days since 1970-01-01)
 
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {

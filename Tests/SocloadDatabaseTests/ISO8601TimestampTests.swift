@@ -38,6 +38,9 @@ final class ISO8601TimestampTests: XCTestCase {
         for seconds in stride(from: -5_000_000_000.0, to: 5_000_000_000, by: 86_399_937.0) {
             let date = Date(timeIntervalSince1970: seconds)
             XCTAssertEqual(ISO8601Timestamp.parse(ISO8601Timestamp.format(date)), date)
+            var bytes: [UInt8] = []
+            ISO8601Timestamp.appendUTF8(epochSeconds: Int64(seconds), to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), ISO8601Timestamp.format(date))
         }
     }
 }

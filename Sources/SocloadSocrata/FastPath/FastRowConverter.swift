@@ -226,7 +226,9 @@ struct FastRowConverter {
         case .number, .string:
             guard !cell.isEscaped, case .integer(let seconds)? = Self.number(bytes, cell.start..<cell.end, strip: false),
                   abs(seconds) < 10_000_000_000_000 else { throw UseGeneralPath() }
-            batch.appendText(ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(seconds))))
+            let offset = batch.arena.count
+            ISO8601Timestamp.appendUTF8(epochSeconds: seconds, to: &batch.arena)
+            batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))
         default: throw UseGeneralPath()
         }
     }
