@@ -1,0 +1,178 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// Hostile and broken documents: each either fails with one line naming the problem and where,
+/// exit 65, the previous table untouched — or, when valid but odd, loads correctly.
+final class HostileInputTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    var db: String!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        db = directory.path("hostile.sqlite")
+        let first = try SocloadProcess.run(["fetch", Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path,
+                                            "--table", "t", "--db", db])
+        XCTAssertEqual(first.status, 0, first.stderr)
+    }
+
+    static func document(columns: [(String, String)], rows: [String]) -> String {
+        let meta = columns.map { #"{"fieldName":"# + quote($0.0) + #","dataTypeName":"# + quote($0.1) + "}" }.joined(separator: ",")
+        return #"{"meta":{"view":{"id":"host-0001","columns":["# + meta + #"]}},"data":["# + rows.joined(separator: ",") + "]}"
+    }
+
+    static func quote(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static let simple = document(columns: [("a", "text"), ("n", "number")], rows: [#"["x","1"]"#, #"["y","2"]"#])
+
+    private func snapshot() throws -> String {
+        let rows = try SocloadProcess.run(["query", "select * from t", "--db", db, "--format", "csv"]).stdout
+        let catalog = try SocloadProcess.run(["query", "select * from _socload_datasets where table_name = 't'",
+                                              "--db", db, "--format", "csv"]).stdout
+        let tables = try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout
+        return rows + catalog + tables
+    }
+
+    private func fetch(_ bytes: [UInt8], name: String = "input.json") throws -> SocloadRun {
+        let path = directory.path(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return try SocloadProcess.run(["fetch", path, "--table", "t", "--db", db])
+    }
+
+    /// The document must fail: exit 65, one line containing `message`, nothing changed.
+    private func assertRejected(_ bytes: [UInt8], _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try snapshot()
+        let run = try fetch(bytes)
+        XCTAssertEqual(run.status, 65, run.stderr, file: file, line: line)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stderr.hasPrefix("Error: "), run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains(message), "expected “\(message)” in: \(run.stderr)", file: file, line: line)
+        XCTAssertTrue(run.stderr.hasSuffix("; t was not changed\n"), run.stderr, file: file, line: line)
+        XCTAssertEqual(try snapshot(), before, "the previous table or catalog changed", file: file, line: line)
+    }
+
+    /// The document must load; returns `sql`'s CSV output on the new table.
+    private func loaded(_ bytes: [UInt8], _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let run = try fetch(bytes)
+        XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
+        return try SocloadProcess.run(["query", sql, "--db", db, "--format", "csv"]).stdout
+    }
+
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    // MARK: - Broken documents
+
+    func testTruncatedAtManyPoints() throws {
+        let full = bytes(Self.simple)
+        for length in [0, 1, 9, 30, 60, full.count - 20, full.count - 3, full.count - 1] {
+            try assertRejected(Array(full.prefix(length)), "the document ends early, at byte \(length)")
+        }
+    }
+
+    func testInvalidUTF8() throws {
+        var document = bytes(Self.document(columns: [("a", "text")], rows: [#"["ok"]"#, #"["bad "#]))
+        document += [0xC3, 0x28] + bytes(#""]]}"#)
+        try assertRejected(document, "row 2 (byte ")
+        try assertRejected(document, "invalid UTF-8 in a string at byte")
+    }
+
+    func testDataBeforeMetaAndMissingMeta() throws {
+        try assertRejected(bytes(#"{"data":[["x"]],"meta":{"view":{"columns":[]}}}"#), "'data' comes before 'meta' (byte 8)")
+        try assertRejected(bytes(#"{"other":1}"#), "no meta.view.columns in the document")
+        try assertRejected(bytes(#"{"meta":{"view":{"columns":{"a":1}}},"data":[]}"#), "unreadable meta.view")
+        try assertRejected(bytes("null"), "malformed JSON at byte 0")
+        try assertRejected(bytes("[]"), "expected '{', found '['")
+    }
+
+    func testRowsWithTheWrongNumberOfCells() throws {
+        try assertRejected(bytes(Self.document(columns: [("a", "text"), ("b", "text")], rows: [#"["x","y"]"#, #"["short"]"#])),
+                           "row 2: 1 cell where the metadata has 2 columns")
+        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"["x","y","z"]"#])),
+                           "row 1: 3 cells where the metadata has 1 columns")
+    }
+
+    func testMalformedRows() throws {
+        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"{"a":1}"#])), "expected a row array, found '{'")
+        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#""a string""#])), "expected a row array")
+        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: ["[\"raw\nnewline\"]"])), "row 1 (byte ")
+        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"["x",]"#])), "unexpected ']'")
+        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"["\q"]"#])), "invalid escape sequence")
+    }
+
+    func testDeepNestingFailsWithoutCrashing() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        try assertRejected(bytes(Self.document(columns: [("a", "json")], rows: ["[" + deep + "]"])),
+                           "values nested more than 512 levels deep")
+    }
+
+    func testForeignDocumentsServedAsData() throws {
+        try assertRejected(bytes("<!DOCTYPE html><html><body>Maintenance</body></html>"),
+                           "received an HTML page where a JSON dataset was expected")
+        try assertRejected(bytes(#"{"code":"dataset.missing","error":true,"message":"Not found"}"#),
+                           "received a Socrata error instead of a dataset: dataset.missing: Not found")
+        try assertRejected(bytes(#"{"errorCode":"query.soql.no-such-column","message":"No such column"}"#),
+                           "query.soql.no-such-column: No such column")
+    }
+
+    func testDuplicateRowIDs() throws {
+        let meta = [(":sid", "meta_data"), ("a", "text")]
+        try assertRejected(bytes(Self.document(columns: meta, rows: [#"["row-1","x"]"#, #"["row-1","y"]"#])),
+                           "row 2: UNIQUE constraint failed: t._id")
+    }
+
+    func testEmptyFileAndEmptyData() throws {
+        try assertRejected([], "the document ends early, at byte 0")
+        XCTAssertEqual(try loaded(bytes(Self.document(columns: [("a", "text")], rows: [])), "select count(*) as n from t"),
+                       "n\r\n0\r\n")
+    }
+
+    // MARK: - Valid but odd: loads correctly
+
+    func testByteOrderMarkLoads() throws {
+        XCTAssertEqual(try loaded([0xEF, 0xBB, 0xBF] + bytes(Self.simple), "select a, n from t"), "a,n\r\nx,1\r\ny,2\r\n")
+    }
+
+    func testOddFieldNamesLoad() throws {
+        let long = String(repeating: "x", count: 10_000)
+        let columns = [("a", "text"), ("a", "text"), ("", "text"), (long, "text"), ("q\"uote", "text"),
+                       ("\"); DROP TABLE t; --", "text"), ("select", "text"), ("order", "number"),
+                       ("_socload_datasets", "text"), ("A", "text")]
+        let row = "[" + (0..<columns.count).map { "\"v\($0)\"" }.joined(separator: ",") + "]"
+        let output = try loaded(bytes(Self.document(columns: columns, rows: [row])),
+                                "select name from pragma_table_info('t')")
+        let names = output.split(separator: "\r\n").dropFirst().map(String.init)
+        XCTAssertEqual(names, ["a", "a_2", "column_3", long, "\"q\"\"uote\"", "\"\"\"); DROP TABLE t; --\"", "select", "order",
+                               "_socload_datasets", "A_2"])
+        XCTAssertEqual(try SocloadProcess.run(["query", "select \"order\", \"select\" from t", "--db", db, "--format", "csv"]).stdout,
+                       "order,select\r\n7,v6\r\n")
+        let tables = try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout
+        XCTAssertEqual(tables, "table,rows\r\nt,1\r\n")
+    }
+
+    func testUnknownTypesAndOddNumbersLoad() throws {
+        let columns = [("mystery", "hologram"), ("n", "number"), ("d", "double")]
+        let rows = [#"[{"x":[1,2]},"NaN","NaN"]"#, #"["plain","1e999","1e999"]"#, #"[null,"-0","-0"]"#,
+                    #"[null,"123456789012345678901234567890","2.5"]"#, #"[null,"1,234.5","Infinity"]"#, #"[null,"$-3","x"]"#]
+        let output = try loaded(bytes(Self.document(columns: columns, rows: rows)),
+                                "select mystery, n, typeof(n), d, typeof(d) from t order by rowid")
+        XCTAssertEqual(output, """
+            mystery,n,typeof(n),d,typeof(d)\r
+            "{""x"":[1,2]}",NaN,text,,null\r
+            plain,1e999,text,,null\r
+            ,0,integer,-0.0,real\r
+            ,1.2345678901234568e+29,real,2.5,real\r
+            ,1234.5,real,,null\r
+            ,-3,integer,x,text\r
+
+            """)
+    }
+
+    func testAFiftyMegabyteCellLoads() throws {
+        let big = String(repeating: "é", count: 25_000_000) // 50 MB of UTF-8
+        let output = try loaded(bytes(Self.document(columns: [("a", "text")], rows: ["[\"" + big + "\"]", #"["small"]"#])),
+                                "select length(a), substr(a, 1, 3) from t order by rowid")
+        XCTAssertEqual(output, "length(a),substr(a, 1, 3)\r\n25000000,ééé\r\n5,sma\r\n")
+    }
+}
