@@ -144,9 +144,9 @@ final class HostileInputTests: XCTestCase {
                                 "select name from pragma_table_info('t')")
         let names = output.split(separator: "\r\n").dropFirst().map(String.init)
         XCTAssertEqual(names, ["a", "a_2", "column_3", long, "\"q\"\"uote\"", "\"\"\"); DROP TABLE t; --\"", "select", "order",
-                               "_socload_datasets", "A_2"])
+                               "_socload_datasets", "A_3"])
         XCTAssertEqual(try SocloadProcess.run(["query", "select \"order\", \"select\" from t", "--db", db, "--format", "csv"]).stdout,
-                       "order,select\r\n7,v6\r\n")
+                       "order,select\r\nv7,v6\r\n")
         let tables = try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout
         XCTAssertEqual(tables, "table,rows\r\nt,1\r\n")
     }
@@ -160,8 +160,8 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(output, """
             mystery,n,typeof(n),d,typeof(d)\r
             "{""x"":[1,2]}",NaN,text,,null\r
-            plain,1e999,text,,null\r
-            ,0,integer,-0.0,real\r
+            plain,,null,,null\r
+            ,0,integer,0.0,real\r
             ,1.2345678901234568e+29,real,2.5,real\r
             ,1234.5,real,,null\r
             ,-3,integer,x,text\r
@@ -173,6 +173,6 @@ final class HostileInputTests: XCTestCase {
         let big = String(repeating: "é", count: 25_000_000) // 50 MB of UTF-8
         let output = try loaded(bytes(Self.document(columns: [("a", "text")], rows: ["[\"" + big + "\"]", #"["small"]"#])),
                                 "select length(a), substr(a, 1, 3) from t order by rowid")
-        XCTAssertEqual(output, "length(a),substr(a, 1, 3)\r\n25000000,ééé\r\n5,sma\r\n")
+        XCTAssertEqual(output, "length(a),\"substr(a, 1, 3)\"\r\n25000000,ééé\r\n5,sma\r\n")
     }
 }

@@ -275,7 +275,7 @@ struct FastRowConverter {
             }
             buffer[count] = 0
             let real = strtod(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), nil)
-            guard real.isFinite else { return nil }
+            guard real.isFinite else { return .null }
             if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) { return .integer(integer) }
             return .real(real)
         }

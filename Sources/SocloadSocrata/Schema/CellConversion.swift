@@ -39,11 +39,14 @@ enum CellConversion {
         }
     }
 
-    /// A finite decimal number as an integer when it is integral and fits, else a real.
+    /// A decimal number as an integer when it is integral and fits, else a real; NULL when it
+    /// overflows a double.
     static func numeric(_ text: String) -> DatabaseValue? {
         guard isDecimal(text) else { return nil }
         if let integer = Int64(text) { return .integer(integer) }
-        guard let real = Double(text), real.isFinite else { return nil }
+        guard let real = Double(text) else { return nil }
+        // Too large for a double (1e999): NULL, as for doubles; SQLite would store Inf otherwise.
+        guard real.isFinite else { return .null }
         if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) { return .integer(integer) }
         return .real(real)
     }
