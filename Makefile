@@ -8,7 +8,7 @@ SOCLOAD := .build/release/socload
 DB ?= socload.sqlite
 DOMAIN ?=
 
-.PHONY: help deps build run test install clean datasets bench
+.PHONY: help deps build run test install clean datasets bench stress
 
 help:
 	@echo "make deps     install the missing system packages ($(APT_PACKAGES))"
@@ -17,6 +17,7 @@ help:
 	@echo "make data/ID.sqlite   fetch dataset ID into its own database (DOMAIN=host to use a portal)"
 	@echo "make test     build and run the whole test suite"
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
+	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
 	@echo "make bench    benchmark against sqlite3's .import (N=$(N)); writes bench/results.md"
 	@echo "make datasets regenerate the bundled sample datasets"
 	@echo "make clean    remove build products"
@@ -45,6 +46,12 @@ test: deps
 	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
 	python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
 		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md > /dev/null
+
+# Crash safety under many more SIGKILLs than the test suite's 20 (TRIALS=200 by default).
+TRIALS ?= 200
+stress: deps
+	$(SWIFT) build --build-tests
+	SOCLOAD_STRESS_TRIALS=$(TRIALS) $(SWIFT) test --skip-build --filter CrashSafetyTests
 
 # The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one. See bench/results.md.
 bench: build
