@@ -16,6 +16,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case stall(seconds: Double)
         /// Sends the headers and the first `bytes` of the body, then holds the connection open.
         case partialThenStall(bytes: Int, seconds: Double)
+        /// Sends the body `chunk` bytes at a time, waiting `interval` seconds between them.
+        case drip(chunk: Int, interval: Double)
     }
 
     public struct Response: Sendable {
@@ -193,6 +195,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             head += "Content-Length: \(body.count)\r\n\r\n"
             write(Array(head.utf8), to: client)
             Thread.sleep(forTimeInterval: seconds)
+        case .drip(let size, let interval):
+            head += "Content-Length: \(body.count)\r\n\r\n"
+            write(Array(head.utf8), to: client)
+            var offset = 0
+            while offset < body.count {
+                write(Array(body[offset..<min(offset + size, body.count)]), to: client)
+                offset += size
+                Thread.sleep(forTimeInterval: interval)
+            }
         case .partialThenStall(let count, let seconds):
             head += "Content-Length: \(body.count)\r\n\r\n"
             write(Array(head.utf8) + body.prefix(count), to: client)

@@ -32,7 +32,9 @@ enum DatabaseOption {
         }
         var configuration = DatabaseConfiguration()
         configuration.createIfMissing = false
-        return try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        SQLLogFile.attach(to: queue, environment: context.environment)
+        return queue
     }
 }
 

@@ -39,6 +39,7 @@ enum LoadOptions {
         }
         let quiet = arguments.flag("quiet")
         let queue = try DatabaseQueue(path: DatabaseOption.path(arguments, context))
+        SQLLogFile.attach(to: queue, environment: environment)
         let cancellation = LoadCancellation()
         let signals = SignalTrap(cancellation: cancellation)
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)
