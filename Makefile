@@ -8,7 +8,7 @@ SOCLOAD := .build/release/socload
 DB ?= socload.sqlite
 DOMAIN ?=
 
-.PHONY: help deps build run test install clean datasets bench stress
+.PHONY: help deps build run test install clean datasets bench stress fuzz
 
 help:
 	@echo "make deps     install the missing system packages ($(APT_PACKAGES))"
@@ -17,6 +17,7 @@ help:
 	@echo "make data/ID.sqlite   fetch dataset ID into its own database (DOMAIN=host to use a portal)"
 	@echo "make test     build and run the whole test suite"
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
+	@echo "make fuzz     run libFuzzer on the reader for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds"
 	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
 	@echo "make bench    benchmark against sqlite3's .import (N=$(N)); writes bench/results.md"
 	@echo "make datasets regenerate the bundled sample datasets"
@@ -46,6 +47,18 @@ test: deps
 	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
 	python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
 		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md > /dev/null
+
+# libFuzzer on the rows.json reader and converters for FUZZ_SECONDS (600 by default), starting from
+# fuzz/corpus. A crash input is saved in .build/fuzz-artifacts; add it to fuzz/regressions so the
+# test suite keeps checking it.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	$(SWIFT) build --product socload-fuzz --build-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
+	mkdir -p .build/fuzz-corpus .build/fuzz-artifacts
+	cp -n fuzz/corpus/* .build/fuzz-corpus/ 2>/dev/null || true
+	.build/fuzz/debug/socload-fuzz .build/fuzz-corpus -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+		-artifact_prefix=.build/fuzz-artifacts/ -print_final_stats=1
 
 # Crash safety under many more SIGKILLs than the test suite's 20 (TRIALS=200 by default).
 TRIALS ?= 200

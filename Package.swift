@@ -35,6 +35,10 @@ let package = Package(
         .executableTarget(name: "socload-datasets", dependencies: ["SocloadDatabase", "SocloadSocrata"],
                           path: "Sources/DatasetGenerator"),
 
+        // libFuzzer target for the reader (`make fuzz`); the driver header is used in fuzzing builds only.
+        .systemLibrary(name: "CFuzzerDriver"),
+        .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "CFuzzerDriver"]),
+
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
         .target(name: "SocloadTestSupport", path: "Tests/SocloadTestSupport"),

@@ -76,6 +76,36 @@ final class NetworkAndConcurrencyTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("Loaded 300 rows into t"), run.stderr)
     }
 
+    /// A small gzip body that inflates a thousandfold is read as it inflates: memory stays flat.
+    func testGzipBombLoadsWithBoundedMemory() throws {
+        let padding = String(repeating: " ", count: 60_000_000)
+        let document = #"{"meta":{"view":{"columns":[{"fieldName":"a","dataTypeName":"text"}]}},"data":[["x"],"#
+            + padding + #"["y"]]}"#
+        let plain = directory.path("bomb.json")
+        try Data(document.utf8).write(to: URL(fileURLWithPath: plain))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-9", "-k", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let compressed = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
+        XCTAssertLessThan(compressed.count * 100, document.utf8.count, "inflates more than 100×")
+        server.route("/bomb/rows.json", .init(headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                                              body: Array(compressed)))
+        let rss = directory.path("rss")
+        let timed = Process()
+        timed.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        timed.arguments = ["-f", "%M", "-o", rss, SocloadProcess.executable.path, "fetch", server.baseURL + "/bomb/rows.json",
+                           "--table", "t", "--db", db]
+        timed.standardError = Pipe()
+        try timed.run()
+        timed.waitUntilExit()
+        XCTAssertEqual(timed.terminationStatus, 0)
+        let peakKB = Int(try String(contentsOfFile: rss, encoding: .utf8).split(separator: "\n").last ?? "") ?? .max
+        XCTAssertLessThan(peakKB, 100_000, "peak RSS \(peakKB) KB")
+        XCTAssertEqual(try SocloadProcess.run(["query", "select a from t", "--db", db, "--format", "csv"]).stdout, "a\r\nx\r\ny\r\n")
+    }
+
     /// While a load holds the write lock, the sqlite3 shell and socload query read the previous
     /// table; a second fetch waits for the lock (busy timeout) and then proceeds.
     func testReadersDuringALoadAndASecondFetchThatWaits() throws {

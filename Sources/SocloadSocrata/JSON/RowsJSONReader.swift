@@ -47,6 +47,8 @@ public final class RowsJSONReader {
     private static let envelopeKeys: Set<String> = ["message", "error", "code", "errorCode"]
     /// The most bytes kept of an error-envelope member, so a hostile body cannot grow memory.
     private static let envelopeLimit = 64 * 1024
+    /// The largest row or metadata socload holds in memory; a larger one is refused, not loaded.
+    public static let maximumValueBytes = 256 << 20
 
     private var state = State.documentStart
     private var keyBytes: [UInt8] = []
@@ -79,7 +81,7 @@ public final class RowsJSONReader {
             switch state {
             case .capturing:
                 let (end, complete) = scanner.scan(bytes, from: index)
-                if case .skip = capture {} else { appendCaptured(bytes, from: index, to: end) }
+                if case .skip = capture {} else { try appendCaptured(bytes, from: index, to: end) }
                 index = end
                 if complete { try finishCapture(handle) }
                 continue
@@ -211,9 +213,14 @@ public final class RowsJSONReader {
         state = .capturing
     }
 
-    private func appendCaptured(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    private func appendCaptured(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) throws {
         if case .envelope = capture, captured.count >= Self.envelopeLimit { return }
         captured.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        if captured.count > Self.maximumValueBytes {
+            let what = { if case .row = self.capture { return "row \(self.rowsRead + 1)" } else { return "the metadata" } }()
+            throw RowsJSONError.malformed(offset: captureStart,
+                                          detail: "\(what) is larger than \(Self.maximumValueBytes >> 20) MB")
+        }
     }
 
     private func finishCapture(_ handle: (Event) throws -> Void) throws {
