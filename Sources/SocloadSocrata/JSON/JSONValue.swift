@@ -41,7 +41,12 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     static func writeString(_ string: String, to text: inout String) {
-        text += "\""
+        text += quoted(string)
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters (and DEL) escaped.
+    public static func quoted(_ string: String) -> String {
+        var text = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""
@@ -49,13 +54,15 @@ public enum JSONValue: Sendable, Equatable {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case "\u{00}"..."\u{1F}":
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case "\u{00}"..."\u{1F}", "\u{7F}":
                 let hex = String(scalar.value, radix: 16)
                 text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: text.unicodeScalars.append(scalar)
             }
         }
-        text += "\""
+        return text + "\""
     }
 
     /// The member of an object with that key, if any.

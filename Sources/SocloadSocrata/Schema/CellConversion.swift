@@ -53,28 +53,7 @@ enum CellConversion {
 
     /// `-12`, `3.50`, `.5`, `1e3`: JSON-like decimal syntax only (no `NaN`, `inf`, hex).
     static func isDecimal(_ text: String) -> Bool {
-        var digits = 0
-        var sawDot = false
-        var sawExponent = false
-        var previous: UInt8 = 0
-        for (index, byte) in text.utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                digits += 1
-            case UInt8(ascii: "-"), UInt8(ascii: "+"):
-                guard index == 0 || previous | 0x20 == UInt8(ascii: "e") else { return false }
-            case UInt8(ascii: "."):
-                guard !sawDot, !sawExponent else { return false }
-                sawDot = true
-            case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                guard !sawExponent, digits > 0 else { return false }
-                sawExponent = true
-            default:
-                return false
-            }
-            previous = byte
-        }
-        return digits > 0 && previous &- UInt8(ascii: "0") < 10 || (digits > 0 && previous == UInt8(ascii: "."))
+        DecimalSyntax.isDecimal(text)
     }
 
     static func double(_ cell: JSONValue) -> DatabaseValue {

@@ -1,4 +1,5 @@
 import SocloadDatabase
+import SocloadSocrata
 
 /// JSON output: one array of objects, or (`lines`) one object per line (NDJSON). Integers stay
 /// integers, reals stay reals, NULL is `null`, blobs are base64 text; duplicate column names get a
@@ -64,25 +65,8 @@ final class JSONWriter: ResultWriter {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    /// A JSON string literal (the library's escaping, one definition for every JSON socload writes).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.quoted(text)
     }
 }
