@@ -62,70 +62,140 @@ final class HostileInputTests: XCTestCase {
 
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    // MARK: - Broken documents
+    // MARK: - Broken documents: one test each
+
+    private func doc(_ columns: [(String, String)], _ rows: [String]) -> [UInt8] {
+        bytes(Self.document(columns: columns, rows: rows))
+    }
+
+    func testTruncatedInTheMetadata() throws {
+        try assertRejected(Array(bytes(Self.simple).prefix(30)), "the document ends early, at byte 30")
+    }
+
+    func testTruncatedInARow() throws {
+        let full = bytes(Self.simple)
+        try assertRejected(Array(full.prefix(full.count - 8)), "the document ends early, at byte \(full.count - 8)")
+    }
 
     func testTruncatedAtManyPoints() throws {
         let full = bytes(Self.simple)
-        for length in [0, 1, 9, 30, 60, full.count - 20, full.count - 3, full.count - 1] {
+        for length in [1, 9, 60, full.count - 20, full.count - 3, full.count - 1] {
             try assertRejected(Array(full.prefix(length)), "the document ends early, at byte \(length)")
         }
     }
 
+    func testEmptyFile() throws {
+        try assertRejected([], "the document ends early, at byte 0")
+    }
+
     func testInvalidUTF8() throws {
-        var document = bytes(Self.document(columns: [("a", "text")], rows: [#"["ok"]"#, #"["bad "#]))
+        var document = doc([("a", "text")], [#"["ok"]"#, #"["bad "#])
         document += [0xC3, 0x28] + bytes(#""]]}"#)
         try assertRejected(document, "row 2 (byte ")
         try assertRejected(document, "invalid UTF-8 in a string at byte")
     }
 
-    func testDataBeforeMetaAndMissingMeta() throws {
+    func testDataBeforeMeta() throws {
         try assertRejected(bytes(#"{"data":[["x"]],"meta":{"view":{"columns":[]}}}"#), "'data' comes before 'meta' (byte 8)")
+    }
+
+    func testNoMeta() throws {
         try assertRejected(bytes(#"{"other":1}"#), "no meta.view.columns in the document")
+    }
+
+    func testUnreadableColumns() throws {
         try assertRejected(bytes(#"{"meta":{"view":{"columns":{"a":1}}},"data":[]}"#), "unreadable meta.view")
+    }
+
+    func testNullDocument() throws {
         try assertRejected(bytes("null"), "malformed JSON at byte 0")
+    }
+
+    func testTopLevelArray() throws {
         try assertRejected(bytes("[]"), "expected '{', found '['")
     }
 
-    func testRowsWithTheWrongNumberOfCells() throws {
-        try assertRejected(bytes(Self.document(columns: [("a", "text"), ("b", "text")], rows: [#"["x","y"]"#, #"["short"]"#])),
+    func testRowWithFewerCells() throws {
+        try assertRejected(doc([("a", "text"), ("b", "text")], [#"["x","y"]"#, #"["short"]"#]),
                            "row 2: 1 cell where the metadata has 2 columns")
-        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"["x","y","z"]"#])),
-                           "row 1: 3 cells where the metadata has 1 columns")
     }
 
-    func testMalformedRows() throws {
-        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"{"a":1}"#])), "expected a row array, found '{'")
-        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#""a string""#])), "expected a row array")
-        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: ["[\"raw\nnewline\"]"])), "row 1 (byte ")
-        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"["x",]"#])), "unexpected ']'")
-        try assertRejected(bytes(Self.document(columns: [("a", "text")], rows: [#"["\q"]"#])), "invalid escape sequence")
+    func testRowWithMoreCells() throws {
+        try assertRejected(doc([("a", "text")], [#"["x","y","z"]"#]), "row 1: 3 cells where the metadata has 1 columns")
+    }
+
+    func testRowThatIsAnObject() throws {
+        try assertRejected(doc([("a", "text")], [#"{"a":1}"#]), "expected a row array, found '{'")
+    }
+
+    func testRowThatIsAString() throws {
+        try assertRejected(doc([("a", "text")], [#""a string""#]), "expected a row array")
+    }
+
+    func testRawControlCharacterInAString() throws {
+        try assertRejected(doc([("a", "text")], ["[\"raw\nnewline\"]"]), "row 1 (byte ")
+    }
+
+    func testTrailingCommaInARow() throws {
+        try assertRejected(doc([("a", "text")], [#"["x",]"#]), "unexpected ']'")
+    }
+
+    func testInvalidEscape() throws {
+        try assertRejected(doc([("a", "text")], [#"["\q"]"#]), "invalid escape sequence")
     }
 
     func testDeepNestingFailsWithoutCrashing() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        try assertRejected(bytes(Self.document(columns: [("a", "json")], rows: ["[" + deep + "]"])),
-                           "values nested more than 512 levels deep")
+        try assertRejected(doc([("a", "json")], ["[" + deep + "]"]), "values nested more than 512 levels deep")
     }
 
-    func testForeignDocumentsServedAsData() throws {
+    func testHTMLPageServedAsData() throws {
         try assertRejected(bytes("<!DOCTYPE html><html><body>Maintenance</body></html>"),
                            "received an HTML page where a JSON dataset was expected")
+    }
+
+    func testSocrataErrorEnvelopeServedAsData() throws {
         try assertRejected(bytes(#"{"code":"dataset.missing","error":true,"message":"Not found"}"#),
                            "received a Socrata error instead of a dataset: dataset.missing: Not found")
+    }
+
+    func testSocrataErrorCodeEnvelopeServedAsData() throws {
         try assertRejected(bytes(#"{"errorCode":"query.soql.no-such-column","message":"No such column"}"#),
                            "query.soql.no-such-column: No such column")
     }
 
     func testDuplicateRowIDs() throws {
-        let meta = [(":sid", "meta_data"), ("a", "text")]
-        try assertRejected(bytes(Self.document(columns: meta, rows: [#"["row-1","x"]"#, #"["row-1","y"]"#])),
+        try assertRejected(doc([(":sid", "meta_data"), ("a", "text")], [#"["row-1","x"]"#, #"["row-1","y"]"#]),
                            "row 2: UNIQUE constraint failed: t._id")
     }
 
-    func testEmptyFileAndEmptyData() throws {
-        try assertRejected([], "the document ends early, at byte 0")
-        XCTAssertEqual(try loaded(bytes(Self.document(columns: [("a", "text")], rows: [])), "select count(*) as n from t"),
-                       "n\r\n0\r\n")
+    func testTrailingGarbage() throws {
+        try assertRejected(bytes(Self.simple + " extra"), "expected the end of the document, found 'e'")
+    }
+
+    func testHostileTableNameLoads() throws {
+        let path = directory.path("simple.json")
+        try Data(Self.simple.utf8).write(to: URL(fileURLWithPath: path))
+        let run = try SocloadProcess.run(["fetch", path, "--table", "select \"x\"; --", "--db", db])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try SocloadProcess.run(["query", "select a from \"select \"\"x\"\"; --\"", "--db", db, "--format", "csv"])
+        XCTAssertEqual(rows.stdout, "a\r\nx\r\ny\r\n")
+    }
+
+    func testSocloadsOwnTableNamesAreRefused() throws {
+        let path = directory.path("simple.json")
+        try Data(Self.simple.utf8).write(to: URL(fileURLWithPath: path))
+        for name in ["_socload_datasets", "sqlite_master"] {
+            let before = try snapshot()
+            let run = try SocloadProcess.run(["fetch", path, "--table", name, "--db", db])
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertEqual(run.stderr, "Error: '\(name)' is reserved for socload's or SQLite's own use; choose another --table\n")
+            XCTAssertEqual(try snapshot(), before)
+        }
+    }
+
+    func testEmptyDataLoadsAnEmptyTable() throws {
+        XCTAssertEqual(try loaded(doc([("a", "text")], []), "select count(*) as n from t"), "n\r\n0\r\n")
     }
 
     // MARK: - Valid but odd: loads correctly
