@@ -95,6 +95,14 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1)
     }
 
+    func testAFailedFirstFetchLeavesNoEmptyDatabase() throws {
+        let broken = directory.path("broken.json")
+        try Data("{\"meta\":".utf8).write(to: URL(fileURLWithPath: broken))
+        let run = try fetch([broken])
+        XCTAssertEqual(run.status, 65)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "the database this fetch created was removed")
+    }
+
     func testBadDataInAFileKeepsThePreviousTable() throws {
         let good = try fetch([Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path, "--table", "t"])
         XCTAssertEqual(good.status, 0, good.stderr)
@@ -126,8 +134,7 @@ final class FetchCommandTests: XCTestCase {
             XCTAssertEqual(process.terminationStatus, status, output)
             XCTAssertEqual(output, "Error: interrupted by \(name); slow_0001 was not changed\n")
         }
-        let tables = try SocloadProcess.run(["tables", "--db", db, "--format", "csv"])
-        XCTAssertEqual(tables.stdout, "table,rows\r\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "nothing was loaded, so no database is left behind")
     }
 
     /// While a load is half-way through its transaction, another process still reads the previous

@@ -71,6 +71,8 @@ enum FetchCommand: Command {
         if let size = try LoadOptions.positiveInteger(arguments, "page-size", command: spec) { request.pageSize = size }
         let table = arguments.value("table") ?? reference.datasetID.map { TableSchema.tableName(forDatasetID: $0) }
 
+        let databasePath = DatabaseOption.path(arguments, context)
+        let databaseExisted = FileManager.default.fileExists(atPath: databasePath)
         let session = try LoadOptions.session(arguments, context, command: spec)
         defer { session.finish() }
         if arguments.flag("incremental") {
@@ -82,6 +84,7 @@ enum FetchCommand: Command {
             summary = try session.loader.load(request)
         } catch {
             session.meter.clear()
+            if !databaseExisted { removeIfEmpty(databasePath, queue: session.queue) }
             throw FetchFailure(underlying: error, table: table)
         }
         session.meter.clear()
@@ -92,6 +95,15 @@ enum FetchCommand: Command {
         }
         StandardError.line("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
+    }
+
+    /// A database file this fetch created and then failed to fill is removed, not left empty.
+    static func removeIfEmpty(_ path: String, queue: DatabaseQueue) {
+        let isEmpty = (try? queue.inDatabase { db in try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") }) == .integer(0)
+        guard isEmpty else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
     }
 
     /// `--datasets`, else `$SOCLOAD_DATASETS`, else `./Datasets` and the copy installed beside the binary.
