@@ -87,10 +87,7 @@ public final class JSONArrayReader {
         guard case .end = state else { throw RowsJSONError.truncated(offset: bytesRead) }
         if !captured.isEmpty, elementsRead == 0, let envelope = try? JSONValueParser.parse(captured),
            case .object = envelope {
-            var parts: [String] = []
-            for key in ["code", "errorCode"] { if case .string(let code)? = envelope[key] { parts.append(code) } }
-            if case .string(let message)? = envelope["message"] { parts.append(message) }
-            throw RowsJSONError.errorEnvelope(message: parts.isEmpty ? envelope.jsonText : parts.joined(separator: ": "))
+            throw RowsJSONError.errorEnvelope(message: SocrataErrorBody.message(of: envelope) ?? envelope.jsonText)
         }
     }
 
@@ -109,7 +106,6 @@ public final class JSONArrayReader {
     }
 
     private func malformed(_ position: Int, _ byte: UInt8, expected: String) -> RowsJSONError {
-        let found = (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-        return .malformed(offset: position, detail: "expected \(expected), found \(found)")
+        .malformed(offset: position, detail: "expected \(expected), found \(JSONValueParser.describe(byte: byte))")
     }
 }

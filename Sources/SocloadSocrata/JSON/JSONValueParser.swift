@@ -46,9 +46,12 @@ struct JSONValueParser {
 
     private func unexpected() -> Failure {
         guard position < bytes.count else { return .unexpectedEnd }
-        let byte = bytes[position]
-        let shown = (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-        return .unexpected(offset: position, found: shown)
+        return .unexpected(offset: position, found: Self.describe(byte: bytes[position]))
+    }
+
+    /// `'x'` for a printable ASCII byte, `byte 0x1f` for any other: how error messages show bytes.
+    static func describe(byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
 
     private mutating func parseValue() throws(Failure) -> JSONValue {

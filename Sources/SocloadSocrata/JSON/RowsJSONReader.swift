@@ -196,12 +196,9 @@ public final class RowsJSONReader {
     }
 
     private func missingMetadataError() -> RowsJSONError {
-        if let message = envelope["message"], case .string(let text) = message {
-            var detail = text
-            if case .string(let code)? = envelope["code"] ?? envelope["errorCode"] { detail = "\(code): \(text)" }
-            return .errorEnvelope(message: detail)
-        }
-        if envelope["error"] != nil { return .errorEnvelope(message: envelope["error"]?.jsonText ?? "error") }
+        let object = JSONValue.object(envelope.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) })
+        if let message = SocrataErrorBody.message(of: object) { return .errorEnvelope(message: message) }
+        if let error = envelope["error"] { return .errorEnvelope(message: error.jsonText) }
         return .missingMetadata
     }
 
@@ -293,7 +290,6 @@ public final class RowsJSONReader {
     }
 
     private func malformed(_ position: Int, _ byte: UInt8, expected: String) -> RowsJSONError {
-        let found = (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-        return .malformed(offset: position, detail: "expected \(expected), found \(found)")
+        .malformed(offset: position, detail: "expected \(expected), found \(JSONValueParser.describe(byte: byte))")
     }
 }

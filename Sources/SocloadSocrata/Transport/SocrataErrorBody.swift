@@ -7,16 +7,7 @@ enum SocrataErrorBody {
     static func message(from body: [UInt8], contentType: String?) -> String? {
         let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if trimmed.first == UInt8(ascii: "{"), let value = try? JSONValueParser.parse(Array(trimmed)) {
-            var parts: [String] = []
-            for key in ["code", "errorCode"] {
-                if case .string(let code)? = value[key] { parts.append(code) }
-            }
-            if case .string(let message)? = value["message"] {
-                parts.append(message)
-            } else if case .string(let message)? = value["error"] {
-                parts.append(message)
-            }
-            return parts.isEmpty ? nil : oneLine(parts.joined(separator: ": "))
+            return message(of: value)
         }
         let text = String(decoding: body, as: UTF8.self)
         if trimmed.first == UInt8(ascii: "<") || contentType?.contains("html") == true {
@@ -24,6 +15,20 @@ enum SocrataErrorBody {
         }
         let line = oneLine(text)
         return line.isEmpty ? nil : String(line.prefix(200))
+    }
+
+    /// `code: message` from a Socrata error object, in either shape; nil when it has neither.
+    static func message(of value: JSONValue) -> String? {
+        var parts: [String] = []
+        for key in ["code", "errorCode"] {
+            if case .string(let code)? = value[key] { parts.append(code) }
+        }
+        if case .string(let message)? = value["message"] {
+            parts.append(message)
+        } else if case .string(let message)? = value["error"] {
+            parts.append(message)
+        }
+        return parts.isEmpty ? nil : oneLine(parts.joined(separator: ": "))
     }
 
     /// The text of the page's `<title>` (or first `<h1>`), without tags.
