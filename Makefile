@@ -66,9 +66,11 @@ stress: deps
 	$(SWIFT) build --build-tests
 	SOCLOAD_STRESS_TRIALS=$(TRIALS) $(SWIFT) test --skip-build --filter CrashSafetyTests
 
-# The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one. See bench/results.md.
+# The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one, and
+# `SIZES=10000,100000,1000000,5000000` to add 5M rows to the memory table. See bench/results.md.
+SIZES ?= 10000,100000,1000000
 bench: build
-	python3 bench/bench.py --n $(N)
+	python3 bench/bench.py --n $(N) --sizes $(SIZES)
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
