@@ -41,7 +41,7 @@ let package = Package(
 
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
-        .target(name: "SocloadTestSupport", path: "Tests/SocloadTestSupport"),
+        .target(name: "SocloadTestSupport", dependencies: ["SocloadSocrata"], path: "Tests/SocloadTestSupport"),
         .testTarget(name: "SocloadSocrataTests", dependencies: ["SocloadSocrata", "SocloadDatabase", "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
                     dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadTestSupport"]),

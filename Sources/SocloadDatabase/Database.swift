@@ -90,18 +90,7 @@ public final class Database {
     }
 
     private func prepare(sql: String, persistent: Bool) throws -> Statement {
-        var statementHandle: OpaquePointer?
-        var remainder = ""
-        let code = sql.withCString { start -> Int32 in
-            var tail: UnsafePointer<CChar>?
-            let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-            let code = sqlite3_prepare_v3(handle, start, -1, flags, &statementHandle, &tail)
-            if let tail { remainder = String(cString: tail) }
-            return code
-        }
-        guard code == SQLITE_OK else {
-            throw DatabaseError.lastError(of: handle, code: code, sql: sql)
-        }
+        let (statementHandle, remainder) = try prepareFirst(of: sql, persistent: persistent)
         guard let statementHandle else {
             throw DatabaseError.misuse("no SQL statement", sql: sql)
         }
@@ -110,6 +99,24 @@ public final class Database {
             throw DatabaseError.misuse("only one SQL statement can run at a time", sql: sql)
         }
         return statement
+    }
+
+    /// Prepares the first statement of `sql` (nil when it holds only comments) and returns the
+    /// text after it. The caller owns the handle and wraps it in a `Statement`.
+    private func prepareFirst(of sql: String, persistent: Bool) throws -> (OpaquePointer?, rest: String) {
+        var statementHandle: OpaquePointer?
+        var rest = ""
+        let code = sql.withCString { start -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+            let code = sqlite3_prepare_v3(handle, start, -1, flags, &statementHandle, &tail)
+            if let tail { rest = String(cString: tail) }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError.lastError(of: handle, code: code, sql: sql)
+        }
+        return (statementHandle, rest)
     }
 
     /// True when SQL text holds only white space, `;` and comments.
@@ -144,20 +151,10 @@ public final class Database {
         }
         var remaining = sql
         while !Self.isBlankSQL(remaining) {
-            var statementHandle: OpaquePointer?
-            var rest = ""
-            let code = remaining.withCString { start -> Int32 in
-                var tail: UnsafePointer<CChar>?
-                let code = sqlite3_prepare_v3(handle, start, -1, 0, &statementHandle, &tail)
-                if let tail { rest = String(cString: tail) }
-                return code
-            }
-            guard code == SQLITE_OK else {
-                throw DatabaseError.lastError(of: handle, code: code, sql: remaining)
-            }
-            if let statementHandle {
-                let statement = Statement(handle: statementHandle, sql: Self.trimmed(remaining, before: rest))
-                try statement.execute()
+            let (first, rest) = try prepareFirst(of: remaining, persistent: false)
+            if let first {
+                // Named by its own text, so an error message shows the statement that failed.
+                try Statement(handle: first, sql: Self.trimmed(remaining, before: rest)).execute()
             }
             remaining = rest
         }

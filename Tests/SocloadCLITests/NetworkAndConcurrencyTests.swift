@@ -106,17 +106,24 @@ final class NetworkAndConcurrencyTests: XCTestCase {
         XCTAssertEqual(try SocloadProcess.run(["query", "select a from t", "--db", db, "--format", "csv"]).stdout, "a\r\nx\r\ny\r\n")
     }
 
+    /// Starts a fetch whose server sends half the body, then stalls for `stallSeconds` and hangs up:
+    /// the load holds the database's write lock meanwhile. Returns once it has started loading.
+    private func startLoadThatHoldsTheLock(stallSeconds: Double) throws -> Process {
+        server.route("/held/rows.json", .init(body: body, delivery: .partialThenStall(bytes: body.count / 2, seconds: stallSeconds)))
+        let process = Process()
+        process.executableURL = SocloadProcess.executable
+        process.arguments = ["fetch", server.baseURL + "/held/rows.json", "--table", "t", "--db", db, "--retries", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SOCLOAD_LOW_SPEED_TIME": "60"]) { $1 }
+        process.standardError = Pipe()
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.7)
+        return process
+    }
+
     /// While a load holds the write lock, the sqlite3 shell and socload query read the previous
     /// table; a second fetch waits for the lock (busy timeout) and then proceeds.
     func testReadersDuringALoadAndASecondFetchThatWaits() throws {
-        server.route("/slow/rows.json", .init(body: body, delivery: .partialThenStall(bytes: body.count / 2, seconds: 2)))
-        let first = Process()
-        first.executableURL = SocloadProcess.executable
-        first.arguments = ["fetch", server.baseURL + "/slow/rows.json", "--table", "t", "--db", db, "--retries", "0"]
-        first.environment = ProcessInfo.processInfo.environment.merging(["SOCLOAD_LOW_SPEED_TIME": "60"]) { $1 }
-        first.standardError = Pipe()
-        try first.run()
-        Thread.sleep(forTimeInterval: 0.7)
+        let first = try startLoadThatHoldsTheLock(stallSeconds: 2)
 
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
@@ -142,14 +149,7 @@ final class NetworkAndConcurrencyTests: XCTestCase {
 
     /// A second fetch that cannot get the lock within the busy timeout fails clearly; the file is fine.
     func testASecondFetchGivesUpClearlyWhenTheLockStaysTaken() throws {
-        server.route("/hold/rows.json", .init(body: body, delivery: .partialThenStall(bytes: body.count / 2, seconds: 8)))
-        let first = Process()
-        first.executableURL = SocloadProcess.executable
-        first.arguments = ["fetch", server.baseURL + "/hold/rows.json", "--table", "t", "--db", db, "--retries", "0"]
-        first.environment = ProcessInfo.processInfo.environment.merging(["SOCLOAD_LOW_SPEED_TIME": "60"]) { $1 }
-        first.standardError = Pipe()
-        try first.run()
-        Thread.sleep(forTimeInterval: 0.7)
+        let first = try startLoadThatHoldsTheLock(stallSeconds: 8)
         let second = try SocloadProcess.run(["fetch", Fixtures.datasetsDirectory.appendingPathComponent("geo5-shps.json").path,
                                              "--table", "t", "--db", db])
         XCTAssertEqual(second.status, 74)

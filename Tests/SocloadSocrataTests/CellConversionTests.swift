@@ -77,7 +77,7 @@ final class CellConversionTests: XCTestCase {
 
     func testStructuredValuesBecomeJSONText() {
         let value: JSONValue = .object([JSONMember(key: "file_id", value: .string("a\"b")), JSONMember(key: "n", value: .number("1.50"))])
-        XCTAssertEqual(CellConversion.json(value), .text(#"{"file_id":"a\"b","n":1.50}"#))
-        XCTAssertEqual(CellConversion.json(.string("plain")), .text("plain"))
+        XCTAssertEqual(CellConversion.text(value), .text(#"{"file_id":"a\"b","n":1.50}"#))
+        XCTAssertEqual(CellConversion.text(.string("plain")), .text("plain"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SocloadSocrata
 
 /// A fake Socrata portal over a real loopback HTTP server, serving ONE dataset through every API:
 /// `/api/views/ID.json`, `/api/views/ID/rows.json`, `/resource/ID.json` (SODA 2.1 with `$select`,
@@ -348,16 +349,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
     // MARK: - Formatting
 
     static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.quoted(text)
     }
 
     static func isoWithMilliseconds(_ seconds: Int) -> String {

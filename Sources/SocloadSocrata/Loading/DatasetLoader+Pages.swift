@@ -140,7 +140,7 @@ extension DatasetLoader {
 
     private func createTable(_ layout: SODARowLayout, request: LoadRequest, session: any LoadSession,
                              state: LoadState) throws {
-        let schema = try makeSchema(for: layout.view, request: request)
+        let schema = try Self.schema(for: layout.view, request: request)
         try session.replaceTable(schema)
         state.schema = schema
         if state.view == nil { state.view = layout.view }

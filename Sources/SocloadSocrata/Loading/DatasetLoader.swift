@@ -136,10 +136,6 @@ public final class DatasetLoader {
         onRetry?("\(error); retry \(retry) of \(self.retry.maximumRetries) in \(String(format: "%.1f", wait)) s")
     }
 
-    func makeSchema(for view: ViewMetadata, request: LoadRequest) throws -> TableSchema {
-        try Self.schema(for: view, request: request)
-    }
-
     static func schema(for view: ViewMetadata, request: LoadRequest) throws -> TableSchema {
         let name = request.targetTable(view: view)
         let lowered = name.lowercased()

@@ -6,6 +6,7 @@ import SocloadDatabase
 /// The same conversions serve rows.json arrays and SODA 2 objects, so a table has the same schema
 /// and values whichever way it was fetched.
 enum CellConversion {
+    /// Text as given; structured values (arrays, objects) as compact JSON text.
     static func text(_ cell: JSONValue) -> DatabaseValue {
         switch cell {
         case .null: return .null
@@ -14,11 +15,6 @@ enum CellConversion {
         case .bool(let flag): return .text(flag ? "true" : "false")
         case .array, .object: return .text(cell.jsonText)
         }
-    }
-
-    /// JSON text for structured values; a plain string stays itself.
-    static func json(_ cell: JSONValue) -> DatabaseValue {
-        text(cell)
     }
 
     /// Numbers arrive as strings (`"1.000000"`, `"$1,234.50"`): integer when integral, else real;

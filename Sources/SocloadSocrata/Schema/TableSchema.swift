@@ -106,9 +106,8 @@ public struct TableSchema: Sendable {
 
     private func append(_ type: ColumnType, _ cell: JSONValue, _ subColumnTypes: [String]?, to values: inout [DatabaseValue]) {
         switch type {
-        case .text, .geometry: values.append(CellConversion.text(cell))
+        case .text, .geometry, .json: values.append(CellConversion.text(cell))
         case .calendarDate: values.append(CellConversion.calendarDate(cell))
-        case .json: values.append(CellConversion.json(cell))
         case .number: values.append(CellConversion.number(cell))
         case .double: values.append(CellConversion.double(cell))
         case .checkbox: values.append(CellConversion.checkbox(cell))

@@ -23,13 +23,19 @@ enum DatabaseOption {
         arguments.value("db") ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
     }
 
-    /// Opens a database that must already exist: reading commands never create an empty file.
-    static func openExisting(_ arguments: ParsedArguments, _ context: CommandContext) throws -> DatabaseQueue {
+    /// Fails unless the database file exists: only `fetch` creates one.
+    static func requireExisting(_ arguments: ParsedArguments, _ context: CommandContext) throws {
         let path = path(arguments, context)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("no database at '\(path)' (fetch a dataset first, or pass --db PATH)",
                                  exitCode: .noInput)
         }
+    }
+
+    /// Opens a database that must already exist: reading commands never create an empty file.
+    static func openExisting(_ arguments: ParsedArguments, _ context: CommandContext) throws -> DatabaseQueue {
+        try requireExisting(arguments, context)
+        let path = path(arguments, context)
         var configuration = DatabaseConfiguration()
         configuration.createIfMissing = false
         let queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -22,7 +22,7 @@ enum SyncCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
         let pageSize = try LoadOptions.positiveInteger(arguments, "page-size", command: spec) ?? 50_000
-        _ = try DatabaseOption.openExisting(arguments, context)
+        try DatabaseOption.requireExisting(arguments, context)
         let session = try LoadOptions.session(arguments, context, command: spec)
         defer { session.finish() }
         try sync(arguments.positionals[0], session: session, pageSize: pageSize)
