@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "socload", targets: ["socload"]),
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
+        .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
     ],
     targets: [
         // C boundary: system libraries plus typed wrappers for their variadic functions.
@@ -25,26 +26,32 @@ let package = Package(
         // Database layer: connection, statements, serial queue, row decoding.
         .target(name: "SocloadDatabase", dependencies: ["CSQLite"]),
 
-        // Socrata layer: dataset references, metadata, type mapping, streaming reader, HTTP.
+        // Socrata layer: dataset references, metadata, the load plan, the one converter, streaming
+        // readers, HTTP, and the destination protocols. No SQL and no SQLite in it.
         .target(name: "SocloadSocrata", dependencies: ["SocloadDatabase", "CCurl"]),
 
+        // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
+        .target(name: "SocloadSQLite", dependencies: ["SocloadDatabase", "SocloadSocrata", "CSQLite"]),
+
         // Command-line front end: argument parsing, commands, output formats, progress.
-        .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata"]),
+        .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"]),
 
         // Writes the bundled sample datasets (Datasets/*.json), deterministically.
-        .executableTarget(name: "socload-datasets", dependencies: ["SocloadDatabase", "SocloadSocrata"],
+        .executableTarget(name: "socload-datasets", dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"],
                           path: "Sources/DatasetGenerator"),
 
         // libFuzzer target for the reader (`make fuzz`); the driver header is used in fuzzing builds only.
         .systemLibrary(name: "CFuzzerDriver"),
-        .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "CFuzzerDriver"]),
+        .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "SocloadTestSupport", "CFuzzerDriver"]),
 
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
         .target(name: "SocloadTestSupport", dependencies: ["SocloadSocrata"], path: "Tests/SocloadTestSupport"),
-        .testTarget(name: "SocloadSocrataTests", dependencies: ["SocloadSocrata", "SocloadDatabase", "SocloadTestSupport"]),
+        .testTarget(name: "SocloadSocrataTests",
+                    dependencies: ["SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
-                    dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadTestSupport"]),
+                    dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite",
+                                   "SocloadTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,7 +60,7 @@ enum BenchmarkDataset {
         json.write("\n]}\n")
         try json.close()
         try csv.close()
-        let create = "CREATE TABLE \"\(TableSchema.tableName(forDatasetID: id))\" ("
+        let create = "CREATE TABLE \"\(LoadPlan.tableName(forDatasetID: id))\" ("
             + tableColumns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ") + ");\n"
         try Data(create.utf8).write(to: URL(fileURLWithPath: base + ".schema.sql"))
     }

@@ -7,7 +7,14 @@ import Foundation
 public enum ISO8601Timestamp {
     /// The date a timestamp stands for, or nil when the text is not an ISO-8601 timestamp.
     public static func parse(_ text: String) -> Date? {
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { epochSeconds(utf8: $0) }.map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// The seconds since 1970 a timestamp's UTF-8 text stands for (no zone: UTC), or nil when it
+    /// is not an ISO-8601 timestamp. Reads the bytes in place: the load path calls it per cell.
+    public static func epochSeconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var scanner = DigitScanner(bytes)
         guard let year = scanner.number(digits: 4), scanner.take("-"),
               let month = scanner.number(digits: 2), scanner.take("-"),
               let day = scanner.number(digits: 2),
@@ -36,7 +43,7 @@ public enum ISO8601Timestamp {
             }
         }
         guard scanner.isAtEnd else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+        return seconds
     }
 
     /// `2015-10-29T12:00:00Z`, with milliseconds only when the date has a fraction of a second.
@@ -151,10 +158,10 @@ public enum ISO8601Timestamp {
 
 /// Reads fixed-width decimal fields from ASCII bytes.
 private struct DigitScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var isAtEnd: Bool { position == bytes.count }
 

@@ -1,12 +1,12 @@
-// The libFuzzer entry point for the rows.json reader and converters (`make fuzz`, which builds
+// The libFuzzer entry point for the rows.json reader and the converter (`make fuzz`, which builds
 // with `-sanitize=fuzzer,address -parse-as-library -D FUZZING`). Built normally, this program does
 // nothing: the corpus runs as an ordinary test (FuzzCorpusTests).
-import SocloadSocrata
+import SocloadTestSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRowsJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
-    RowsJSONSelfCheck.run(Array(UnsafeBufferPointer(start: data, count: size)))
+    ConverterSelfCheck.run(Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
 

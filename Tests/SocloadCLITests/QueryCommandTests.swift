@@ -172,8 +172,8 @@ final class TablesAndSchemaTests: XCTestCase {
         XCTAssertEqual(run.stdout, """
             CREATE TABLE people(id integer, name text, score real, note text, photo blob);
 
-            column  type     not_null  primary_key
-            ------  -------  --------  -----------
+            column  type     not_null  primary_key  logical_type
+            ------  -------  --------  -----------  ------------
             id      INTEGER         0            0
             name    TEXT            0            0
             score   REAL            0            0

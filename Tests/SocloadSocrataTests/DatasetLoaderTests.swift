@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
+import SocloadSQLite
 import SocloadTestSupport
 import XCTest
 
@@ -73,16 +74,16 @@ final class DatasetLoaderTests: XCTestCase {
         let harness = try LoadHarness()
         let path = try harness.file("tiny.json", Array(Self.tiny.utf8))
         try harness.load(.file(path), id: "abcd-1234")
-        let entry = try XCTUnwrap(harness.queue.read { try Catalog.entry(for: "abcd-1234", in: $0) })
+        let entry = try XCTUnwrap(harness.queue.read { try SQLiteCatalog(db: $0).entry(for: "abcd-1234") })
         XCTAssertEqual(entry.tableName, "abcd_1234")
         XCTAssertEqual(entry.name, "Tiny")
         XCTAssertEqual(entry.sourceURL, path)
         XCTAssertEqual(entry.rowCount, 3)
         XCTAssertEqual(entry.rowsUpdatedAt, "2015-10-29T12:00:00Z")
         XCTAssertEqual(entry.columnMappingJSON,
-                       #"[{"fieldName":":id","columns":[{"name":"_id","type":"TEXT"}]},{"fieldName":"name","columns":[{"name":"name","type":"TEXT"}]},{"fieldName":"n","columns":[{"name":"n","type":"NUMERIC"}]}]"#)
+                       #"[{"fieldName":":id","columns":[{"name":"_id","type":"text"}]},{"fieldName":"name","columns":[{"name":"name","type":"text"}]},{"fieldName":"n","columns":[{"name":"n","type":"decimal"}]}]"#)
         XCTAssertTrue(entry.columnsJSON.contains(#""fieldName":":sid""#))
-        XCTAssertEqual(try harness.queue.read { try Catalog.entry(for: "abcd_1234", in: $0) }, entry)
+        XCTAssertEqual(try harness.queue.read { try SQLiteCatalog(db: $0).entry(for: "abcd_1234") }, entry)
     }
 
     func testEveryHTTPDeliveryGivesTheSameTable() throws {
@@ -216,7 +217,7 @@ final class DatasetLoaderTests: XCTestCase {
         XCTAssertEqual(try harness.load(.file(path), limit: 0).rowCount, 0)
         let duplicate = try harness.file("dup.json", Array(Self.tiny.replacingOccurrences(of: "row-bbbb", with: "row-aaaa").utf8))
         XCTAssertThrowsError(try harness.load(.file(duplicate))) { error in
-            XCTAssertEqual("\(error)", "row 2: UNIQUE constraint failed: abcd_1234._id")
+            XCTAssertEqual("\(error)", "duplicate key _id = \"row-aaaa\" in abcd_1234: rows 1 and 2")
             XCTAssertEqual((error as? LoadError)?.kind, .badData)
         }
         XCTAssertThrowsError(try harness.load(.file(path), table: "_socload_datasets")) { error in

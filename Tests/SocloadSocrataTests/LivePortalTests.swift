@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 @testable import SocloadSocrata
+import SocloadSQLite
 import SocloadTestSupport
 import XCTest
 
@@ -245,7 +246,7 @@ final class LivePortalTests: XCTestCase {
         let page = try XCTUnwrap(portal.server.requests.last { $0.route.hasPrefix("/resource/") })
         XCTAssertEqual(page.query["$where"], ":updated_at > '2015-01-01T23:01:00Z'")
         XCTAssertEqual(page.query["$order"], ":updated_at, :id")
-        let entry = try XCTUnwrap(harness.queue.read { try Catalog.entry(for: "fake_0001", in: $0) })
+        let entry = try XCTUnwrap(harness.queue.read { try SQLiteCatalog(db: $0).entry(for: "fake_0001") })
         XCTAssertEqual(entry.rowCount, 25)
 
         // Nothing new: nothing changes.
@@ -262,8 +263,8 @@ final class LivePortalTests: XCTestCase {
         }, rowsUpdatedAt: FakePortalDataset.start + 200 * 86_400)
         let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
         XCTAssertThrowsError(try loader.sync("fake_0001")) { error in
-            XCTAssertEqual("\(error)", "the columns of fake_0001 changed upstream (amount is now TEXT, was NUMERIC; "
-                           + "added rating NUMERIC; removed active): run a full fetch to rebuild it")
+            XCTAssertEqual("\(error)", "the columns of fake_0001 changed upstream (amount is now text, was decimal; "
+                           + "added rating decimal; removed active): run a full fetch to rebuild it")
         }
         let fileHarness = try LoadHarness()
         let path = try fileHarness.file("t.json", Array(DatasetLoaderTests.tiny.utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
+import SocloadSQLite
 import XCTest
 
 /// A database in a temporary directory and a loader writing into it.

@@ -17,13 +17,16 @@ enum ReaderHarness {
         do {
             for index in 0..<(bounds.count - 1) {
                 try bytes[bounds[index]..<bounds[index + 1]].withUnsafeBytes { chunk in
-                    try reader.feed(chunk) { event in
-                        switch event {
-                        case .metadata(let view): outcome.metadata = view
-                        case .row(let cells): outcome.rows.append(cells)
-                        case .rawRow: XCTFail("raw rows were not asked for")
+                    try reader.feed(chunk, onMetadata: { outcome.metadata = $0 }, onRow: { row in
+                        // Rows are taken whole only: each arrives once, as its complete text.
+                        guard row.isWhole else { return nil }
+                        let value = try JSONValue(parsingRow: Array(row.bytes), row: row.number, offset: row.offset)
+                        guard case .array(let cells) = value else {
+                            throw RowsJSONError.badRow(row: row.number, offset: row.offset, detail: "not an array")
                         }
-                    }
+                        outcome.rows.append(cells)
+                        return nil
+                    })
                 }
             }
             try reader.finish()

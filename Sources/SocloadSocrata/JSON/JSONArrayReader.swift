@@ -1,5 +1,6 @@
 /// Reads a JSON array incrementally, one element at a time, from chunks of bytes: the body of a
-/// SODA 2 or SODA3 page, `[{"name": ...}, {...}]`. Only the current element is held in memory.
+/// SODA 2 or SODA3 page, `[{"name": ...}, {...}]`. Only the current element is held in memory;
+/// each is handed over as its JSON text (for `RowConverter`), with its 1-based number and offset.
 ///
 /// A body that is an object instead (a Socrata error served with status 200) is reported as such.
 public final class JSONArrayReader {
@@ -16,7 +17,9 @@ public final class JSONArrayReader {
 
     public init() {}
 
-    public func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (JSONValue) throws -> Void) throws {
+    public typealias ElementHandler = (_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int, _ offset: Int) throws -> Void
+
+    public func feed(_ chunk: UnsafeRawBufferPointer, _ handle: ElementHandler) throws {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var index = 0
         while index < bytes.count {
@@ -91,18 +94,13 @@ public final class JSONArrayReader {
         }
     }
 
-    private func finishElement(_ handle: (JSONValue) throws -> Void) throws {
+    private func finishElement(_ handle: ElementHandler) throws {
         elementsRead += 1
         state = .afterElement
-        let value: JSONValue
-        do {
-            value = try JSONValueParser.parse(captured)
-        } catch {
-            throw RowsJSONError.badRow(row: elementsRead, offset: captureStart,
-                                       detail: RowsJSONReader.describe(error, base: captureStart))
-        }
+        let number = elementsRead
+        let offset = captureStart
+        try captured.withUnsafeBufferPointer { try handle($0, number, offset) }
         captured.removeAll(keepingCapacity: true)
-        try handle(value)
     }
 
     private func malformed(_ position: Int, _ byte: UInt8, expected: String) -> RowsJSONError {

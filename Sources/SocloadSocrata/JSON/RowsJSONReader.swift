@@ -8,24 +8,30 @@ import Foundation
 /// result is the same however the bytes are split into chunks.
 ///
 ///     let reader = RowsJSONReader()
-///     try reader.feed(chunk) { event in ... }   // for each chunk
+///     try reader.feed(chunk, onMetadata: { view in ... }, onRow: { row in ... })   // for each chunk
 ///     try reader.finish()
+///
+/// Rows are handed over as their bytes, one way only (`RowText`): in place in the chunk when the
+/// handler can take a row there, else copied whole first.
 public final class RowsJSONReader {
-    public enum Event {
-        case metadata(ViewMetadata)
-        case row([JSONValue])
-        /// A row's JSON array text, valid only during the call, when `deliversRawRows` is set.
-        case rawRow(UnsafeBufferPointer<UInt8>)
+    /// One row's JSON text. Valid only during the call.
+    public struct RowText {
+        /// The bytes the row starts in, at `start`.
+        public let bytes: UnsafeBufferPointer<UInt8>
+        public let start: Int
+        /// True when `bytes[start...]` is exactly the whole row; false when the row starts in the
+        /// current chunk and may run past its end.
+        public let isWhole: Bool
+        /// The row's 1-based number.
+        public let number: Int
+        /// The row's byte offset in the document.
+        public let offset: Int
     }
 
-    /// Hand rows over as their bytes (`.rawRow`) instead of parsed cells, for the fast load path.
-    public var deliversRawRows = false
-
-    /// With `deliversRawRows`: offered each row that starts in the current chunk, in place, before
-    /// any copy. It returns the index past the row when it took it whole, or nil to have the row
-    /// read and delivered as `.rawRow` (a row cut by the chunk's end, or a malformed one).
-    /// Arguments: the chunk, the row's start, the row's 1-based number, its absolute byte offset.
-    var inPlaceRowHandler: ((UnsafeBufferPointer<UInt8>, Int, Int, Int) throws -> Int?)?
+    /// What the row handler returns: the index in `bytes` past the row when it took the row,
+    /// or nil to have it delivered again whole (a row cut by the chunk's end, or a malformed
+    /// one). For a whole row the answer is not read.
+    public typealias RowHandler = (RowText) throws -> Int?
 
     private enum State {
         case documentStart
@@ -71,8 +77,10 @@ public final class RowsJSONReader {
 
     public init() {}
 
-    /// Consumes the next chunk, calling `handle` for the metadata and for each complete row in it.
-    public func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) throws -> Void) throws {
+    /// Consumes the next chunk, calling `metadata` once the column metadata is read and `row` for
+    /// each row in it.
+    public func feed(_ chunk: UnsafeRawBufferPointer, onMetadata: (ViewMetadata) throws -> Void,
+                     onRow: RowHandler) throws {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var index = 0
         let count = bytes.count
@@ -83,7 +91,7 @@ public final class RowsJSONReader {
                 let (end, complete) = scanner.scan(bytes, from: index)
                 if case .skip = capture {} else { try appendCaptured(bytes, from: index, to: end) }
                 index = end
-                if complete { try finishCapture(handle) }
+                if complete { try finishCapture(onMetadata, onRow) }
                 continue
             case .key:
                 if keyEscaped {
@@ -145,8 +153,8 @@ public final class RowsJSONReader {
                 }
             case .rowOrEnd(let first):
                 if byte == UInt8(ascii: "[") {
-                    if deliversRawRows, let inPlace = inPlaceRowHandler,
-                       let end = try inPlace(bytes, index, rowsRead + 1, position) {
+                    let text = RowText(bytes: bytes, start: index, isWhole: false, number: rowsRead + 1, offset: position)
+                    if let end = try onRow(text) {
                         rowsRead += 1
                         captureStart = position
                         state = .afterRow
@@ -220,30 +228,21 @@ public final class RowsJSONReader {
         }
     }
 
-    private func finishCapture(_ handle: (Event) throws -> Void) throws {
+    private func finishCapture(_ onMetadata: (ViewMetadata) throws -> Void, _ onRow: RowHandler) throws {
         switch capture {
         case .metadata:
             let view = try Self.decodeMetadata(captured)
             metadata = view
             state = .afterMember
-            try handle(.metadata(view))
+            try onMetadata(view)
         case .row:
             rowsRead += 1
             state = .afterRow
-            if deliversRawRows {
-                try captured.withUnsafeBufferPointer { try handle(.rawRow($0)) }
-                return
+            let number = rowsRead
+            let offset = captureStart
+            _ = try captured.withUnsafeBufferPointer { bytes in
+                try onRow(RowText(bytes: bytes, start: 0, isWhole: true, number: number, offset: offset))
             }
-            let value: JSONValue
-            do {
-                value = try JSONValueParser.parse(captured)
-            } catch {
-                throw RowsJSONError.badRow(row: rowsRead, offset: captureStart, detail: Self.describe(error, base: captureStart))
-            }
-            guard case .array(let cells) = value else {
-                throw RowsJSONError.badRow(row: rowsRead, offset: captureStart, detail: "not an array")
-            }
-            try handle(.row(cells))
         case .envelope(let key):
             envelope[key] = try? JSONValueParser.parse(captured)
             state = .afterMember

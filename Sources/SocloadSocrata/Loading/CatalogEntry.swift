@@ -1,3 +1,5 @@
+import Foundation
+
 /// What socload remembers about a loaded table, in the `_socload_datasets` catalog table.
 public struct CatalogEntry: Codable, Sendable, Equatable {
     public var tableName: String
@@ -20,10 +22,16 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
     /// What was asked for (API, SoQL, limit): a table holding a filtered slice is never "up to
     /// date" for a request for the whole dataset.
     public var requestSignature: String?
+    /// The load plan (tables, columns, logical types, keys, indexes) as JSON: sync, `schema` and
+    /// `info` read the key and types from it, and a refresh tells socload's objects from the user's.
+    public var planJSON: String?
+    /// Per column, the cells that were not of its type and were stored as NULL (JSON).
+    public var invalidCellsJSON: String?
 
     public init(tableName: String, datasetID: String?, domain: String?, name: String?, sourceURL: String,
                 fetchedAt: String, rowsUpdatedAt: String?, rowCount: Int, columnsJSON: String,
-                columnMappingJSON: String, etag: String?, lastModified: String?, requestSignature: String? = nil) {
+                columnMappingJSON: String, etag: String?, lastModified: String?, requestSignature: String? = nil,
+                planJSON: String? = nil, invalidCellsJSON: String? = nil) {
         self.tableName = tableName
         self.datasetID = datasetID
         self.domain = domain
@@ -37,12 +45,28 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         self.etag = etag
         self.lastModified = lastModified
         self.requestSignature = requestSignature
+        self.planJSON = planJSON
+        self.invalidCellsJSON = invalidCellsJSON
+    }
+
+    /// The plan recorded with the entry (nil for tables loaded by an older socload).
+    public var plan: LoadPlan? {
+        guard let planJSON else { return nil }
+        return try? JSONDecoder().decode(LoadPlan.self, from: Data(planJSON.utf8))
+    }
+
+    /// The invalid-cell counts recorded with the entry.
+    public var invalidCells: [InvalidCells] {
+        guard let invalidCellsJSON,
+              let cells = try? JSONDecoder().decode([InvalidCells].self, from: Data(invalidCellsJSON.utf8)) else { return [] }
+        return cells
     }
 
     enum CodingKeys: String, CodingKey {
         case tableName = "table_name", datasetID = "dataset_id", domain, name, sourceURL = "source_url"
         case fetchedAt = "fetched_at", rowsUpdatedAt = "rows_updated_at", rowCount = "row_count"
         case columnsJSON = "columns_json", columnMappingJSON = "column_mapping_json", etag
-        case lastModified = "last_modified", requestSignature = "request_signature"
+        case lastModified = "last_modified", requestSignature = "request_signature", planJSON = "plan_json"
+        case invalidCellsJSON = "invalid_cells_json"
     }
 }

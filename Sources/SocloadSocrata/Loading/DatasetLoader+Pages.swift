@@ -1,7 +1,7 @@
 /// Loading through the query APIs, SODA 2.1 and SODA3, page by page.
 extension DatasetLoader {
     /// Reads every page into a freshly created table.
-    func loadPages(_ request: LoadRequest, api: DatasetAPI, portal: SocrataPortal, session: any LoadSession,
+    func loadPages(_ request: LoadRequest, api: DatasetAPI, portal: SocrataPortal, transaction: any LoadTransaction,
                    state: LoadState) throws {
         if api == .soda3, http.appToken == nil, http.credentials == nil {
             throw LoadError.unsupported("SODA3 needs an app token (--app-token or $SOCRATA_APP_TOKEN) "
@@ -14,35 +14,29 @@ extension DatasetLoader {
         try state.view?.requireTabular()
         // A selection is best described by the response headers, so its table waits for page 1.
         let layout = request.query.select == nil ? state.view.map { SODARowLayout(view: $0) } : nil
-        if let layout {
-            try createTable(layout, request: request, session: session, state: state)
+        let sink = try readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
+                                 limit: request.limit, layout: layout, transaction: transaction, state: state) { layout in
+            let plan = try request.plan(for: layout.view)
+            try self.beginTable(plan, transaction: transaction, state: state)
+            if state.view == nil { state.view = layout.view }
+            return PageRowSink(plan: plan, strict: request.strict) { batch in try state.writer?.insert(batch) }
         }
-        state.rowCount = try readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
-                                       limit: request.limit, layout: layout, session: session, state: state,
-                                       prepare: { layout in
-                                           if state.schema == nil {
-                                               try self.createTable(layout, request: request, session: session, state: state)
-                                           }
-                                       },
-                                       handleRow: { cells, rowNumber in
-                                           guard let schema = state.schema else { return }
-                                           try self.insert(cells, rowNumber: rowNumber, schema: schema, session: session)
-                                       })
+        state.invalidCells = sink?.converter.invalidCells ?? []
     }
 
-    /// Reads pages of `pageSize` rows in a stable order until a short page, calling `handleRow`
-    /// with each row's cells. Each page runs in a savepoint and is retried alone: the rows of
-    /// earlier pages are not fetched again. `prepare` sees the layout once it is known (from the
-    /// metadata, or from the first page's headers). Returns the number of rows read.
+    /// Reads pages of `pageSize` rows in a stable order until a short page, converting each row
+    /// into the sink `start` makes once the layout is known (from the metadata, or from the first
+    /// page's headers). Each page runs in a savepoint and is retried alone: the rows of earlier
+    /// pages are not fetched again. Sets `state.rowCount`; returns the sink (nil: no page had a layout).
     func readPages(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize requestedSize: Int, limit: Int?,
-                   layout initialLayout: SODARowLayout?, session: any LoadSession, state: LoadState,
-                   prepare: @escaping (SODARowLayout) throws -> Void,
-                   handleRow: @escaping ([JSONValue], Int) throws -> Void) throws -> Int {
+                   layout initialLayout: SODARowLayout?, transaction: any LoadTransaction, state: LoadState,
+                   start: @escaping (SODARowLayout) throws -> PageRowSink) throws -> PageRowSink? {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, requestedSize)
-        var layout = initialLayout
+        var sink = try initialLayout.map(start)
         var total = 0
         var pageNumber = 1
+        state.rowCount = 0
         while true {
             let wanted = limit.map { min(pageSize, $0 - total) } ?? pageSize
             if wanted <= 0 { break }
@@ -53,55 +47,56 @@ extension DatasetLoader {
             let received: Int
             do {
                 received = try retry.run(cancellation: cancellation, onRetry: retryNotice) {
-                    try session.withSavepoint {
-                        try readPage(pageRequest, downloader: downloader, layout: &layout, offset: offset, limit: wanted,
-                                     query: query, portal: portal, state: state, prepare: prepare, handleRow: handleRow)
+                    let hadSink = sink != nil
+                    do {
+                        return try transaction.withSavepoint {
+                            try readPage(pageRequest, downloader: downloader, sink: &sink, offset: offset, limit: wanted,
+                                         query: query, portal: portal, state: state, start: start)
+                        }
+                    } catch {
+                        // The savepoint undid the page's rows (and a table it created).
+                        sink?.restore()
+                        if !hadSink { sink = nil }
+                        throw error
                     }
                 }
             } catch let error as HTTPError {
                 throw LoadError.page(number: pageNumber, underlying: error)
             }
             total += received
+            state.rowCount = total
             // SODA3 pages have a fixed size, so a limit inside a page also ends the reading.
             if received < wanted || (api == .soda3 && received < pageSize) { break }
             pageNumber += 1
         }
-        if let layout { try prepare(layout) }
-        return total
+        return sink
     }
 
-    /// One page: its rows handed on, their count returned.
-    private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, layout: inout SODARowLayout?,
+    /// One page: its rows converted into the sink, their count returned.
+    private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, sink: inout PageRowSink?,
                           offset: Int, limit: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
-                          prepare: @escaping (SODARowLayout) throws -> Void,
-                          handleRow: @escaping ([JSONValue], Int) throws -> Void) throws -> Int {
+                          start: (SODARowLayout) throws -> PageRowSink) throws -> Int {
         let reader = JSONArrayReader()
         var count = 0
-        var currentLayout = layout
-        let hadSchema = state.schema != nil
-        do {
-            try downloader.download(pageRequest, onResponse: { head in
-                if currentLayout == nil {
-                    currentLayout = try self.layoutFromHeaders(head, query: query, portal: portal, view: state.view)
-                }
-                if let currentLayout { try prepare(currentLayout) }
-            }, onChunk: { chunk in
-                try self.cancellation?.check()
-                try reader.feed(chunk) { object in
-                    guard count < limit, let currentLayout else { return }
-                    count += 1
-                    try handleRow(currentLayout.cells(for: object), offset + count)
-                }
-                state.bytesRead += Int64(chunk.count)
-                self.progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil,
-                                            rowsLoaded: offset + count, elapsed: state.elapsed))
-            })
-            try reader.finish()
-        } catch {
-            if !hadSchema { state.schema = nil } // the savepoint undoes the CREATE TABLE too
-            throw error
-        }
-        layout = currentLayout
+        var current = sink
+        try downloader.download(pageRequest, onResponse: { head in
+            if current == nil {
+                current = try start(try self.layoutFromHeaders(head, query: query, portal: portal, view: state.view))
+            }
+        }, onChunk: { chunk in
+            try self.cancellation?.check()
+            try reader.feed(chunk) { bytes, _, elementOffset in
+                guard count < limit, let current else { return }
+                count += 1
+                try current.append(bytes, rowNumber: offset + count, offset: elementOffset)
+            }
+            state.bytesRead += Int64(chunk.count)
+            self.progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil,
+                                        rowsLoaded: offset + count, elapsed: state.elapsed))
+        })
+        try reader.finish()
+        try current?.endPage()
+        sink = current
         return count
     }
 
@@ -136,13 +131,5 @@ extension DatasetLoader {
         }
         throw LoadError.unsupported("the portal gave neither the dataset's metadata nor X-SODA2-Fields headers: "
                                     + "socload cannot tell the columns")
-    }
-
-    private func createTable(_ layout: SODARowLayout, request: LoadRequest, session: any LoadSession,
-                             state: LoadState) throws {
-        let schema = try Self.schema(for: layout.view, request: request)
-        try session.replaceTable(schema)
-        state.schema = schema
-        if state.view == nil { state.view = layout.view }
     }
 }

@@ -9,28 +9,28 @@ extension DatasetLoader {
 
     /// What the producer sends the database thread.
     enum PipelineItem: Sendable {
-        case schema(TableSchema, ViewMetadata)
+        case plan(LoadPlan, ViewMetadata)
         case batch(RowBatch, bytesRead: Int64, bytesExpected: Int64?)
-        case end(HTTPResponseHead?)
+        case end(HTTPResponseHead?, invalidCells: [InvalidCells])
         case failure(any Error)
     }
 
     static let batchRows = 1024
     static let batchBytes = 1 << 19
 
-    func loadRowsJSON(_ request: LoadRequest, previous: CatalogEntry?, session: any LoadSession,
+    func loadRowsJSON(_ request: LoadRequest, previous: CatalogEntry?, transaction: any LoadTransaction,
                       state: LoadState) throws -> RowsOutcome {
         switch request.reference.location {
         case .file:
-            return try runPipeline(request, headers: [], session: session, state: state)
+            return try runPipeline(request, headers: [], transaction: transaction, state: state)
         case .url:
             var headers: [(name: String, value: String)] = []
             if let etag = previous?.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = previous?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
             // A transfer that fails in a retryable way starts over, after undoing what it wrote.
             return try retry.run(cancellation: cancellation, onRetry: retryNotice) {
-                try session.withSavepoint {
-                    try runPipeline(request, headers: headers, session: session, state: state)
+                try transaction.withSavepoint {
+                    try runPipeline(request, headers: headers, transaction: transaction, state: state)
                 }
             }
         }
@@ -38,10 +38,11 @@ extension DatasetLoader {
 
     /// Starts the producer and inserts what it sends until the end, a failure, or cancellation.
     private func runPipeline(_ request: LoadRequest, headers: [(name: String, value: String)],
-                             session: any LoadSession, state: LoadState) throws -> RowsOutcome {
+                             transaction: any LoadTransaction, state: LoadState) throws -> RowsOutcome {
         state.rowCount = 0
         state.bytesRead = 0
-        state.schema = nil
+        state.plan = nil
+        state.writer = nil
         let channel = BoundedChannel<PipelineItem>(capacity: 4)
         let stop = LoadCancellation()
         let finished = DispatchSemaphore(value: 0)
@@ -62,18 +63,18 @@ extension DatasetLoader {
                 }
                 guard let item = channel.receive(timeout: 0.1) else { continue }
                 switch item {
-                case let .schema(schema, view):
-                    try session.replaceTable(schema)
-                    state.schema = schema
+                case let .plan(plan, view):
+                    try beginTable(plan, transaction: transaction, state: state)
                     state.view = view
                 case let .batch(batch, bytesRead, bytesExpected):
-                    try session.insert(batch)
+                    try state.writer?.insert(batch)
                     state.rowCount += batch.rowCount
                     state.bytesRead = bytesRead
                     state.bytesExpected = bytesExpected
                     reportProgress(state)
-                case .end(let head):
+                case let .end(head, invalidCells):
                     state.head = head
+                    state.invalidCells = invalidCells
                     return head?.statusCode == 304 ? .notModified : .loaded
                 case .failure(let error):
                     throw error
@@ -85,56 +86,54 @@ extension DatasetLoader {
         }
     }
 
-    /// The producer: bytes → rows.json reader → batches of converted rows → channel.
+    /// The producer: bytes → rows.json reader → converter → batches → channel.
     private static func produce(_ request: LoadRequest, headers: [(name: String, value: String)], http: HTTPOptions,
                                 stop: LoadCancellation, channel: BoundedChannel<PipelineItem>) {
         struct Stopped: Error {}
         let reader = RowsJSONReader()
-        reader.deliversRawRows = true
-        var converter: FastRowConverter?
-        var batch: RowBatch?
+        var converter: RowConverter?
+        var batch = RowBatch(columnCount: 0, firstRowNumber: 1, expectedRows: 0)
         var rowCount = 0
         var bytesRead: Int64 = 0
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
 
-        reader.inPlaceRowHandler = { bytes, start, rowNumber, offset in
-            guard converter != nil, batch != nil else { return nil }
-            guard let end = try converter!.appendIfComplete(bytes, from: start, limit: bytes.count,
-                                                            rowNumber: rowNumber, to: &batch!) else { return nil }
-            rowCount += 1
-            if let limit = request.limit, rowCount >= limit { throw LimitReached() }
-            if batch!.rowCount >= batchRows || batch!.arena.count >= batchBytes { try flush() }
-            return end
+        func flush() throws {
+            guard batch.rowCount > 0 else { return }
+            guard channel.send(.batch(batch, bytesRead: bytesRead, bytesExpected: bytesExpected)) else { throw Stopped() }
+            batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: rowCount + 1, expectedRows: batchRows)
         }
 
-        func flush() throws {
-            guard let full = batch, full.rowCount > 0 else { return }
-            guard channel.send(.batch(full, bytesRead: bytesRead, bytesExpected: bytesExpected)) else { throw Stopped() }
-            batch = RowBatch(columnCount: full.columnCount, firstRowNumber: rowCount + 1, expectedRows: batchRows)
+        func onMetadata(_ view: ViewMetadata) throws {
+            try view.requireTabular()
+            let plan = try request.plan(for: view)
+            guard channel.send(.plan(plan, view)) else { throw Stopped() }
+            converter = RowConverter(plan: plan, rows: .arrays, strict: request.strict)
+            batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: batchRows)
+            if request.limit == 0 { throw LimitReached() }
+        }
+
+        func onRow(_ row: RowsJSONReader.RowText) throws -> Int? {
+            guard converter != nil else { return nil }
+            let end: Int
+            if row.isWhole {
+                try converter!.append(row: row.bytes, rowNumber: row.number, offset: row.offset, to: &batch)
+                end = row.bytes.count
+            } else {
+                guard let found = try converter!.appendIfComplete(row.bytes, from: row.start, limit: row.bytes.count,
+                                                                  rowNumber: row.number, offset: row.offset, to: &batch)
+                else { return nil }
+                end = found
+            }
+            rowCount += 1
+            if let limit = request.limit, rowCount >= limit { throw LimitReached() }
+            if batch.rowCount >= batchRows || batch.arena.count >= batchBytes { try flush() }
+            return end
         }
 
         let consume = { (chunk: UnsafeRawBufferPointer) throws in
             try stop.check()
-            try reader.feed(chunk) { event in
-                switch event {
-                case .metadata(let view):
-                    try view.requireTabular()
-                    let schema = try schema(for: view, request: request)
-                    guard channel.send(.schema(schema, view)) else { throw Stopped() }
-                    converter = FastRowConverter(schema: schema)
-                    batch = RowBatch(columnCount: schema.columns.count, firstRowNumber: 1, expectedRows: batchRows)
-                    if request.limit == 0 { throw LimitReached() }
-                case .rawRow(let bytes):
-                    guard converter != nil, batch != nil else { return }
-                    try converter!.append(row: bytes, rowNumber: reader.rowsRead, offset: reader.currentRowOffset, to: &batch!)
-                    rowCount += 1
-                    if let limit = request.limit, rowCount >= limit { throw LimitReached() }
-                    if batch!.rowCount >= batchRows || batch!.arena.count >= batchBytes { try flush() }
-                case .row:
-                    break
-                }
-            }
+            try reader.feed(chunk, onMetadata: onMetadata, onRow: onRow)
             bytesRead += Int64(chunk.count)
         }
 
@@ -153,7 +152,7 @@ extension DatasetLoader {
                 }
             } catch is LimitReached {}
             try flush()
-            _ = channel.send(.end(head))
+            _ = channel.send(.end(head, invalidCells: converter?.invalidCells ?? []))
         } catch is Stopped {
             return
         } catch {

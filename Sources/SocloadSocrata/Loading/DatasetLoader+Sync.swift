@@ -11,17 +11,20 @@ public struct SyncSummary: Sendable, Equatable {
     /// The `_updated_at` the sync asked for rows after (nil: the table was empty).
     public var since: String?
     public var elapsed: Double
+    /// Per column, the cells of the synced rows that were not of its type (stored as NULL).
+    public var invalidCells: [InvalidCells] = []
 }
 
 /// Incremental sync: only rows changed upstream since the newest stored `_updated_at`.
 extension DatasetLoader {
     /// Brings a table fetched before up to date: asks SODA 2.1 for rows with `:updated_at` later
     /// than the newest stored `_updated_at` (ordered by `:updated_at, :id`) and upserts them by
-    /// `_id`, in one transaction. Rows deleted upstream are not seen: a full fetch removes them.
+    /// the table's key, in one transaction. Rows deleted upstream are not seen: a full fetch
+    /// removes them.
     public func sync(_ tableOrDatasetID: String, pageSize: Int = 50_000) throws -> SyncSummary {
-        try destination.performLoad { session in
+        try destination.performLoad { transaction in
             let state = LoadState()
-            guard let entry = try session.catalogEntry(for: tableOrDatasetID) else {
+            guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
                 throw LoadError.notInCatalog(tableOrDatasetID)
             }
             guard let id = entry.datasetID, let components = URLComponents(string: entry.sourceURL),
@@ -32,56 +35,63 @@ extension DatasetLoader {
             let view = try fetchView(portal)
             try view.requireTabular()
             let layout = SODARowLayout(view: view)
-            let schema = TableSchema(tableName: entry.tableName, view: layout.view)
-            try checkColumns(of: schema, session: session)
-            try session.prepareUpsert(schema)
-
-            let since = try session.newestUpdate(in: entry.tableName)
+            let stored = try storedPlan(of: entry)
+            var options = stored.options ?? PlanOptions(tableName: entry.tableName)
+            options.includeSystemColumns = false // SODA gives only :id, :created_at and :updated_at
+            let plan = try LoadPlan.socrata(view: layout.view, options: options)
+            try Self.checkColumns(plan.mainTable, against: stored.mainTable)
+            guard !plan.mainTable.primaryKey.isEmpty else {
+                throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
+            }
+            let upserter = try transaction.upserter(for: plan.mainTable)
+            let since = try upserter.largestValue(of: "_updated_at")
             var query = SoQLQuery(order: ":updated_at")
             if let since { query.where = ":updated_at > '\(since)'" }
             var inserted = 0
-            var updated = 0
-            state.schema = schema
             state.view = view
-            _ = try readPages(api: .soda2, portal: portal, query: query, pageSize: pageSize, limit: nil, layout: layout,
-                              session: session, state: state, prepare: { _ in }, handleRow: { cells, rowNumber in
-                                  let values = try schema.values(for: cells, rowNumber: rowNumber)
-                                  if try session.upsert(values) { inserted += 1 } else { updated += 1 }
-                              })
+            let sink = try readPages(api: .soda2, portal: portal, query: query, pageSize: pageSize, limit: nil,
+                                     layout: layout, transaction: transaction, state: state) { _ in
+                PageRowSink(plan: plan, strict: false) { batch in inserted += try upserter.upsert(batch) }
+            }
             var refreshed = entry
-            refreshed.rowCount = try session.rowCount(of: entry.tableName)
-            refreshed.fetchedAt = ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-            refreshed.rowsUpdatedAt = view.rowsUpdatedAt.map { ISO8601Timestamp.format(Date(timeIntervalSince1970: Double($0))) }
+            refreshed.rowCount = try upserter.rowCount()
+            refreshed.fetchedAt = Self.now()
+            refreshed.rowsUpdatedAt = view.rowsUpdatedAtText
             refreshed.columnsJSON = view.columnsJSON
-            try session.recordCatalogEntry(refreshed)
+            refreshed.planJSON = stored.jsonText
+            try transaction.catalog.record(refreshed)
             try cancellation?.check()
-            return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: updated,
-                               rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed)
+            return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
+                               rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,
+                               invalidCells: sink?.converter.invalidCells ?? [])
         }
     }
 
+    /// The plan a table was loaded with; for a table loaded by an older socload, the plan its
+    /// recorded column metadata gives.
+    private func storedPlan(of entry: CatalogEntry) throws -> LoadPlan {
+        if let plan = entry.plan { return plan }
+        let columns = (try? JSONDecoder().decode([ColumnMetadata].self, from: Data(entry.columnsJSON.utf8))) ?? []
+        return try LoadPlan.socrata(view: ViewMetadata(columns: columns), options: PlanOptions(tableName: entry.tableName))
+    }
+
     /// Stops the sync when the upstream columns no longer match the table's, listing how.
-    private func checkColumns(of schema: TableSchema, session: any LoadSession) throws {
-        guard let existing = try session.existingColumns(of: schema.tableName) else {
-            throw LoadError.notInCatalog(schema.tableName)
-        }
+    static func checkColumns(_ table: PlanTable, against stored: PlanTable) throws {
         var differences: [String] = []
-        let current = Dictionary(existing.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let wanted = Dictionary(schema.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for column in schema.columns {
-            if let old = current[column.name] {
-                if old.storage != column.storage {
-                    differences.append("\(column.name) is now \(column.storage.rawValue), was \(old.storage.rawValue)")
+        for column in table.columns {
+            if let old = stored.column(named: column.name) {
+                if old.type != column.type {
+                    differences.append("\(column.name) is now \(column.type.rawValue), was \(old.type.rawValue)")
                 }
             } else {
-                differences.append("added \(column.name) \(column.storage.rawValue)")
+                differences.append("added \(column.name) \(column.type.rawValue)")
             }
         }
-        for column in existing where wanted[column.name] == nil {
+        for column in stored.columns where table.column(named: column.name) == nil {
             differences.append("removed \(column.name)")
         }
         if !differences.isEmpty {
-            throw LoadError.schemaChanged(table: schema.tableName, differences: differences)
+            throw LoadError.schemaChanged(table: table.name, differences: differences)
         }
     }
 }

@@ -1,17 +1,16 @@
-import CSQLite
 import Foundation
 import SocloadDatabase
 
 /// Loads a dataset into a destination: reads the rows as they arrive (rows.json, or SODA pages),
-/// creates the table from the column metadata, converts and inserts every row, and records the
-/// catalog entry — all in ONE transaction, so any failure (network, bad data, constraint,
-/// interruption) leaves the previous copy of the table untouched.
+/// plans the table from the column metadata, converts and writes every row, builds the key and
+/// indexes, and records the catalog entry — all in ONE transaction, so any failure (network, bad
+/// data, duplicate key, interruption) leaves the previous copy of the table untouched.
 ///
 ///     let queue = try DatabaseQueue(path: "socload.sqlite")
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
 ///     let reference = try DatasetReference.resolve("n5m4-mism", domain: "data.example.org", datasetsDirectories: [])
 ///     let summary = try loader.load(LoadRequest(reference: reference))
-public final class DatasetLoader {
+public final class DatasetLoader: @unchecked Sendable {
     let destination: any LoadDestination
     let http: HTTPOptions
     let retry: RetryPolicy
@@ -36,9 +35,11 @@ public final class DatasetLoader {
     /// What one load has seen so far.
     final class LoadState {
         let start = DispatchTime.now().uptimeNanoseconds
-        var schema: TableSchema?
+        var plan: LoadPlan?
+        var writer: (any TableWriter)?
         var view: ViewMetadata?
         var rowCount = 0
+        var invalidCells: [InvalidCells] = []
         var bytesRead: Int64 = 0
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
@@ -47,50 +48,79 @@ public final class DatasetLoader {
         var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     }
 
+    /// Loads the dataset `request` names, replacing its table, in one transaction.
     public func load(_ request: LoadRequest) throws -> LoadSummary {
         let api = try request.resolvedAPI()
         let portal = SocrataPortal(reference: request.reference)
-        return try destination.performLoad { session in
+        return try destination.performLoad { transaction in
             let state = LoadState()
             state.source = request.reference.displaySource
-            let previous = try previousEntry(for: request, api: api, session: session)
+            let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
             if let previous, let portal, try portalUnchanged(portal, since: previous, state: state) {
                 return upToDate(previous, state: state)
             }
             switch api {
             case .rows, .auto:
-                if try loadRowsJSON(request, previous: previous, session: session, state: state) == .notModified,
+                if try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) == .notModified,
                    let previous {
                     return upToDate(previous, state: state)
                 }
             case .soda2, .soda3:
                 guard let portal else { throw LoadError.unsupported("SODA needs a dataset id on a portal") }
-                try loadPages(request, api: api, portal: portal, session: session, state: state)
+                try loadPages(request, api: api, portal: portal, transaction: transaction, state: state)
             }
             try cancellation?.check()
-            guard let schema = state.schema, let view = state.view else { throw RowsJSONError.missingMetadata }
-            let entry = CatalogEntry(
-                tableName: schema.tableName, datasetID: request.reference.datasetID ?? view.id,
-                domain: request.reference.domain, name: view.name, sourceURL: state.source,
-                fetchedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))),
-                rowsUpdatedAt: view.rowsUpdatedAt.map { ISO8601Timestamp.format(Date(timeIntervalSince1970: Double($0))) },
-                rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: schema.columnMappingJSON,
-                etag: state.head?.etag, lastModified: state.head?.lastModified,
-                requestSignature: request.signature(api: api))
-            try session.recordCatalogEntry(entry)
+            guard let plan = state.plan, let writer = state.writer, let view = state.view else {
+                throw RowsJSONError.missingMetadata
+            }
+            let notes = try writer.finish(strict: request.strict)
             try cancellation?.check()
-            return LoadSummary(tableName: schema.tableName, rowCount: state.rowCount, columnCount: schema.columns.count,
-                               source: state.source, elapsed: state.elapsed, catalogEntry: entry)
+            let entry = CatalogEntry(
+                tableName: plan.mainTable.name, datasetID: request.reference.datasetID ?? view.id,
+                domain: request.reference.domain, name: view.name, sourceURL: state.source,
+                fetchedAt: Self.now(), rowsUpdatedAt: view.rowsUpdatedAtText,
+                rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
+                etag: state.head?.etag, lastModified: state.head?.lastModified,
+                requestSignature: request.signature(api: api), planJSON: plan.jsonText,
+                invalidCellsJSON: LoadPlan.encode(state.invalidCells))
+            try transaction.catalog.record(entry)
+            return LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
+                               columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
+                               catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
         }
+    }
+
+    /// The same load, for Swift concurrency: cancelling the calling `Task` stops it (rolled back,
+    /// `LoadError.interrupted`). The load itself runs on a thread of its own.
+    public func load(_ request: LoadRequest) async throws -> LoadSummary {
+        let stop = cancellation ?? LoadCancellation()
+        let loader = cancellation == nil
+            ? DatasetLoader(destination: destination, http: http, retry: retry, cancellation: stop, progress: progress,
+                            onRetry: onRetry)
+            : self
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result { try loader.load(request) })
+                }
+            }
+        } onCancel: {
+            stop.cancel(signal: LoadCancellation.taskCancelled)
+        }
+    }
+
+    /// The current time, to the second, as ISO-8601 UTC.
+    static func now() -> String {
+        ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
     }
 
     // MARK: - Conditional refresh
 
     /// The catalog entry of a previous load of the same slice from the same place, unless `force`.
-    private func previousEntry(for request: LoadRequest, api: DatasetAPI, session: any LoadSession) throws -> CatalogEntry? {
+    private func previousEntry(for request: LoadRequest, api: DatasetAPI, catalog: any CatalogStore) throws -> CatalogEntry? {
         guard !request.force, case .url = request.reference.location,
               request.tableName != nil || request.reference.datasetID != nil else { return nil }
-        guard let entry = try session.catalogEntry(for: request.targetTable(view: nil)),
+        guard let entry = try catalog.entry(for: request.targetTable(view: nil)),
               entry.tableName == request.targetTable(view: nil),
               entry.requestSignature == request.signature(api: api),
               entry.datasetID == request.reference.datasetID, entry.domain == request.reference.domain
@@ -103,8 +133,8 @@ public final class DatasetLoader {
     private func portalUnchanged(_ portal: SocrataPortal, since entry: CatalogEntry, state: LoadState) throws -> Bool {
         guard let recorded = entry.rowsUpdatedAt, let view = try? fetchView(portal) else { return false }
         state.view = view
-        guard let current = view.rowsUpdatedAt else { return false }
-        return ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(current))) == recorded
+        guard let current = view.rowsUpdatedAtText else { return false }
+        return current == recorded
     }
 
     private func upToDate(_ entry: CatalogEntry, state: LoadState) -> LoadSummary {
@@ -113,6 +143,15 @@ public final class DatasetLoader {
     }
 
     // MARK: - Shared steps
+
+    /// Starts the new copy of the plan's table, telling it what socload built on the old one.
+    func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState) throws {
+        let table = plan.mainTable
+        let previous = try transaction.catalog.entry(for: table.name)
+            .flatMap { $0.tableName.lowercased() == table.name.lowercased() ? $0.plan : nil }
+        state.writer = try transaction.replaceTable(table, previous: previous?.mainTable)
+        state.plan = plan
+    }
 
     /// The dataset's view metadata (`/api/views/ID.json`), retried like any request.
     func fetchView(_ portal: SocrataPortal) throws -> ViewMetadata {
@@ -136,28 +175,21 @@ public final class DatasetLoader {
         onRetry?("\(error); retry \(retry) of \(self.retry.maximumRetries) in \(String(format: "%.1f", wait)) s")
     }
 
-    static func schema(for view: ViewMetadata, request: LoadRequest) throws -> TableSchema {
-        let name = request.targetTable(view: view)
-        let lowered = name.lowercased()
-        if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || name.isEmpty {
-            throw LoadError.reservedTableName(name)
-        }
-        return TableSchema(tableName: name, view: view, includeSystemColumns: request.includeSystemColumns)
-    }
-
-    /// Converts and inserts one row. A constraint failure (a duplicate row id, say) is bad data in
-    /// that row, not a database fault.
-    func insert(_ cells: [JSONValue], rowNumber: Int, schema: TableSchema, session: any LoadSession) throws {
-        let values = try schema.values(for: cells, rowNumber: rowNumber)
-        do {
-            try session.insert(values)
-        } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {
-            throw LoadError.constraint(row: rowNumber, message: error.message)
-        }
-    }
-
     func reportProgress(_ state: LoadState) {
         progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: state.bytesExpected,
                                rowsLoaded: state.rowCount, elapsed: state.elapsed))
     }
+}
+
+extension ViewMetadata {
+    /// `rowsUpdatedAt` as ISO-8601 UTC; nil when absent or out of any sensible range.
+    var rowsUpdatedAtText: String? {
+        guard let seconds = rowsUpdatedAt, abs(seconds) < 10_000_000_000_000 else { return nil }
+        return ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(seconds)))
+    }
+}
+
+extension LoadCancellation {
+    /// The "signal" recorded when a Swift `Task` is cancelled.
+    public static let taskCancelled: Int32 = 1_000
 }

@@ -1,44 +1,56 @@
-import SocloadDatabase
-
-/// Where a load writes: a DDL dialect and a row sink, behind one small protocol so the reader and
-/// the type mapping never depend on the database (a PostgreSQL destination can be added alone).
+/// Where a load writes, split by role so a new database is a few small types: the transaction
+/// (`LoadDestination`, `LoadTransaction`), writing a plan's table (`TableWriter`), upserting for
+/// sync (`RowUpserter`), and the catalog (`CatalogStore`). None of them sees JSON or Socrata:
+/// they get a `LoadPlan` and `RowBatch`es of converted values.
 public protocol LoadDestination {
     /// Runs one load as ONE transaction: committed when `body` returns, rolled back when it
-    /// throws, so a failed load leaves the previous table exactly as it was.
-    func performLoad<T>(_ body: (any LoadSession) throws -> T) throws -> T
+    /// throws, so a failed load leaves the previous tables exactly as they were.
+    func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T
 }
 
 /// The operations of one load, all inside its transaction.
-public protocol LoadSession: AnyObject {
-    /// Drops the table if it exists and creates it anew for the schema.
-    func replaceTable(_ schema: TableSchema) throws
-    /// Inserts one row, values in the schema's column order.
-    func insert(_ values: [DatabaseValue]) throws
-
-    /// Inserts every row of a batch, in order. A constraint failure is reported as
-    /// `LoadError.constraint` with the row's number.
-    func insert(_ batch: RowBatch) throws
-    /// Records (or replaces) the table's entry in the catalog.
-    func recordCatalogEntry(_ entry: CatalogEntry) throws
-
-    /// The catalog entry of a table, if it has one.
-    func catalogEntry(for table: String) throws -> CatalogEntry?
+public protocol LoadTransaction: AnyObject {
+    /// socload's record of what it loaded.
+    var catalog: any CatalogStore { get }
 
     /// Runs `body` so that, if it throws, everything it wrote is undone while the load's
     /// transaction goes on: a failed page is retried alone.
     func withSavepoint<T>(_ body: () throws -> T) throws -> T
 
-    /// The columns of an existing table (names, storage, primary key), or nil when there is none.
-    func existingColumns(of table: String) throws -> [TableColumn]?
+    /// Starts a new copy of a plan table; it replaces the old one (if any) in this transaction.
+    /// `previous` is the table's plan from the last load, which tells socload's own objects
+    /// (keys, `--index` indexes) apart from the user's.
+    func replaceTable(_ table: PlanTable, previous: PlanTable?) throws -> any TableWriter
 
-    /// Prepares `upsert` for rows of this schema: insert, or update the row with the same `_id`.
-    func prepareUpsert(_ schema: TableSchema) throws
+    /// Upserts rows into an existing table by its key.
+    func upserter(for table: PlanTable) throws -> any RowUpserter
+}
 
-    /// Inserts or updates one row; true when the row was new.
-    func upsert(_ values: [DatabaseValue]) throws -> Bool
+/// Writes the rows of one new table, then builds what the plan asks for.
+public protocol TableWriter: AnyObject {
+    /// Inserts every row of a batch, in order, values in the plan's column order.
+    func insert(_ batch: RowBatch) throws
 
-    /// The largest `_updated_at` in the table: where an incremental sync starts.
-    func newestUpdate(in table: String) throws -> String?
+    /// After the last row: builds the key (a duplicate key is `LoadError.duplicateKey`) and the
+    /// plan's indexes, then recreates the objects the user had built on the old table. One that
+    /// cannot be rebuilt is skipped and described in the returned notes, or, when `strict`,
+    /// fails the load.
+    func finish(strict: Bool) throws -> [String]
+}
 
-    func rowCount(of table: String) throws -> Int
+/// Inserts or updates rows by the table's key (sync).
+public protocol RowUpserter: AnyObject {
+    /// Upserts every row of the batch; returns how many of them were new.
+    func upsert(_ batch: RowBatch) throws -> Int
+    /// The largest value of a column (where an incremental sync starts), as text.
+    func largestValue(of column: String) throws -> String?
+    func rowCount() throws -> Int
+}
+
+/// The catalog: one entry per loaded table.
+public protocol CatalogStore: AnyObject {
+    /// The entry for a table name (compared as the destination compares names) or a dataset id.
+    func entry(for tableOrDatasetID: String) throws -> CatalogEntry?
+    /// Records (or replaces) a table's entry.
+    func record(_ entry: CatalogEntry) throws
 }

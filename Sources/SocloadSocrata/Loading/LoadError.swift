@@ -33,6 +33,8 @@ public enum LoadError: CategorizedError, Equatable {
     case schemaChanged(table: String, differences: [String])
     case notFetchedFromPortal(String)
     case notInCatalog(String)
+    case nullKey(table: String, column: String, row: Int)
+    case duplicateKey(table: String, key: String, value: String, rows: [Int])
 
     public var description: String {
         switch self {
@@ -41,6 +43,7 @@ public enum LoadError: CategorizedError, Equatable {
         case let .constraint(row, message):
             return "row \(row): \(message)"
         case let .interrupted(signal):
+            if signal == LoadCancellation.taskCancelled { return "cancelled" }
             return "interrupted by \(signal == 15 ? "SIGTERM" : signal == 2 ? "SIGINT" : "signal \(signal)")"
         case let .reservedTableName(name):
             return "'\(name)' is reserved for socload's or SQLite's own use; choose another --table"
@@ -60,12 +63,17 @@ public enum LoadError: CategorizedError, Equatable {
             return "\(table) was not loaded from a portal, so there is nothing to sync it with: fetch it by dataset id or URL"
         case let .notInCatalog(name):
             return "no table or dataset '\(name)' in the catalog: fetch it first"
+        case let .nullKey(table, column, row):
+            return "row \(row): the key \(column) of \(table) is empty (NULL)"
+        case let .duplicateKey(table, key, value, rows):
+            let where_ = rows.count == 2 ? "rows \(rows[0]) and \(rows[1])" : "rows " + rows.map(String.init).joined(separator: ", ")
+            return "duplicate key \(key) = \(value) in \(table): \(where_)"
         }
     }
 
     public var kind: FailureKind {
         switch self {
-        case .rowShape, .constraint: return .badData
+        case .rowShape, .constraint, .nullKey, .duplicateKey: return .badData
         case .interrupted(let signal): return .interrupted(signal)
         case .reservedTableName: return .usage
         case .fileNotFound: return .missingInput

@@ -18,4 +18,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var catalogEntry: CatalogEntry
     /// True when the portal said nothing changed since the last load, so nothing was written.
     public var isUpToDate = false
+    /// Per column, the cells that were not of its type and were stored as NULL.
+    public var invalidCells: [InvalidCells] = []
+    /// Objects the user had built on the old table that could not be rebuilt (skipped).
+    public var notes: [String] = []
 }

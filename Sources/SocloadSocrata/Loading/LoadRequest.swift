@@ -27,6 +27,13 @@ public struct LoadRequest: Sendable {
     public var pageSize = 50_000
     /// Reload even when the portal says nothing changed.
     public var force = false
+    /// Field name → the logical type to load it as, instead of the metadata's (`--type`).
+    public var typeOverrides: [String: LogicalType] = [:]
+    /// Extra indexes, one column list each (`--index`).
+    public var indexes: [[String]] = []
+    /// Fail on the first cell that is not of its column's type, and on a user object that can no
+    /// longer be rebuilt, instead of storing NULL or skipping it.
+    public var strict = false
 
     public init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
                 includeSystemColumns: Bool = false) {
@@ -56,9 +63,20 @@ public struct LoadRequest: Sendable {
         }
     }
 
+    /// The plan for a dataset's metadata under this request's options.
+    func plan(for view: ViewMetadata) throws -> LoadPlan {
+        let name = targetTable(view: view)
+        let lowered = name.lowercased()
+        if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || name.isEmpty {
+            throw LoadError.reservedTableName(name)
+        }
+        return try LoadPlan.socrata(view: view, options: PlanOptions(
+            tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes))
+    }
+
     /// The table name the load will write.
     func targetTable(view: ViewMetadata?) -> String {
-        tableName ?? TableSchema.tableName(forDatasetID: reference.datasetID ?? view?.id ?? "dataset")
+        tableName ?? LoadPlan.tableName(forDatasetID: reference.datasetID ?? view?.id ?? "dataset")
     }
 
     func signature(api: DatasetAPI) -> String {
@@ -66,6 +84,8 @@ public struct LoadRequest: Sendable {
         if !query.isEmpty { parts.append(query.signature) }
         if let limit { parts.append("limit=\(limit)") }
         if includeSystemColumns { parts.append("system-columns") }
+        for (field, type) in typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
+        for index in indexes { parts.append("index=" + index.joined(separator: ",")) }
         return parts.joined(separator: "&")
     }
 }

@@ -1,10 +1,10 @@
-/// Lines up SODA row objects (`{"name": "Ann", ":id": "row-..."}`, null fields absent) with
-/// metadata columns, so they become the same cells a rows.json row would: one table schema and
-/// one set of conversions for every API.
+/// The columns of SODA row objects (`{"name": "Ann", ":id": "row-..."}`, null fields absent):
+/// the metadata columns with the system fields SODA returns. Its plan's source fields are these
+/// columns' names, so `RowConverter` maps each object's members to the same cells a rows.json
+/// row has: one plan and one set of conversions for every API.
 struct SODARowLayout {
     /// The columns, with the system fields SODA returns (`:id`, `:created_at`, `:updated_at`).
     let view: ViewMetadata
-    private let fieldIndexes: [String: Int]
 
     static let systemFields = [":id", ":created_at", ":updated_at"]
 
@@ -41,11 +41,6 @@ struct SODARowLayout {
 
     private init(columns view: ViewMetadata) {
         self.view = view
-        var indexes: [String: Int] = [:]
-        for (index, column) in view.columns.enumerated() {
-            indexes[column.fieldName ?? ""] = index
-        }
-        fieldIndexes = indexes
     }
 
     /// SODA 2 type names that differ from the view metadata's.
@@ -56,16 +51,6 @@ struct SODARowLayout {
         case "boolean": return "checkbox"
         default: return name
         }
-    }
-
-    /// The cells of one row object, in column order; absent fields are null.
-    func cells(for object: JSONValue) -> [JSONValue] {
-        var cells = [JSONValue](repeating: .null, count: view.columns.count)
-        guard case .object(let members) = object else { return cells }
-        for member in members {
-            if let index = fieldIndexes[member.key] { cells[index] = member.value }
-        }
-        return cells
     }
 
     /// The plain field names a `$select` list mentions (`name, agency, upper(x) as y` → name, agency, x, y).
@@ -82,4 +67,10 @@ struct SODARowLayout {
         }
         return names
     }
+}
+
+extension ViewMetadata {
+    /// The columns of this dataset's SODA row objects: the system fields `:id`, `:created_at` and
+    /// `:updated_at`, then the user columns. A SODA load is planned from these.
+    public var sodaRowColumns: ViewMetadata { SODARowLayout(view: self).view }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
+import SocloadSQLite
 
 /// `socload fetch DATASET`: a dataset into a typed table, in one transaction.
 enum FetchCommand: Command {
@@ -31,6 +32,12 @@ enum FetchCommand: Command {
             .value("retries", "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5"),
             .flag("force", help: "Reload even when the portal says nothing changed."),
             .flag("incremental", help: "Sync a table fetched before instead of reloading it (see socload sync)."),
+            .value("type", "column=type", help: "Load a column as this type: \(LogicalType.allCases.map(\.rawValue).joined(separator: ", ")).",
+                   repeatable: true),
+            .value("index", "column[,column...]", help: "Build an index over these columns after the rows (kept on refresh).",
+                   repeatable: true),
+            .flag("strict", help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours."),
+            .flag("dry-run", help: "Print the plan (table, columns, types, key, indexes) and load nothing."),
             .flag("quiet", short: "q", help: "Show no progress."),
         ])
 
@@ -69,7 +76,21 @@ enum FetchCommand: Command {
             request.api = api
         }
         if let size = try LoadOptions.positiveInteger(arguments, "page-size", command: spec) { request.pageSize = size }
-        let table = arguments.value("table") ?? reference.datasetID.map { TableSchema.tableName(forDatasetID: $0) }
+        request.typeOverrides = try typeOverrides(arguments.values("type"))
+        request.indexes = arguments.values("index").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        request.strict = arguments.flag("strict")
+        let table = arguments.value("table") ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
+
+        if arguments.flag("dry-run") {
+            let plan: LoadPlan
+            do {
+                plan = try DatasetLoader.plan(for: request, http: LoadOptions.httpOptions(arguments, context))
+            } catch let error as PlanError {
+                throw UsageError(error.description, command: spec)
+            }
+            context.output.write(PlanText.describe(plan))
+            return
+        }
 
         let databasePath = DatabaseOption.path(arguments, context)
         let databaseExisted = FileManager.default.fileExists(atPath: databasePath)
@@ -82,6 +103,10 @@ enum FetchCommand: Command {
         let summary: LoadSummary
         do {
             summary = try session.loader.load(request)
+        } catch let error as PlanError {
+            session.meter.clear()
+            if !databaseExisted { removeIfEmpty(databasePath, queue: session.queue) }
+            throw UsageError(error.description, command: spec)
         } catch {
             session.meter.clear()
             if !databaseExisted { removeIfEmpty(databasePath, queue: session.queue) }
@@ -95,6 +120,32 @@ enum FetchCommand: Command {
         }
         StandardError.line("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
+        reportInvalidCells(summary.invalidCells)
+        for note in summary.notes {
+            StandardError.line("Warning: " + SocloadTool.oneLine(note))
+        }
+    }
+
+    /// One line per column that had cells not of its type, under the summary.
+    static func reportInvalidCells(_ cells: [InvalidCells]) {
+        for column in cells {
+            StandardError.line(SocloadTool.oneLine(column.summary))
+        }
+    }
+
+    /// `--type column=type` values as a map; a bad one is a usage error.
+    static func typeOverrides(_ values: [String]) throws -> [String: LogicalType] {
+        var overrides: [String: LogicalType] = [:]
+        for value in values {
+            guard let equals = value.lastIndex(of: "="), equals != value.startIndex,
+                  let type = LogicalType(name: String(value[value.index(after: equals)...])) else {
+                throw UsageError("--type takes COLUMN=TYPE with a type among "
+                                 + LogicalType.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(value)'",
+                                 command: spec)
+            }
+            overrides[String(value[..<equals])] = type
+        }
+        return overrides
     }
 
     /// A database file this fetch created and then failed to fill is removed, not left empty.

@@ -1,5 +1,6 @@
 import SocloadDatabase
 import SocloadSocrata
+import SocloadSQLite
 
 /// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table.
 enum InfoCommand: Command {
@@ -13,7 +14,7 @@ enum InfoCommand: Command {
         let key = arguments.positionals[0]
         let writer = try FormatOption.writer(arguments, context, command: spec)
         let queue = try DatabaseOption.openExisting(arguments, context)
-        let entry = try queue.read { db in try Catalog.entry(for: key, in: db) }
+        let entry = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
         guard let entry else {
             throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",
                                  exitCode: .noInput)
@@ -30,6 +31,8 @@ enum InfoCommand: Command {
             ("etag", entry.etag.map { .text($0) } ?? .null),
             ("last_modified", entry.lastModified.map { .text($0) } ?? .null),
             ("columns", .text(entry.columnMappingJSON)),
+            ("key", entry.plan.map { .text($0.mainTable.primaryKey.joined(separator: ",")) } ?? .null),
+            ("invalid_cells", .text(entry.invalidCells.isEmpty ? "none" : entry.invalidCells.map(\.summary).joined(separator: "\n"))),
         ]
         writer.begin(columns: ["field", "value"])
         for (name, value) in fields {

@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
+import SocloadSQLite
 
 /// What `fetch` and `sync` share: the database, credentials, retries, signals and progress.
 enum LoadOptions {
@@ -24,13 +25,20 @@ enum LoadOptions {
         }
     }
 
-    static func session(_ arguments: ParsedArguments, _ context: CommandContext, command: CommandSpec) throws -> Session {
+    /// The app token, login and stall limit from the options and the environment.
+    static func httpOptions(_ arguments: ParsedArguments, _ context: CommandContext) -> HTTPOptions {
         let environment = context.environment
         var http = HTTPOptions(appToken: arguments.value("app-token") ?? environment["SOCRATA_APP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
         if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
         if let username = environment["SOCRATA_USERNAME"], !username.isEmpty {
             http.credentials = Credentials(username: username, password: environment["SOCRATA_PASSWORD"] ?? "")
         }
+        return http
+    }
+
+    static func session(_ arguments: ParsedArguments, _ context: CommandContext, command: CommandSpec) throws -> Session {
+        let environment = context.environment
+        let http = httpOptions(arguments, context)
         var retry = RetryPolicy()
         if let retries = try nonNegativeInteger(arguments, "retries", command: command) { retry.maximumRetries = retries }
         if let delay = environment["SOCLOAD_RETRY_DELAY"].flatMap(Double.init) {

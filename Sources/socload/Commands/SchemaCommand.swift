@@ -1,4 +1,5 @@
 import SocloadDatabase
+import SocloadSQLite
 
 /// `socload schema TABLE`: the CREATE statement and the columns with their types.
 enum SchemaCommand: Command {
@@ -18,9 +19,23 @@ enum SchemaCommand: Command {
             }
             let lines = create.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
             context.output.write(lines.joined(separator: "\n") + ";\n\n")
+            // The key and logical types come from the plan socload recorded: the key is a unique
+            // index there, which pragma table_info does not call a primary key.
+            let plan = try SQLiteCatalog(db: db).entry(for: table)
+                .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan?.mainTable : nil }
             let writer = TableWriter(output: context.output)
-            try db.write(sql: "select name as column, type, \"notnull\" as not_null, pk as primary_key from pragma_table_info(?)",
-                         arguments: [table], to: writer)
+            writer.begin(columns: ["column", "type", "not_null", "primary_key", "logical_type"])
+            for row in try db.fetchRows(sql: "select name, type, \"notnull\", pk from pragma_table_info(?)", arguments: [table]) {
+                guard case .text(let name) = row[0] else { continue }
+                let column = plan?.column(named: name)
+                var key = row[3]
+                if let plan {
+                    let position = plan.primaryKey.firstIndex { $0.lowercased() == name.lowercased() }
+                    key = .integer(Int64(position.map { $0 + 1 } ?? 0))
+                }
+                writer.write([row[0], row[1], row[2], key, column.map { .text($0.type.rawValue) } ?? .null])
+            }
+            writer.finish()
         }
     }
 }

@@ -34,7 +34,7 @@ enum SyncCommand: Command {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize)
         } catch {
             session.meter.clear()
-            throw FetchFailure(underlying: error, table: TableSchema.tableName(forDatasetID: tableOrID))
+            throw FetchFailure(underlying: error, table: LoadPlan.tableName(forDatasetID: tableOrID))
         }
         session.meter.clear()
         let changed = summary.inserted + summary.updated
@@ -42,5 +42,6 @@ enum SyncCommand: Command {
                            + "(\(NumberText.grouped(summary.inserted)) new, \(NumberText.grouped(summary.updated)) updated)"
                            + (summary.since.map { " since \($0)" } ?? "")
                            + ", \(NumberText.grouped(summary.rowCount)) rows in all, in \(NumberText.seconds(summary.elapsed))")
+        FetchCommand.reportInvalidCells(summary.invalidCells)
     }
 }

@@ -1,5 +1,5 @@
 /// One JSON value of a row, as a byte range of the row's text: no String, no allocation.
-/// The fast load path reads rows.json rows into these and converts straight from the bytes.
+/// The converter reads rows into these and converts straight from the bytes.
 struct RawCell {
     enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
 
@@ -95,7 +95,7 @@ enum RawArrayParser {
     }
 
     @inline(__always)
-    private static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
+    static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
         while index < end {
             let byte = bytes[index]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
@@ -103,7 +103,8 @@ enum RawArrayParser {
         }
     }
 
-    private static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) throws(Malformed) -> RawCell {
+    /// The value starting at `index` (containers are only delimited here: see `validate`).
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) throws(Malformed) -> RawCell {
         let start = index
         switch bytes[index] {
         case UInt8(ascii: "\""):
@@ -120,6 +121,7 @@ enum RawArrayParser {
                                        isNonASCII: high & 0x80 != 0)
                     index += 1
                     if cell.isNonASCII, !UTF8Validation.isValid(bytes, cell.start..<cell.end) { throw Malformed() }
+                    if escaped, !JSONStringUnescaping.isValid(bytes, cell.start..<cell.end) { throw Malformed() }
                     return cell
                 }
                 if byte == UInt8(ascii: "\\") {

@@ -1,15 +1,15 @@
-/// Decodes a JSON string's escapes straight into a batch's arena.
+/// Decodes a JSON string's escapes (the bytes between the quotes) straight into a byte buffer.
 enum JSONStringUnescaping {
-    /// False when an escape is malformed (the general path then reports it).
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to batch: inout RowBatch) -> Bool {
-        let offset = batch.arena.count
+    /// Appends the decoded content to `output`; false when an escape is malformed (a lone
+    /// surrogate, a bad hex digit, an unknown escape), as JSON forbids.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             // Copy the run up to the next escape in one go.
             var runEnd = index
             while runEnd < range.upperBound, bytes[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
             if runEnd > index {
-                batch.arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
                 index = runEnd
                 continue
             }
@@ -17,12 +17,12 @@ enum JSONStringUnescaping {
             let escape = bytes[index + 1]
             index += 2
             switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): batch.arena.append(escape)
-            case UInt8(ascii: "n"): batch.arena.append(0x0A)
-            case UInt8(ascii: "r"): batch.arena.append(0x0D)
-            case UInt8(ascii: "t"): batch.arena.append(0x09)
-            case UInt8(ascii: "b"): batch.arena.append(0x08)
-            case UInt8(ascii: "f"): batch.arena.append(0x0C)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
             case UInt8(ascii: "u"):
                 guard var scalar = hex4(bytes, index, range.upperBound) else { return false }
                 index += 4
@@ -35,13 +35,18 @@ enum JSONStringUnescaping {
                     return false
                 }
                 guard let unicode = Unicode.Scalar(scalar) else { return false }
-                batch.arena.append(contentsOf: String(Character(unicode)).utf8)
+                output.append(contentsOf: String(Character(unicode)).utf8)
             default:
                 return false
             }
         }
-        batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))
         return true
+    }
+
+    /// True when every escape in the string's content is well formed.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var scratch: [UInt8] = []
+        return append(bytes, range, to: &scratch)
     }
 
     private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ end: Int) -> UInt32? {

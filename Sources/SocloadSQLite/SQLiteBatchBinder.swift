@@ -1,0 +1,63 @@
+import CSQLite
+import SocloadDatabase
+import SocloadSocrata
+
+/// Binds one row of a `RowBatch` to a prepared statement's parameters 1...N, text straight from
+/// the batch's arena (SQLITE_STATIC: the arena must outlive the step, and nothing may keep
+/// pointing into it afterwards — call `statement.clearBindings()` before the batch goes).
+enum SQLiteBatchBinder {
+    static func bind(_ batch: RowBatch, row: Int, arena: UnsafeBufferPointer<UInt8>, to statement: Statement) throws {
+        let handle = statement.handle
+        var index = row * batch.columnCount
+        for column in 1...batch.columnCount {
+            let parameter = Int32(column)
+            let code: Int32
+            switch batch.values[index] {
+            case .null: code = sqlite3_bind_null(handle, parameter)
+            case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
+            case .real(let value): code = sqlite3_bind_double(handle, parameter, value)
+            case let .text(offset, length):
+                code = bindText(handle, parameter, arena, offset, length)
+            case let .decimal(offset, length):
+                // NUMERIC affinity: an integer when the digits are whole, else a double.
+                switch batch.numericValue(ofDecimalAt: offset, length: length) {
+                case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
+                case .real(let value) where value.isFinite: code = sqlite3_bind_double(handle, parameter, value)
+                default: code = sqlite3_bind_null(handle, parameter)
+                }
+            }
+            if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: statement.sql) }
+            index += 1
+        }
+    }
+
+    private static func bindText(_ handle: OpaquePointer, _ parameter: Int32, _ arena: UnsafeBufferPointer<UInt8>,
+                                 _ offset: Int32, _ length: Int32) -> Int32 {
+        // An empty arena has no base address; SQLite needs a non-null pointer for "" (not NULL),
+        // and reads none of its bytes.
+        let base = arena.baseAddress.map { UnsafeRawPointer($0 + Int(offset)) } ?? UnsafeRawPointer(bitPattern: 1)!
+        return sqlite3_bind_text64(handle, parameter, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(length),
+                                   socload_sqlite3_static(), UInt8(SQLITE_UTF8))
+    }
+
+    /// Runs `statement` once per row of `batch`; a constraint failure names the row.
+    static func run(_ statement: Statement, over batch: RowBatch, _ perRow: ((Int) throws -> Void)? = nil) throws {
+        try batch.arena.withUnsafeBufferPointer { arena in
+            defer {
+                // Nothing may keep pointing into the arena once it is released.
+                statement.reset()
+                statement.clearBindings()
+            }
+            for row in 0..<batch.rowCount {
+                try perRow?(row)
+                statement.reset()
+                try bind(batch, row: row, arena: arena, to: statement)
+                do {
+                    _ = try statement.step()
+                } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {
+                    throw LoadError.constraint(row: batch.firstRowNumber + row, message: error.message)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// The `_socload_datasets` table: one row per loaded table. Table names compare as SQLite
+/// compares them, case-insensitively, so `T` and `t` are one entry as they are one table.
+public final class SQLiteCatalog: CatalogStore {
+    public static let tableName = "_socload_datasets"
+    private let db: Database
+
+    public init(db: Database) {
+        self.db = db
+    }
+
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS "_socload_datasets" (
+          "table_name" TEXT PRIMARY KEY,
+          "dataset_id" TEXT,
+          "domain" TEXT,
+          "name" TEXT,
+          "source_url" TEXT NOT NULL,
+          "fetched_at" TEXT NOT NULL,
+          "rows_updated_at" TEXT,
+          "row_count" INTEGER NOT NULL,
+          "columns_json" TEXT NOT NULL,
+          "column_mapping_json" TEXT NOT NULL,
+          "etag" TEXT,
+          "last_modified" TEXT,
+          "request_signature" TEXT,
+          "plan_json" TEXT,
+          "invalid_cells_json" TEXT
+        )
+        """
+
+    static let insertSQL = """
+        INSERT INTO "_socload_datasets" ("table_name", "dataset_id", "domain", "name", "source_url",
+          "fetched_at", "rows_updated_at", "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
+          "request_signature", "plan_json", "invalid_cells_json")
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Writes the entry, creating the catalog table on first use; an entry for the same table
+    /// under another spelling of its name is replaced.
+    public func record(_ entry: CatalogEntry) throws {
+        try db.execute(sql: Self.createSQL)
+        try addMissingColumns()
+        try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
+                       arguments: [entry.tableName])
+        try db.execute(sql: Self.insertSQL, arguments: [
+            entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
+            entry.rowsUpdatedAt, entry.rowCount, entry.columnsJSON, entry.columnMappingJSON, entry.etag,
+            entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON,
+        ])
+    }
+
+    /// Catalogs written by an older socload lack newer columns: add them.
+    private func addMissingColumns() throws {
+        let present = Set(try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')"))
+        for column in ["request_signature", "plan_json", "invalid_cells_json"] where !present.contains(column) {
+            try db.execute(sql: "ALTER TABLE \"_socload_datasets\" ADD COLUMN \(column.quotedDatabaseIdentifier) TEXT")
+        }
+    }
+
+    /// The entry for a table name (any case) or a dataset id (`n5m4-mism`); nil when there is none.
+    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
+        guard try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                arguments: [Self.tableName]) != nil else { return nil }
+        let rows = try db.fetchRows(sql: """
+            SELECT * FROM "_socload_datasets" WHERE "table_name" = ?1 COLLATE NOCASE OR "dataset_id" = ?1
+            ORDER BY "table_name" = ?1 DESC, "table_name" = ?1 COLLATE NOCASE DESC, "fetched_at" DESC LIMIT 1
+            """, arguments: [tableOrDatasetID])
+        guard let row = rows.first else { return nil }
+        func text(_ name: String) -> String? {
+            if case .text(let value)? = row[name] { return value }
+            return nil
+        }
+        var count = 0
+        if case .integer(let value)? = row["row_count"] { count = Int(value) }
+        return CatalogEntry(tableName: text("table_name") ?? "", datasetID: text("dataset_id"), domain: text("domain"),
+                            name: text("name"), sourceURL: text("source_url") ?? "", fetchedAt: text("fetched_at") ?? "",
+                            rowsUpdatedAt: text("rows_updated_at"), rowCount: count,
+                            columnsJSON: text("columns_json") ?? "[]", columnMappingJSON: text("column_mapping_json") ?? "[]",
+                            etag: text("etag"), lastModified: text("last_modified"),
+                            requestSignature: text("request_signature"), planJSON: text("plan_json"),
+                            invalidCellsJSON: text("invalid_cells_json"))
+    }
+}

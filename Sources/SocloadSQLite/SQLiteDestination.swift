@@ -1,0 +1,80 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// Loads into a SQLite database through its `DatabaseQueue`: the whole load runs in one
+/// `BEGIN IMMEDIATE` transaction on the queue, so readers see the previous table until COMMIT.
+///
+///     let queue = try DatabaseQueue(path: "socload.sqlite")
+///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
+public struct SQLiteDestination: LoadDestination {
+    public let queue: DatabaseQueue
+
+    public init(queue: DatabaseQueue) {
+        self.queue = queue
+    }
+
+    /// Loads in one transaction. Into a database that holds no table yet, the load runs with
+    /// SQLite's rollback journal, which writes each page once (no reader can be waiting for a
+    /// table that does not exist), and the database is switched to write-ahead logging after the
+    /// commit; into a database with tables, it runs in WAL mode, so other processes keep reading
+    /// the previous table until the commit (at the price of writing pages twice: to the WAL, then
+    /// to the database at the checkpoint). Both keep full durability (synchronous=FULL).
+    public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
+        let isEmpty = try queue.inDatabase { db in
+            try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") == .integer(0)
+        }
+        if isEmpty {
+            // Best effort: another connection holding the file keeps it in WAL mode, which is fine.
+            queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = DELETE") }
+        }
+        defer {
+            if isEmpty { queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = WAL") } }
+        }
+        return try queue.write { db in try body(SQLiteLoadTransaction(db: db)) }
+    }
+}
+
+/// One load's transaction on the connection.
+final class SQLiteLoadTransaction: LoadTransaction {
+    private let db: Database
+    let catalog: any CatalogStore
+    private var savepointDepth = 0
+
+    init(db: Database) {
+        self.db = db
+        catalog = SQLiteCatalog(db: db)
+    }
+
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        return try db.withSavepoint(named: "socload_attempt_\(savepointDepth)", body)
+    }
+
+    func replaceTable(_ table: PlanTable, previous: PlanTable?) throws -> any TableWriter {
+        try SQLiteTableWriter(db: db, table: table, previous: previous)
+    }
+
+    func upserter(for table: PlanTable) throws -> any RowUpserter {
+        try SQLiteUpserter(db: db, table: table)
+    }
+}
+
+extension Database {
+    /// Runs `body` in a savepoint: released when it returns, rolled back (and released) when it
+    /// throws, leaving the enclosing transaction open.
+    func withSavepoint<T>(named name: String, _ body: () throws -> T) throws -> T {
+        try execute(sql: "SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute(sql: "RELEASE \(name)")
+            return result
+        } catch {
+            if isInsideTransaction {
+                try? execute(sql: "ROLLBACK TO \(name)")
+                try? execute(sql: "RELEASE \(name)")
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CSQLite
+import SocloadDatabase
+import SocloadSocrata
+
+/// Writes a new copy of a plan table: drops the old one (remembering the indexes and triggers
+/// the user built on it), creates the table without any index, inserts the rows with one
+/// prepared statement, then builds the key, the plan's indexes and the user's objects.
+final class SQLiteTableWriter: TableWriter {
+    private let db: Database
+    private let table: PlanTable
+    private let insertStatement: Statement
+    /// The user's indexes and triggers on the old table: (kind, name, CREATE statement).
+    private let userObjects: [(kind: String, name: String, sql: String)]
+
+    init(db: Database, table: PlanTable, previous: PlanTable?) throws {
+        self.db = db
+        self.table = table
+        let owned = SQLiteTypes.ownedObjectNames(table).union(previous.map(SQLiteTypes.ownedObjectNames) ?? [])
+        userObjects = try db.fetchRows(sql: """
+            SELECT type, name, sql FROM sqlite_schema
+            WHERE type IN ('index', 'trigger') AND tbl_name = ? COLLATE NOCASE AND sql IS NOT NULL
+            ORDER BY type = 'trigger', rowid
+            """, arguments: [table.name]).compactMap { row in
+            guard case .text(let kind) = row[0], case .text(let name) = row[1], case .text(let sql) = row[2],
+                  !owned.contains(name.lowercased()) else { return nil }
+            return (kind, name, sql)
+        }
+        let quotedTable = table.name.quotedDatabaseIdentifier
+        try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
+        try db.execute(sql: Self.createTableSQL(table))
+        let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        insertStatement = try db.makeStatement(sql: "INSERT INTO \(quotedTable) (\(columns)) VALUES (\(placeholders))")
+    }
+
+    /// `CREATE TABLE` with the columns' types; key columns are NOT NULL, and the key itself is a
+    /// unique index built after the rows.
+    static func createTableSQL(_ table: PlanTable) -> String {
+        let key = Set(table.primaryKey.map { $0.lowercased() })
+        var definitions = table.columns.map { column in
+            "\(column.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType(column.type))"
+                + (key.contains(column.name.lowercased()) ? " NOT NULL" : "")
+        }
+        for foreignKey in table.foreignKeys {
+            definitions.append("FOREIGN KEY (\(quotedList(foreignKey.columns))) REFERENCES "
+                               + "\(foreignKey.referencedTable.quotedDatabaseIdentifier) (\(quotedList(foreignKey.referencedColumns)))")
+        }
+        return "CREATE TABLE \(table.name.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
+    }
+
+    static func quotedList(_ names: [String]) -> String {
+        names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    }
+
+    func insert(_ batch: RowBatch) throws {
+        try SQLiteBatchBinder.run(insertStatement, over: batch)
+    }
+
+    func finish(strict: Bool) throws -> [String] {
+        let quotedTable = table.name.quotedDatabaseIdentifier
+        if !table.primaryKey.isEmpty {
+            do {
+                try db.execute(sql: "CREATE UNIQUE INDEX \(SQLiteTypes.keyIndexName(table).quotedDatabaseIdentifier) "
+                                    + "ON \(quotedTable) (\(Self.quotedList(table.primaryKey)))")
+            } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {
+                throw try duplicateKey() ?? error
+            }
+        }
+        for index in table.indexes {
+            try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.quotedDatabaseIdentifier) "
+                                + "ON \(quotedTable) (\(Self.quotedList(index.columns)))")
+        }
+        var notes: [String] = []
+        for object in userObjects {
+            do {
+                try db.withSavepoint(named: "socload_user_object") { try db.execute(sql: object.sql) }
+            } catch {
+                let reason = (error as? DatabaseError)?.message ?? "\(error)"
+                let note = "your \(object.kind) \(object.name) on \(table.name) could not be rebuilt (\(reason))"
+                if strict { throw LoadError.unsupported(note + "; --strict stops the load") }
+                notes.append(note + "; skipped")
+            }
+        }
+        return notes
+    }
+
+    /// The first duplicate key with the numbers of its first two rows (rows are inserted in
+    /// order into a new table, so a row's rowid is its number).
+    private func duplicateKey() throws -> LoadError? {
+        let columns = Self.quotedList(table.primaryKey)
+        let quotedTable = table.name.quotedDatabaseIdentifier
+        guard let first = try db.fetchRows(sql: """
+            SELECT min(rowid), \(columns) FROM \(quotedTable) GROUP BY \(columns) HAVING count(*) > 1
+            ORDER BY min(rowid) LIMIT 1
+            """).first, case .integer(let firstRow) = first[0] else { return nil }
+        let values = Array(first.values.dropFirst())
+        let matches = table.primaryKey.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+        let second = try db.fetchValue(sql: "SELECT min(rowid) FROM \(quotedTable) WHERE \(matches) AND rowid > ?",
+                                       arguments: StatementArguments(positional: values + [.integer(firstRow)]))
+        guard case .integer(let secondRow)? = second else { return nil }
+        let shown = values.map(Self.display)
+        let key = table.primaryKey.count == 1 ? table.primaryKey[0] : "(" + table.primaryKey.joined(separator: ", ") + ")"
+        let value = shown.count == 1 ? shown[0] : "(" + shown.joined(separator: ", ") + ")"
+        return LoadError.duplicateKey(table: table.name, key: key, value: value, rows: [Int(firstRow), Int(secondRow)])
+    }
+
+    private static func display(_ value: DatabaseValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .text(let text): return JSONValue.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+        case .blob: return "a blob"
+        }
+    }
+}

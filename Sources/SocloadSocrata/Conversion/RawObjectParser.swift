@@ -1,0 +1,105 @@
+/// One member of a JSON object, as byte ranges: the key's content and the value.
+struct RawMember {
+    var keyStart: Int
+    var keyEnd: Int
+    var keyIsEscaped: Bool
+    var value: RawCell
+}
+
+/// Splits a JSON object's text into its members (a SODA row, or a location/url/point object
+/// inside a cell), and checks nested values completely.
+enum RawObjectParser {
+    /// The members of the object spanning `bytes[range]` (braces included), appended to `members`.
+    static func members(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
+                        into members: inout [RawMember]) throws(RawArrayParser.Malformed) {
+        var index = range.lowerBound
+        let end = range.upperBound
+        guard index < end, bytes[index] == UInt8(ascii: "{") else { throw RawArrayParser.Malformed() }
+        index += 1
+        RawArrayParser.skipWhitespace(bytes, &index, end)
+        if index < end, bytes[index] == UInt8(ascii: "}") {
+            guard index + 1 == end else { throw RawArrayParser.Malformed() }
+            return
+        }
+        while true {
+            RawArrayParser.skipWhitespace(bytes, &index, end)
+            guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw RawArrayParser.Malformed() }
+            let key = try RawArrayParser.value(bytes, &index, end)
+            RawArrayParser.skipWhitespace(bytes, &index, end)
+            guard index < end, bytes[index] == UInt8(ascii: ":") else { throw RawArrayParser.Malformed() }
+            index += 1
+            RawArrayParser.skipWhitespace(bytes, &index, end)
+            guard index < end else { throw RawArrayParser.Malformed() }
+            let value = try RawArrayParser.value(bytes, &index, end)
+            members.append(RawMember(keyStart: key.start, keyEnd: key.end, keyIsEscaped: key.isEscaped, value: value))
+            RawArrayParser.skipWhitespace(bytes, &index, end)
+            guard index < end else { throw RawArrayParser.Malformed() }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ",") { continue }
+            guard byte == UInt8(ascii: "}"), index == end else { throw RawArrayParser.Malformed() }
+            return
+        }
+    }
+}
+
+/// Checks a whole JSON value, nested containers included, exactly as `JSONValueParser` accepts
+/// it (same nesting limit), without building anything: a cell that is not stored is still JSON
+/// and must be valid like any other.
+enum RawJSONValidator {
+    /// `depth`: how many containers enclose the value (1 for a cell of a row).
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, depth: Int) -> Bool {
+        var index = range.lowerBound
+        let end = range.upperBound
+        var open: [UInt8] = [] // "[" or "{" for each container entered
+        var expectKey = false
+        while true {
+            // A value (or, in an object, a key and its colon first).
+            RawArrayParser.skipWhitespace(bytes, &index, end)
+            guard index < end else { return false }
+            if expectKey {
+                guard bytes[index] == UInt8(ascii: "\""),
+                      (try? RawArrayParser.value(bytes, &index, end)) != nil else { return false }
+                RawArrayParser.skipWhitespace(bytes, &index, end)
+                guard index < end, bytes[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+                RawArrayParser.skipWhitespace(bytes, &index, end)
+                guard index < end else { return false }
+                expectKey = false
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                open.append(byte)
+                guard depth + open.count <= JSONValueParser.maximumDepth else { return false }
+                index += 1
+                RawArrayParser.skipWhitespace(bytes, &index, end)
+                guard index < end else { return false }
+                let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+                if bytes[index] == close {
+                    index += 1
+                    open.removeLast()
+                } else {
+                    expectKey = byte == UInt8(ascii: "{")
+                    continue
+                }
+            } else {
+                guard (try? RawArrayParser.value(bytes, &index, end)) != nil else { return false }
+            }
+            // After a value: a separator, closing brackets, or the end.
+            while true {
+                RawArrayParser.skipWhitespace(bytes, &index, end)
+                guard let container = open.last else { return index == end }
+                guard index < end else { return false }
+                let next = bytes[index]
+                index += 1
+                if next == UInt8(ascii: ",") {
+                    expectKey = container == UInt8(ascii: "{")
+                    break
+                }
+                let close = container == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+                guard next == close else { return false }
+                open.removeLast()
+            }
+        }
+    }
+}

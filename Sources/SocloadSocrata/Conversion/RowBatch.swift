@@ -1,0 +1,104 @@
+/// Converted rows on their way from the parsing thread to a destination: the values of many rows
+/// in column order, their text as byte ranges of one arena. Compact, and handed to the database
+/// straight from the arena, without a String per cell.
+public struct RowBatch: Sendable {
+    public enum Value: Sendable, Equatable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        /// UTF-8 text at `arena[offset ..< offset + length]`.
+        case text(offset: Int32, length: Int32)
+        /// A decimal number's digits (`-12.50`, `1.5e3`; no `$`, `,` or spaces) in the arena, kept
+        /// as the source wrote them so a destination with exact decimals loses none.
+        case decimal(offset: Int32, length: Int32)
+    }
+
+    public let columnCount: Int
+    /// The 1-based number of the first row in the dataset, for error messages.
+    public let firstRowNumber: Int
+    public internal(set) var arena: [UInt8] = []
+    public internal(set) var values: [Value] = []
+
+    public init(columnCount: Int, firstRowNumber: Int, expectedRows: Int) {
+        self.columnCount = columnCount
+        self.firstRowNumber = firstRowNumber
+        values.reserveCapacity(columnCount * expectedRows)
+        arena.reserveCapacity(512 * expectedRows)
+    }
+
+    public var rowCount: Int { columnCount == 0 ? 0 : values.count / columnCount }
+
+    mutating func appendBytes<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        let offset = arena.count
+        arena.append(contentsOf: bytes)
+        values.append(.text(offset: Int32(offset), length: Int32(arena.count - offset)))
+    }
+
+    mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { appendBytes($0) }
+    }
+
+    mutating func appendDecimal(_ digits: UnsafeBufferPointer<UInt8>) {
+        let offset = arena.count
+        arena.append(contentsOf: digits)
+        values.append(.decimal(offset: Int32(offset), length: Int32(arena.count - offset)))
+    }
+
+    /// Removes the values of a partly appended row.
+    mutating func truncate(toValueCount count: Int) {
+        values.removeLast(values.count - count)
+    }
+
+    /// The text of a `.text` or `.decimal` value.
+    public func string(offset: Int32, length: Int32) -> String {
+        String(decoding: arena[Int(offset)..<Int(offset + length)], as: UTF8.self)
+    }
+
+    /// One row's values (for tests, dry runs and slow paths).
+    public func row(_ index: Int) -> [CellValue] {
+        values[(index * columnCount)..<((index + 1) * columnCount)].map { value in
+            switch value {
+            case .null: return .null
+            case .integer(let integer): return .integer(integer)
+            case .real(let real): return .real(real)
+            case let .text(offset, length): return .text(string(offset: offset, length: length))
+            case let .decimal(offset, length): return .decimal(string(offset: offset, length: length))
+            }
+        }
+    }
+}
+
+/// One converted value, as an ordinary Swift value.
+public enum CellValue: Sendable, Equatable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// A decimal number's digits as the source wrote them (`$`, `,` and spaces removed).
+    case decimal(String)
+
+    public var description: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .text(let value): return JSONValue.quoted(value)
+        case .decimal(let value): return value
+        }
+    }
+}
+
+extension RowBatch {
+    /// A `.decimal` value as the nearest number a binary database stores: an integer when the
+    /// digits are a whole number that fits in 64 bits, else a double.
+    public func numericValue(ofDecimalAt offset: Int32, length: Int32) -> CellValue {
+        arena.withUnsafeBufferPointer { arena in
+            let digits = UnsafeBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)])
+            if let integer = RowConverter.integer(digits) { return .integer(integer) }
+            let real = RowConverter.parseReal(digits) ?? .nan
+            if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) { return .integer(integer) }
+            return .real(real)
+        }
+    }
+}

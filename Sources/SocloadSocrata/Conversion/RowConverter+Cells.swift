@@ -1,0 +1,159 @@
+import Foundation
+import SocloadDatabase
+
+/// Each logical type's conversion of one cell, straight from the row's bytes. The rules, once:
+/// - NULL stays NULL; in a non-text column an empty string is NULL too (not counted);
+/// - text, json and geometry take any value: strings as their content, numbers as their digits,
+///   booleans as `true`/`false`, arrays and objects as compact JSON;
+/// - numbers may carry `$`, `,` and spaces; `NaN`, `Infinity`, hex and values beyond the type's
+///   range are not numbers; JSON `true`/`false` count as 1/0;
+/// - anything else that does not parse as the column's type is counted and stored as NULL.
+extension RowConverter {
+    mutating func convert(_ column: PlanColumn, _ index: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+                          _ batch: inout RowBatch) throws {
+        switch column.source {
+        case .field(let cell):
+            try convert(cells[cell], column.type, index, bytes, &batch)
+        case let .rowIdentifier(sid, id):
+            let sidCell = sid.map { cells[$0] }
+            if let sidCell, sidCell.kind == .string {
+                try convert(sidCell, column.type, index, bytes, &batch)
+            } else if let id, cells[id].kind != .null {
+                try convert(cells[id], column.type, index, bytes, &batch)
+            } else {
+                try convert(sidCell ?? Self.nullCell, column.type, index, bytes, &batch)
+            }
+        case let .part(cell, part, subColumnTypes):
+            try convertPart(cells[cell], part, subColumnTypes, column.type, index, bytes, &batch)
+        }
+    }
+
+    static let nullCell = RawCell(kind: .null, start: 0, end: 0, isEscaped: false, isNonASCII: false)
+
+    /// One cell as a value of `type`.
+    mutating func convert(_ cell: RawCell, _ type: LogicalType, _ column: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+                          _ batch: inout RowBatch) throws {
+        if cell.kind == .null { return batch.values.append(.null) }
+        switch type {
+        case .text, .json, .geometry:
+            appendText(cell, bytes, &batch)
+        case .integer, .decimal, .double:
+            switch cell.kind {
+            case .true: batch.values.append(.integer(1))
+            case .false: batch.values.append(.integer(0))
+            case .string, .number:
+                let result = Self.withContent(cell, bytes) { Self.number($0, as: type, into: &batch) }
+                if !result { try invalidCell(column, cell, bytes, &batch) }
+            default: try invalidCell(column, cell, bytes, &batch)
+            }
+        case .boolean:
+            let flag: Bool?? // nil: not a boolean; .some(nil): empty
+            switch cell.kind {
+            case .true: flag = true
+            case .false: flag = false
+            case .number: flag = Self.withContent(cell, bytes) { Self.realValue($0) }.map { $0 != 0 }
+            case .string: flag = Self.withContent(cell, bytes) { Self.boolean($0) }
+            default: flag = nil
+            }
+            switch flag {
+            case .some(.some(let value)): batch.values.append(.integer(value ? 1 : 0))
+            case .some(.none): batch.values.append(.null)
+            case .none: try invalidCell(column, cell, bytes, &batch)
+            }
+        case .timestamp, .floatingTimestamp, .date:
+            guard cell.kind == .string || (cell.kind == .number && type == .timestamp),
+                  Self.withContent(cell, bytes, { Self.timestamp($0, as: type, into: &batch) })
+            else { return try invalidCell(column, cell, bytes, &batch) }
+        }
+    }
+
+    /// Text as given: a string's content (unescaped), a number's digits, true/false, or an array
+    /// or object as compact JSON.
+    func appendText(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) {
+        switch cell.kind {
+        case .null: batch.values.append(.null)
+        case .string:
+            if cell.isEscaped {
+                let offset = batch.arena.count
+                // Escapes were checked when the row was read.
+                _ = JSONStringUnescaping.append(bytes, cell.start..<cell.end, to: &batch.arena)
+                batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))
+            } else {
+                batch.appendBytes(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end]))
+            }
+        case .number: batch.appendBytes(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end]))
+        case .true: batch.appendBytes("true".utf8)
+        case .false: batch.appendBytes("false".utf8)
+        case .array, .object:
+            let range = UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])
+            if let value = try? JSONValueParser.parse(range) {
+                batch.appendText(value.jsonText)
+            } else {
+                batch.appendBytes(range)
+            }
+        }
+    }
+
+    /// Calls `body` with a string's content (unescaped) or a number's text.
+    static func withContent<Result>(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
+                                    _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard cell.isEscaped else { return body(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])) }
+        var content: [UInt8] = []
+        _ = JSONStringUnescaping.append(bytes, cell.start..<cell.end, to: &content)
+        return content.withUnsafeBufferPointer(body)
+    }
+
+    /// `true`/`yes`/`y`/`t`/`1` and `false`/`no`/`n`/`f`/`0`, any case; `.some(nil)` for empty.
+    static func boolean(_ text: UnsafeBufferPointer<UInt8>) -> Bool?? {
+        guard text.count <= 5 else { return nil }
+        let word = String(decoding: text, as: UTF8.self).lowercased()
+        switch word {
+        case "": return .some(nil)
+        case "true", "yes", "y", "t", "1": return true
+        case "false", "no", "n", "f", "0": return false
+        default: return nil
+        }
+    }
+
+    /// A timestamp, floating timestamp or date from its text; false when the text is not one.
+    static func timestamp(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, into batch: inout RowBatch) -> Bool {
+        if text.isEmpty {
+            batch.values.append(.null)
+            return true
+        }
+        if type == .timestamp, DecimalSyntax.isDecimal(text) {
+            // Epoch seconds.
+            if let seconds = integer(text), abs(seconds) < 10_000_000_000_000 {
+                let offset = batch.arena.count
+                ISO8601Timestamp.appendUTF8(epochSeconds: seconds, to: &batch.arena)
+                batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))
+                return true
+            }
+            guard let seconds = realValue(text), seconds.isFinite, abs(seconds) < 1e13 else { return false }
+            batch.appendText(ISO8601Timestamp.format(Date(timeIntervalSince1970: seconds)))
+            return true
+        }
+        guard let seconds = ISO8601Timestamp.epochSeconds(utf8: text) else { return false }
+        switch type {
+        case .timestamp:
+            guard abs(seconds) < 1e13 else { return false }
+            batch.appendText(ISO8601Timestamp.format(Date(timeIntervalSince1970: seconds)))
+        case .date:
+            batch.appendBytes(UnsafeBufferPointer(rebasing: text[0..<10]))
+        default:
+            // As given, less a zero fraction (`.000`, as SODA sends it) so every API gives the same text.
+            batch.appendBytes(UnsafeBufferPointer(rebasing: text[0..<zeroFractionStart(text)]))
+        }
+        return true
+    }
+
+    /// Where a trailing `.000` fraction of a `...T...` timestamp starts (the end when it has none).
+    static func zeroFractionStart(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = text.count - 1
+        while index > 0, text[index] == UInt8(ascii: "0") { index -= 1 }
+        guard index > 0, text[index] == UInt8(ascii: "."), text[0..<index].contains(UInt8(ascii: "T")) else {
+            return text.count
+        }
+        return index
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// The parts of compound Socrata values: location, url and phone arrays (rows.json) or objects
+/// (SODA), and points as WKT or GeoJSON.
+extension RowConverter {
+    mutating func convertPart(_ cell: RawCell, _ part: FieldPart, _ subColumnTypes: [String]?, _ type: LogicalType,
+                              _ column: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) throws {
+        switch part {
+        case .pointGeometry, .pointLongitude, .pointLatitude:
+            return try convertPoint(cell, part, type, column, bytes, &batch)
+        default:
+            break
+        }
+        switch cell.kind {
+        case .null:
+            batch.values.append(.null)
+        case .array:
+            parts.removeAll(keepingCapacity: true)
+            try? RawArrayParser.elements(of: bytes, in: cell.start..<cell.end, into: &parts)
+            let index = subColumnTypes?.firstIndex(of: part.rawValue) ?? Self.position(of: part)
+            try convert(index < parts.count ? parts[index] : Self.nullCell, type, column, bytes, &batch)
+        case .object:
+            members.removeAll(keepingCapacity: true)
+            try? RawObjectParser.members(of: bytes, in: cell.start..<cell.end, into: &members)
+            var element = member(part.rawValue, bytes)
+            if element == nil, part == .locationLatitude || part == .locationLongitude {
+                // SODA3 may give a location as GeoJSON: coordinates [longitude, latitude].
+                element = coordinate(part == .locationLongitude ? 0 : 1, bytes)
+            }
+            try convert(element ?? Self.nullCell, type, column, bytes, &batch)
+        default:
+            // A plain value: it is the main part; the others are absent.
+            if Self.position(of: part) == 0 {
+                try convert(cell, type, column, bytes, &batch)
+            } else {
+                batch.values.append(.null)
+            }
+        }
+    }
+
+    /// Where a part sits in the array when `subColumnTypes` does not say.
+    static func position(of part: FieldPart) -> Int {
+        switch part {
+        case .locationAddress, .url, .phoneNumber, .pointGeometry: return 0
+        case .locationLatitude, .urlDescription, .phoneType, .pointLongitude: return 1
+        case .locationLongitude, .pointLatitude: return 2
+        }
+    }
+
+    /// The value of the member `name` among `members`, if present.
+    func member(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
+        var found: RawCell?
+        for member in members {
+            let key = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
+            let matches: Bool
+            if member.keyIsEscaped {
+                var decoded: [UInt8] = []
+                _ = JSONStringUnescaping.append(bytes, member.keyStart..<member.keyEnd, to: &decoded)
+                matches = decoded.elementsEqual(name.utf8)
+            } else {
+                matches = key.elementsEqual(name.utf8)
+            }
+            if matches { found = member.value }
+        }
+        return found
+    }
+
+    /// Element `index` of the `coordinates` array among `members`, if there is one.
+    mutating func coordinate(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
+        guard let coordinates = member("coordinates", bytes), coordinates.kind == .array else { return nil }
+        parts.removeAll(keepingCapacity: true)
+        try? RawArrayParser.elements(of: bytes, in: coordinates.start..<coordinates.end, into: &parts)
+        return parts.count >= 2 ? parts[index] : nil
+    }
+
+    /// A point as WKT `POINT (lon lat)`, plus its longitude and latitude. A GeoJSON point (as SODA
+    /// sends it) becomes the same WKT the rows.json export has, digits unchanged.
+    private mutating func convertPoint(_ cell: RawCell, _ part: FieldPart, _ type: LogicalType, _ column: Int,
+                                       _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) throws {
+        let axis = part == .pointLongitude ? 0 : 1
+        switch cell.kind {
+        case .null:
+            batch.values.append(.null)
+        case .string where part != .pointGeometry:
+            if cell.start == cell.end { return batch.values.append(.null) }
+            guard let value = Self.withContent(cell, bytes, { Self.wktCoordinate($0, axis) }) else {
+                return try invalidCell(column, cell, bytes, &batch)
+            }
+            batch.values.append(.real(value))
+        case .object:
+            members.removeAll(keepingCapacity: true)
+            try? RawObjectParser.members(of: bytes, in: cell.start..<cell.end, into: &members)
+            let isPoint = member("type", bytes).map { Self.withContent($0, bytes) { $0.elementsEqual("Point".utf8) } } ?? false
+            let x = coordinate(0, bytes)
+            let y = coordinate(1, bytes)
+            if part == .pointGeometry {
+                if isPoint, let x, let y, x.kind == .number, y.kind == .number {
+                    batch.appendBytes(Array("POINT (".utf8) + Array(UnsafeBufferPointer(rebasing: bytes[x.start..<x.end]))
+                                      + [0x20] + Array(UnsafeBufferPointer(rebasing: bytes[y.start..<y.end])) + [0x29])
+                } else {
+                    appendText(cell, bytes, &batch)
+                }
+            } else {
+                try convert((axis == 0 ? x : y) ?? Self.nullCell, type, column, bytes, &batch)
+            }
+        default:
+            if part == .pointGeometry {
+                try convert(cell, type, column, bytes, &batch)
+            } else {
+                batch.values.append(.null)
+            }
+        }
+    }
+
+    /// Coordinate `axis` (0: x, 1: y) of `POINT (x y)` (any case; Z and M values may follow);
+    /// nil when the text is no such point.
+    static func wktCoordinate(_ text: UnsafeBufferPointer<UInt8>, _ axis: Int) -> Double? {
+        guard let open = text.firstIndex(of: UInt8(ascii: "(")), let close = text.lastIndex(of: UInt8(ascii: ")")),
+              open < close else { return nil }
+        let head = String(decoding: UnsafeBufferPointer(rebasing: text[0..<open]), as: UTF8.self)
+        guard head.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("POINT") else { return nil }
+        var numbers: [Double] = []
+        var start = open + 1
+        for index in (open + 1)...close {
+            let byte = text[index]
+            guard byte == 0x20 || byte == UInt8(ascii: ",") || index == close else { continue }
+            if index > start {
+                let token = UnsafeBufferPointer(rebasing: text[start..<index])
+                guard DecimalSyntax.isDecimal(token), let value = parseReal(token), value.isFinite else { return nil }
+                numbers.append(value)
+            }
+            start = index + 1
+        }
+        return numbers.count >= 2 ? numbers[axis] : nil
+    }
+}

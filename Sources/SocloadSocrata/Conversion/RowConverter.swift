@@ -1,0 +1,175 @@
+/// The one converter: turns source rows (rows.json arrays or SODA objects, as bytes) into the
+/// typed values of a plan table's columns, appended to a `RowBatch`.
+///
+/// Every destination gets the same values. A cell that is not of its column's type becomes NULL
+/// and is counted (`invalidCells`), or, when `strict`, stops the load. Rows are read in place
+/// from the input's bytes: no String per cell, no intermediate JSON tree.
+///
+///     var converter = RowConverter(plan: plan, rows: .arrays)
+///     var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: 1024)
+///     try converter.append(row: rowBytes, rowNumber: 1, offset: 0, to: &batch)
+public struct RowConverter {
+    /// How source rows are written.
+    public enum RowFormat: Sendable {
+        /// `[cell, cell, ...]` in `sourceFields` order (rows.json).
+        case arrays
+        /// `{"field": cell, ...}`, matched to `sourceFields` by name; absent fields are null (SODA).
+        case objects
+    }
+
+    public let table: PlanTable
+    public let format: RowFormat
+    public let strict: Bool
+    let cellCount: Int
+    private let fieldIndexes: [String: Int]
+    private let keyColumns: [Int]
+    /// Per column: its cells that were not of its type so far.
+    private var invalid: [InvalidCells?]
+
+    // Scratch space reused for every row.
+    var cells: [RawCell] = []
+    var parts: [RawCell] = []
+    var members: [RawMember] = []
+    private var memberKeys: [(key: [UInt8], cell: Int?)] = []
+    var rowNumber = 0
+
+    public init(plan: LoadPlan, table: Int = 0, rows format: RowFormat, strict: Bool = false) {
+        let planTable = plan.tables[table]
+        self.table = planTable
+        self.format = format
+        self.strict = strict
+        cellCount = plan.sourceFields.count
+        var indexes: [String: Int] = [:]
+        for (index, field) in plan.sourceFields.enumerated() where indexes[field] == nil {
+            indexes[field] = index
+        }
+        fieldIndexes = indexes
+        keyColumns = planTable.primaryKey.compactMap { key in planTable.columns.firstIndex { $0.name == key } }
+        invalid = Array(repeating: nil, count: planTable.columns.count)
+        cells.reserveCapacity(cellCount)
+    }
+
+    /// The columns that had cells not of their type, in column order.
+    public var invalidCells: [InvalidCells] { invalid.compactMap { $0 } }
+
+    /// Parses and appends the array row starting at `start` when it ends before `limit`,
+    /// returning the index past it; nil when it continues past `limit` or is malformed (the
+    /// caller then reads it whole and calls `append(row:...)`, which reports errors precisely).
+    /// Nothing is appended unless the row is complete.
+    public mutating func appendIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+                                          rowNumber: Int, offset: Int, to batch: inout RowBatch) throws -> Int? {
+        cells.removeAll(keepingCapacity: true)
+        guard format == .arrays,
+              let end = try? RawArrayParser.array(in: bytes, from: start, limit: limit, into: &cells) else { return nil }
+        try convertCells(UnsafeBufferPointer(rebasing: bytes[start..<end]), base: start, rowNumber: rowNumber,
+                         offset: offset, whole: bytes, to: &batch)
+        return end
+    }
+
+    /// Appends one complete row: `bytes` holds its JSON text (an array or an object, as `format` says).
+    public mutating func append(row bytes: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int,
+                                to batch: inout RowBatch) throws {
+        var lower = 0
+        var upper = bytes.count
+        while lower < upper, Self.isWhitespace(bytes[lower]) { lower += 1 }
+        while upper > lower, Self.isWhitespace(bytes[upper - 1]) { upper -= 1 }
+        cells.removeAll(keepingCapacity: true)
+        do {
+            switch format {
+            case .arrays:
+                try RawArrayParser.elements(of: bytes, in: lower..<upper, into: &cells)
+            case .objects:
+                members.removeAll(keepingCapacity: true)
+                try RawObjectParser.members(of: bytes, in: lower..<upper, into: &members)
+                try placeMembers(bytes)
+            }
+        } catch {
+            throw Self.rowError(bytes, rowNumber: rowNumber, offset: offset, format: format)
+        }
+        try convertCells(bytes, base: 0, rowNumber: rowNumber, offset: offset, whole: bytes, to: &batch)
+    }
+
+    @inline(__always)
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The cells of an object row, in source order; fields it leaves out are null. Keys are
+    /// compared as bytes with the previous row's, which SODA writes in the same order.
+    private mutating func placeMembers(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        let null = RawCell(kind: .null, start: 0, end: 0, isEscaped: false, isNonASCII: false)
+        cells.append(contentsOf: repeatElement(null, count: cellCount))
+        for (position, member) in members.enumerated() {
+            let key = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
+            let cell: Int?
+            if position < memberKeys.count, memberKeys[position].key.elementsEqual(key) {
+                cell = memberKeys[position].cell
+            } else {
+                var name: [UInt8] = []
+                if member.keyIsEscaped {
+                    _ = JSONStringUnescaping.append(bytes, member.keyStart..<member.keyEnd, to: &name)
+                } else {
+                    name = Array(key)
+                }
+                cell = fieldIndexes[String(decoding: name, as: UTF8.self)]
+                let entry = (key: Array(key), cell: cell)
+                if position < memberKeys.count { memberKeys[position] = entry } else { memberKeys.append(entry) }
+            }
+            if let cell { cells[cell] = member.value }
+        }
+    }
+
+    /// Validates nested values, checks the row's shape, converts every column and checks the key.
+    /// `row` is the row's text; `base` where it starts in `whole`, which the cells index.
+    private mutating func convertCells(_ row: UnsafeBufferPointer<UInt8>, base: Int, rowNumber: Int, offset: Int,
+                                       whole bytes: UnsafeBufferPointer<UInt8>, to batch: inout RowBatch) throws {
+        self.rowNumber = rowNumber
+        for cell in cells where cell.kind == .array || cell.kind == .object {
+            guard RawJSONValidator.isValid(bytes, cell.start..<cell.end, depth: 1) else {
+                throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
+            }
+        }
+        if format == .arrays, cells.count != cellCount {
+            throw LoadError.rowShape(row: rowNumber, expected: cellCount, found: cells.count)
+        }
+        let mark = batch.values.count
+        for (index, column) in table.columns.enumerated() {
+            try convert(column, index, bytes, &batch)
+        }
+        for key in keyColumns where batch.values[mark + key] == .null {
+            batch.truncate(toValueCount: mark)
+            throw LoadError.nullKey(table: table.name, column: table.columns[key].name, row: rowNumber)
+        }
+    }
+
+    /// The precise error for a row the byte-level parser rejected.
+    static func rowError(_ bytes: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int, format: RowFormat) -> Error {
+        let expected = format == .arrays ? "not an array" : "not an object"
+        do {
+            let value = try JSONValueParser.parse(bytes)
+            switch (value, format) {
+            case (.array, .arrays), (.object, .objects):
+                return RowsJSONError.badRow(row: rowNumber, offset: offset, detail: "unreadable row")
+            default:
+                return RowsJSONError.badRow(row: rowNumber, offset: offset, detail: expected)
+            }
+        } catch {
+            return RowsJSONError.badRow(row: rowNumber, offset: offset, detail: RowsJSONReader.describe(error, base: offset))
+        }
+    }
+
+    // MARK: - Invalid cells
+
+    /// Records a cell that is not of its column's type and stores NULL (or stops, when strict).
+    mutating func invalidCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
+                              _ batch: inout RowBatch) throws {
+        if invalid[column] != nil {
+            invalid[column]!.count += 1
+        } else {
+            invalid[column] = InvalidCells(column: table.columns[column].name, type: table.columns[column].type,
+                                           count: 1, firstRow: rowNumber, firstValue: InvalidCells.display(bytes, cell))
+        }
+        if strict { throw InvalidCellError(cells: invalid[column]!) }
+        batch.values.append(.null)
+    }
+}

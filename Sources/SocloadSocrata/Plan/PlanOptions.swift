@@ -1,0 +1,30 @@
+/// What the user asked to change in the plan the metadata gives: the table's name, the system
+/// columns, column types (`--type`) and extra indexes (`--index`).
+public struct PlanOptions: Sendable, Codable, Equatable {
+    public var tableName: String
+    /// Also keep `_sid`, `_row_id`, `_position`, `_created_meta`, `_updated_meta`, `_meta`.
+    public var includeSystemColumns: Bool
+    /// Field name (or, for system columns, column name) → the type to load it as. A compound
+    /// field (location, url, phone, point) given a type becomes one column of that type.
+    public var typeOverrides: [String: LogicalType]
+    /// Column lists, one index each, built after the rows are in.
+    public var indexes: [[String]]
+
+    public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
+                indexes: [[String]] = []) {
+        self.tableName = tableName
+        self.includeSystemColumns = includeSystemColumns
+        self.typeOverrides = typeOverrides
+        self.indexes = indexes
+    }
+}
+
+/// A plan option that does not fit the dataset.
+public struct PlanError: CategorizedError, Equatable {
+    public let description: String
+    public var kind: FailureKind { .usage }
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import SocloadSocrata
+import SocloadTestSupport
+import XCTest
+
+/// `RowConverter`, the one converter, against `ReferenceDecoder`, a slow reading of the same
+/// rules that lives in the tests only: on every fixture (cut at every point, or at a few hundred
+/// random points for large ones), on odd cells of every type, and on SODA object rows.
+final class RowConverterTests: XCTestCase {
+    private func sharedFiles(_ suffix: String) throws -> [(String, [UInt8])] {
+        guard let shared = Fixtures.sharedDatasets else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: shared.path).sorted().filter { $0.hasSuffix(suffix) }.map {
+            ($0, Array(try Data(contentsOf: shared.appendingPathComponent($0))))
+        }
+    }
+
+    func testFixturesAgreeWithTheReferenceAtEverySplitPoint() throws {
+        var generator = SeededGenerator(seed: 7)
+        var files = try Fixtures.bundledIDs.map { ($0, try Fixtures.bundled($0)) }
+        files += try sharedFiles(".rows.json")
+        for (name, bytes) in files {
+            let points = bytes.count <= 4_096 ? Array(1..<bytes.count)
+                : (0..<300).map { _ in Int.random(in: 1..<bytes.count, using: &generator) }.sorted()
+            XCTAssertNil(ConverterSelfCheck.check(bytes, cutAt: points), name)
+        }
+    }
+
+    /// Every odd cell in a column of every type, next to other odd cells.
+    func testOddCellsOfEveryType() throws {
+        let types = ["text", "number", "double", "checkbox", "calendar_date", "date", "location", "url", "point", "phone",
+                     "json", "polygon"]
+        let columns = types.enumerated().map { "{\"fieldName\":\"c\($0.offset)\",\"dataTypeName\":\"\($0.element)\"}" }
+        let cells = Self.oddCells
+        var rows: [String] = []
+        for index in cells.indices {
+            let mixed: [String] = (0..<types.count).map { cells[(index + $0 * 7) % cells.count] }
+            rows.append("[" + mixed.joined(separator: ",") + "]")
+            rows.append("[" + Array(repeating: cells[index], count: types.count).joined(separator: ",") + "]")
+        }
+        let document = #"{"meta":{"view":{"columns":["# + columns.joined(separator: ",") + #"]}},"data":["#
+            + rows.joined(separator: ",\n") + "]}"
+        XCTAssertNil(ConverterSelfCheck.check(Array(document.utf8)))
+    }
+
+    static let oddCells = [
+        #"null"#, #""""#, #""plain""#, #""q\"uote\\ \/ \n\t\u00e9\ud83d\ude00""#, #""Zürich 中文""#, #"12"#, #"-0"#,
+        #"1.5e3"#, #""1.000000""#, #""$1,234.50""#, #""$-3""#, #""1,234.5""#, #"" 7 ""#, #""NaN""#, #""Infinity""#,
+        #""1e999""#, #"1e999"#, #""123456789012345678901234567890""#, #"123456789012345678901234567890"#, #"true"#,
+        #"false"#, #""true""#, #""Yes""#, #"[null,null]"#, #"["https://x.org","X"]"#, #"["https://x.org"]"#,
+        #"["{\"address\":\"1 Main\"}","47.5","-122.5",null,false]"#, #"[null,"47.5",-122.5,null,false]"#,
+        #"{"latitude":"47.5","longitude":"-1","human_address":"{}"}"#, #"{"type":"Point","coordinates":[-73.9,40.8]}"#,
+        #"{"type":"Point","coordinates":["-73.9","40.8"]}"#, #"{"url":"https://x.org","description":"X","url":"y"}"#,
+        #""POINT (-73.9 40.8)""#, #""point(1 2 3)""#, #""POINT EMPTY""#, #""2015-10-29T12:00:00.000""#,
+        #""2015-10-29T12:00:00.250""#, #""2015-10-29T05:00:00-07:00""#, #""2015-02-30""#, #""2015-10-29""#,
+        #"1446120000"#, #""1446120000""#, #"1446120000.5"#, #"99999999999999"#, #"[[1,2],{"a":[3]}]"#,
+        #"[ 1 , { "b" : [ ] } ]"#, #"{"file_id":"a b"}"#, #""\u0041BC""#, #""\u0031\u0032""#, #""POINT (1 2) tail""#,
+        #""00042""#, #""+5""#, #"".5""#, #""5.""#, #""0x10""#, #""1 234""#, #""   ""#, #""N/A""#,
+        #""a very long value that goes on and on past forty characters""#,
+    ]
+
+    func testCellRulesOnePerLine() throws {
+        // (Socrata type, cell, expected value, counted as not of the type)
+        let cases: [(String, String, CellValue, Bool)] = [
+            ("number", #""$1,234.50""#, .decimal("1234.50"), false), ("number", #""1.000000""#, .decimal("1.000000"), false),
+            ("number", #""42""#, .integer(42), false), ("number", #"" 7 ""#, .integer(7), false),
+            ("number", #""""#, .null, false), ("number", #""   ""#, .null, false), ("number", #""N/A""#, .null, true),
+            ("number", #""NaN""#, .null, true), ("number", #""Infinity""#, .null, true), ("number", #""0x10""#, .null, true),
+            ("number", #""1e999""#, .null, true), ("number", #"true"#, .integer(1), false), ("number", #"[1]"#, .null, true),
+            ("double", #""2.5""#, .real(2.5), false), ("double", #""NaN""#, .null, true), ("double", #"12"#, .real(12), false),
+            ("checkbox", #""Yes""#, .integer(1), false), ("checkbox", #""n""#, .integer(0), false),
+            ("checkbox", #""maybe""#, .null, true), ("checkbox", #"0"#, .integer(0), false), ("checkbox", #""""#, .null, false),
+            ("date", #"1446120000"#, .text("2015-10-29T12:00:00Z"), false),
+            ("date", #""2015-10-29T05:00:00-07:00""#, .text("2015-10-29T12:00:00Z"), false),
+            ("date", #""soon""#, .null, true), ("date", #"99999999999999"#, .null, true),
+            ("calendar_date", #""2015-10-29T12:00:00.000""#, .text("2015-10-29T12:00:00"), false),
+            ("calendar_date", #""2015-02-30""#, .null, true), ("calendar_date", #"20151029"#, .null, true),
+            ("text", #""""#, .text(""), false), ("text", #"12.50"#, .text("12.50"), false),
+            ("text", #"[ 1 , { "b" : [ ] } ]"#, .text(#"[1,{"b":[]}]"#), false), ("json", #""plain""#, .text("plain"), false),
+        ]
+        for (type, cell, expected, counted) in cases {
+            let (values, invalid) = try convert(#"{"fieldName":"c","dataTypeName":"\#(type)"}"#, cell)
+            XCTAssertEqual(values, [expected], "\(type) \(cell)")
+            XCTAssertEqual(invalid.count, counted ? 1 : 0, "\(type) \(cell)")
+        }
+        let (values, invalid) = try convert(#"{"fieldName":"amount","dataTypeName":"number"}"#,
+                                            #""a very long \"value\" that goes on and on past forty characters""#)
+        XCTAssertEqual(values, [.null])
+        XCTAssertEqual(invalid.first?.summary, #"amount: 1 cell was not numbers, stored as NULL; first at row 1: "#
+                       + #""a very long \"value\" that goes on and on "…"#)
+    }
+
+    func testCompoundParts() throws {
+        let location = #"{"fieldName":"site","dataTypeName":"location","subColumnTypes":["longitude","latitude","human_address"]}"#
+        XCTAssertEqual(try convert(location, #"["-122.25","47.5","{}"]"#).0, [.text("{}"), .real(47.5), .real(-122.25)])
+        XCTAssertEqual(try convert(location, #"["far","47.5",null]"#).0, [.null, .real(47.5), .null])
+        XCTAssertEqual(try convert(location, #"["far","47.5",null]"#).1.map(\.column), ["site_longitude"])
+        let point = #"{"fieldName":"p","dataTypeName":"point"}"#
+        XCTAssertEqual(try convert(point, #"{"type":"Point","coordinates":[-73.90,40.8]}"#).0,
+                       [.text("POINT (-73.90 40.8)"), .real(-73.9), .real(40.8)])
+        XCTAssertEqual(try convert(point, #""POINT (-73.9 40.8)""#).0, [.text("POINT (-73.9 40.8)"), .real(-73.9), .real(40.8)])
+        XCTAssertEqual(try convert(point, #""LINESTRING (1 2, 3 4)""#).1.map(\.column), ["p_longitude", "p_latitude"])
+        let url = #"{"fieldName":"u","dataTypeName":"url"}"#
+        XCTAssertEqual(try convert(url, #"[null,null]"#).0, [.null, .null])
+        XCTAssertEqual(try convert(url, #"{"url":"https://x.org"}"#).0, [.text("https://x.org"), .null])
+    }
+
+    func testKeysMustNotBeNull() throws {
+        let columns = #"{"fieldName":":sid","dataTypeName":"meta_data"},{"fieldName":":id","dataTypeName":"meta_data"},"#
+            + #"{"fieldName":"a","dataTypeName":"text"}"#
+        XCTAssertThrowsError(try convert(columns, #"null,null,"x""#)) { error in
+            XCTAssertEqual("\(error)", "row 1: the key _id of t is empty (NULL)")
+        }
+        XCTAssertEqual(try convert(columns, #"17,"7B12BFA4","x""#).0, [.text("7B12BFA4"), .text("x")], "old backend: the GUID")
+        XCTAssertEqual(try convert(columns, #""row-ab.cd","00-01","x""#).0, [.text("row-ab.cd"), .text("x")])
+    }
+
+    func testStrictStopsAtTheFirstInvalidCell() throws {
+        let plan = try LoadPlan.socrata(view: ViewMetadata(columns: [ColumnMetadata(fieldName: "n", dataTypeName: "number")]),
+                                        options: PlanOptions(tableName: "t"))
+        var converter = RowConverter(plan: plan, rows: .arrays, strict: true)
+        var batch = RowBatch(columnCount: 1, firstRowNumber: 1, expectedRows: 2)
+        try Array(#"["1"]"#.utf8).withUnsafeBufferPointer { try converter.append(row: $0, rowNumber: 1, offset: 0, to: &batch) }
+        XCTAssertThrowsError(try Array(#"["N/A"]"#.utf8).withUnsafeBufferPointer {
+            try converter.append(row: $0, rowNumber: 2, offset: 9, to: &batch)
+        }) { error in
+            XCTAssertEqual("\(error)", #"row 2, column n: "N/A" is not a valid decimal (--strict)"#)
+        }
+    }
+
+    /// SODA pages: objects matched to columns by name, converted by the same converter.
+    func testSODAObjectRowsAgreeWithTheReference() throws {
+        var pages: [(ViewMetadata, [UInt8])] = []
+        let view = ViewMetadata(columns: [
+            ColumnMetadata(fieldName: "name", dataTypeName: "text"), ColumnMetadata(fieldName: "n", dataTypeName: "number"),
+            ColumnMetadata(fieldName: "site", dataTypeName: "location"), ColumnMetadata(fieldName: "web", dataTypeName: "url"),
+            ColumnMetadata(fieldName: "p", dataTypeName: "point"), ColumnMetadata(fieldName: "when", dataTypeName: "calendar_date"),
+        ])
+        let objects = Self.oddCells.enumerated().map { index, cell in
+            let other = Self.oddCells[(index * 5 + 3) % Self.oddCells.count]
+            return #"{":id":"row-\#(index)","name":\#(cell),"n":\#(other),"site":\#(cell),"web":\#(other),"#
+                + #""p":\#(cell),"when":\#(other),"unknown":[1],"n\u0061me":"escaped key"}"#
+        }
+        pages.append((view, Array(("[" + objects.joined(separator: ",\n") + "]").utf8)))
+        if let shared = Fixtures.sharedDatasets {
+            for (viewFile, pageFile) in [("koop-schools-view.json", "koop-schools-page.json")] {
+                let described = try JSONDecoder().decode(ViewMetadata.self, from: Data(contentsOf: shared.appendingPathComponent(viewFile)))
+                pages.append((described, Array(try Data(contentsOf: shared.appendingPathComponent(pageFile)))))
+            }
+            // A page without a view: its columns as text, as X-SODA2-Fields would give them.
+            let page = Array(try Data(contentsOf: shared.appendingPathComponent("koop-filtered-page.json")))
+            guard case .array(let rows) = try JSONValue(parsingRow: page, row: 0, offset: 0),
+                  case .object(let members)? = rows.first else { return XCTFail("not a page") }
+            pages.append((ViewMetadata(columns: members.map { ColumnMetadata(fieldName: $0.key, dataTypeName: "url") }), page))
+        }
+        for (view, page) in pages {
+            var plan = try LoadPlan.socrata(view: view.sodaRowColumns, options: PlanOptions(tableName: "t"))
+            plan.tables[0].primaryKey = [] // pages saved without $select=:* have no :id
+            var converter = RowConverter(plan: plan, rows: .objects)
+            var reference = ReferenceDecoder(plan: plan, objects: true)
+            let reader = JSONArrayReader()
+            var rows = 0
+            try page.withUnsafeBytes { chunk in
+                try reader.feed(chunk) { bytes, number, offset in
+                    var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: number, expectedRows: 1)
+                    try converter.append(row: bytes, rowNumber: number, offset: offset, to: &batch)
+                    XCTAssertEqual(batch.row(0), try reference.values(row: Array(bytes), rowNumber: number, offset: offset),
+                                   "row \(number)")
+                    rows += 1
+                }
+            }
+            XCTAssertGreaterThan(rows, 0)
+            XCTAssertEqual(converter.invalidCells, reference.invalidCells)
+        }
+    }
+
+    /// One row of one column (or the cells given for several), converted.
+    private func convert(_ columns: String, _ cells: String) throws -> ([CellValue], [InvalidCells]) {
+        let document = #"{"meta":{"view":{"columns":["# + columns + #"]}},"data":[["# + cells + "]]}"
+        var result: ([CellValue], [InvalidCells])?
+        var converter: RowConverter?
+        var reference: ReferenceDecoder?
+        let reader = RowsJSONReader()
+        try Array(document.utf8).withUnsafeBytes { chunk in
+            try reader.feed(chunk, onMetadata: { view in
+                let plan = try LoadPlan.socrata(view: view, options: PlanOptions(tableName: "t"))
+                converter = RowConverter(plan: plan, rows: .arrays)
+                reference = ReferenceDecoder(plan: plan)
+            }, onRow: { row in
+                guard row.isWhole else { return nil }
+                var batch = RowBatch(columnCount: converter!.table.columns.count, firstRowNumber: 1, expectedRows: 1)
+                try converter!.append(row: row.bytes, rowNumber: row.number, offset: row.offset, to: &batch)
+                XCTAssertEqual(batch.row(0), try reference!.values(row: Array(row.bytes), rowNumber: 1, offset: row.offset))
+                result = (batch.row(0), converter!.invalidCells)
+                return nil
+            })
+        }
+        XCTAssertEqual(result?.1, reference?.invalidCells)
+        return try XCTUnwrap(result)
+    }
+}
+
+/// A small deterministic random source (SplitMix64), so failures reproduce.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

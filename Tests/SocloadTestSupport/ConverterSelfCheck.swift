@@ -1,0 +1,126 @@
+import SocloadSocrata
+
+/// The consistency check behind the fuzz target and the corpus test: on any input, reading must
+/// not crash; reading in different chunkings must give the same result; and `RowConverter`,
+/// fed the way a load feeds it (rows in place in the chunk, or copied whole), must give exactly
+/// the `ReferenceDecoder`'s values, invalid-cell counts and errors.
+public enum ConverterSelfCheck {
+    /// nil when everything agrees, else what differed.
+    public static func check(_ bytes: [UInt8]) -> String? {
+        let whole = convert(bytes, cuts: [])
+        for chunk in [7, max(1, bytes.count / 2 + 1), 1] where chunk < bytes.count {
+            if chunk == 1, bytes.count > 4096 { continue }
+            let other = convert(bytes, cuts: Array(stride(from: chunk, to: bytes.count, by: chunk)), withReference: false)
+            if other != whole { return "reading in \(chunk)-byte chunks gives\n\(other)\nbut whole\n\(whole)" }
+        }
+        return whole.hasPrefix("MISMATCH") ? whole : nil
+    }
+
+    /// nil when reading the input cut at each of `points` gives what reading it whole gives (and
+    /// the converter agrees with the reference), else what differed. Each reading cuts at up to
+    /// `perReading` of the points (each one a chunk boundary), so many points cost few readings.
+    public static func check(_ bytes: [UInt8], cutAt points: [Int], perReading: Int = 25) -> String? {
+        let whole = convert(bytes, cuts: [])
+        if whole.hasPrefix("MISMATCH") { return whole }
+        let sorted = Array(Set(points.filter { $0 > 0 && $0 < bytes.count })).sorted()
+        for start in stride(from: 0, to: sorted.count, by: perReading) {
+            let cuts = Array(sorted[start..<min(sorted.count, start + perReading)])
+            let other = convert(bytes, cuts: cuts, withReference: false)
+            if other != whole { return "cut at bytes \(cuts):\n\(other)\nbut whole\n\(whole)" }
+        }
+        return nil
+    }
+
+    /// Stops the process on a disagreement: what a fuzzer looks for.
+    public static func run(_ bytes: [UInt8]) {
+        if let failure = check(bytes) { preconditionFailure(failure) }
+    }
+
+    /// Every row converted both ways, as text; "MISMATCH ..." first when they differ. The input
+    /// is fed in pieces ending at `cuts`.
+    /// Without the reference, only the converter's values are written (in the same form), to be
+    /// compared with a reading that had it.
+    private static func convert(_ bytes: [UInt8], cuts: [Int], withReference: Bool = true) -> String {
+        let reader = RowsJSONReader()
+        var converter: RowConverter?
+        var reference: ReferenceDecoder?
+        var text = ""
+        var mismatch: String?
+        func compare(_ row: [UInt8], number: Int, offset: Int, converted: Result<[CellValue], Error>) {
+            guard withReference else {
+                switch converted {
+                case .success(let values): text += values.map(\.description).joined(separator: " | ") + "\n"
+                case .failure(let error): text += "error: \(error)\n"
+                }
+                return
+            }
+            let expected = Result { try reference!.values(row: row, rowNumber: number, offset: offset) }
+            let line: String
+            switch (converted, expected) {
+            case let (.success(a), .success(b)) where a == b:
+                line = a.map(\.description).joined(separator: " | ")
+            case let (.failure(a), .failure(b)) where "\(a)" == "\(b)":
+                line = "error: \(a)"
+            default:
+                line = "converter \(converted) reference \(expected)"
+                if mismatch == nil { mismatch = "MISMATCH row \(number): \(line)" }
+            }
+            text += line + "\n"
+        }
+        do {
+            var offset = 0
+            var ends = (cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count]).makeIterator()
+            while offset < bytes.count {
+                let end = ends.next() ?? bytes.count
+                try bytes[offset..<end].withUnsafeBytes { part in
+                    try reader.feed(part, onMetadata: { view in
+                        guard let plan = try? LoadPlan.socrata(view: view, options: PlanOptions(tableName: "t")) else { return }
+                        converter = RowConverter(plan: plan, rows: .arrays)
+                        reference = ReferenceDecoder(plan: plan)
+                        text += "meta \(plan.mainTable.columns.map { "\($0.name):\($0.type.rawValue)" })\n"
+                    }, onRow: { row in
+                        guard converter != nil else { return nil }
+                        var batch = RowBatch(columnCount: converter!.table.columns.count, firstRowNumber: row.number,
+                                             expectedRows: 1)
+                        if row.isWhole {
+                            let result = Result { () throws -> [CellValue] in
+                                try converter!.append(row: row.bytes, rowNumber: row.number, offset: row.offset, to: &batch)
+                                return batch.row(0)
+                            }
+                            compare(withReference ? Array(row.bytes) : [], number: row.number, offset: row.offset,
+                                    converted: result)
+                            if case .failure(let error) = result { throw error }
+                            return nil
+                        }
+                        let end: Int?
+                        do {
+                            end = try converter!.appendIfComplete(row.bytes, from: row.start, limit: row.bytes.count,
+                                                                  rowNumber: row.number, offset: row.offset, to: &batch)
+                        } catch {
+                            // An error in place; the 1-byte reading, where every row arrives whole,
+                            // checks it against the reference, and the readings must agree.
+                            text += "error: \(error)\n"
+                            throw error
+                        }
+                        guard let end else { return nil }
+                        compare(withReference ? Array(row.bytes[row.start..<end]) : [], number: row.number, offset: row.offset,
+                                converted: .success(batch.row(0)))
+                        return end
+                    })
+                }
+                offset = end
+            }
+            try reader.finish()
+        } catch {
+            text += "error: \(error)\n"
+        }
+        if let converter {
+            let counts = converter.invalidCells.map(\.summary)
+            if withReference, let reference, counts != reference.invalidCells.map(\.summary), mismatch == nil {
+                mismatch = "MISMATCH invalid cells: converter \(counts) reference \(reference.invalidCells.map(\.summary))"
+            }
+            text += counts.joined(separator: "\n")
+        }
+        return mismatch.map { $0 + "\n" + text } ?? text
+    }
+}
