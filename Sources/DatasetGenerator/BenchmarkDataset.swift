@@ -2,10 +2,21 @@ import Foundation
 import SocloadDatabase
 import SocloadSocrata
 
-/// The benchmark's synthetic dataset: N rows of ~25 columns in realistic proportions, written as a
-/// legacy rows.json export and, row for row, as the CSV of the values socload stores (the input
-/// for the sqlite3 shell's `.import`, the reference). Seeded: the same N gives the same bytes.
+/// The benchmark's synthetic dataset: N rows in realistic proportions, written as a rows.json
+/// export and, row for row, as the CSV of the values socload stores (the input for the sqlite3
+/// shell's `.import`, the reference). Seeded: the same N and shape give the same bytes.
+///
+/// Two shapes, as real portals export them:
+/// - `new`: the new backend: `:sid` row ids (`row-k3x9.2fma`), compact, one row a line;
+/// - `legacy`: the old backend: integer `sid`, GUID `id` (the row id), numbers as strings, url
+///   and phone columns as 2-element arrays, locations as 5-element arrays whose first element is
+///   the address as a JSON string, pretty printed (`[ 1, "…", … ]`, a newline before each row).
+/// Row ids are random (not in sort order, as real ones are) unless `sortedIDs`.
 enum BenchmarkDataset {
+    enum Shape: String, CaseIterable {
+        case new, legacy
+    }
+
     static let id = "bnch-0001"
     static let epoch = 1_420_070_400
 
@@ -21,6 +32,7 @@ enum BenchmarkDataset {
         .init(name: "Website", fieldName: "website", dataTypeName: "url", subColumnTypes: ["url", "description"]),
         .init(name: "Site", fieldName: "site", dataTypeName: "location",
               subColumnTypes: ["human_address", "latitude", "longitude", "machine_address", "needs_recoding"]),
+        .init(name: "Phone", fieldName: "phone", dataTypeName: "phone", subColumnTypes: ["phone_number", "phone_type"]),
         .init(name: "Visits", fieldName: "visits", dataTypeName: "number"),
         .init(name: "Score", fieldName: "score", dataTypeName: "double"),
         .init(name: "Notes", fieldName: "notes", dataTypeName: "text"),
@@ -30,31 +42,43 @@ enum BenchmarkDataset {
         .init(name: "Status", fieldName: "status", dataTypeName: "text"),
     ]
 
-    /// The table's columns, in order: the CSV header, and the sqlite3 reference table.
+    /// The table's columns, in order: the CSV header, and the sqlite3 reference table (which has
+    /// no index at all: the strictest reference).
     static let tableColumns: [(String, String)] = [
-        ("_id", "TEXT PRIMARY KEY"), ("_created_at", "TEXT"), ("_updated_at", "TEXT"), ("name", "TEXT"),
+        ("_id", "TEXT"), ("_created_at", "TEXT"), ("_updated_at", "TEXT"), ("name", "TEXT"),
         ("description", "TEXT"), ("category", "TEXT"), ("amount", "NUMERIC"), ("price", "NUMERIC"),
         ("percent", "NUMERIC"), ("opened", "TEXT"), ("active", "INTEGER"), ("website", "TEXT"),
         ("website_description", "TEXT"), ("site", "TEXT"), ("site_latitude", "REAL"), ("site_longitude", "REAL"),
-        ("visits", "NUMERIC"), ("score", "REAL"), ("notes", "TEXT"), ("city", "TEXT"), ("zip", "TEXT"),
-        ("inspected_at", "TEXT"), ("status", "TEXT"),
+        ("phone", "TEXT"), ("phone_type", "TEXT"), ("visits", "NUMERIC"), ("score", "REAL"), ("notes", "TEXT"),
+        ("city", "TEXT"), ("zip", "TEXT"), ("inspected_at", "TEXT"), ("status", "TEXT"),
     ]
 
-    /// Writes `<directory>/bench-N.rows.json`, `bench-N.csv` and `bench-N.schema.sql`.
-    static func write(rows count: Int, to directory: String) throws {
+    /// The files' common path, without extension: `bench-N` or `bench-N-legacy` (`-sorted` added
+    /// for sorted ids).
+    static func baseName(rows count: Int, shape: Shape, sortedIDs: Bool) -> String {
+        "bench-\(count)" + (shape == .legacy ? "-legacy" : "") + (sortedIDs ? "-sorted" : "")
+    }
+
+    /// Writes `<directory>/<base>.rows.json`, `<base>.csv` and `<base>.schema.sql`.
+    static func write(rows count: Int, to directory: String, shape: Shape, sortedIDs: Bool) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let base = (directory as NSString).appendingPathComponent("bench-\(count)")
+        let base = (directory as NSString).appendingPathComponent(baseName(rows: count, shape: shape, sortedIDs: sortedIDs))
         let json = try BufferedFile(path: base + ".rows.json")
         let csv = try BufferedFile(path: base + ".csv")
-        let writer = RowsJSONWriter(id: id, name: "Benchmark (synthetic)", newBackend: true,
-                                    rowsUpdatedAt: epoch, columns: RowsJSONWriter.systemColumns(colon: true) + userColumns)
+        let legacy = shape == .legacy
+        let writer = RowsJSONWriter(id: id, name: "Benchmark (synthetic)", newBackend: !legacy,
+                                    rowsUpdatedAt: epoch, columns: RowsJSONWriter.systemColumns(colon: !legacy) + userColumns)
         let header = writer.document(rows: [])
         json.write(String(header.dropLast(4))) // everything up to the empty data array's "\n]}\n"
         csv.write(tableColumns.map(\.0).joined(separator: ",") + "\n")
         var random = SeededGenerator(seed: 0xbe4c_0001)
         for index in 0..<count {
-            let (cells, values) = row(index, &random)
-            json.write((index == 0 ? "\n" : ",\n") + JSONValue.array(cells).jsonText)
+            let (cells, values) = row(index, shape: shape, sortedIDs: sortedIDs, &random)
+            if legacy {
+                json.write((index == 0 ? "\n" : "\n, ") + pretty(.array(cells)))
+            } else {
+                json.write((index == 0 ? "\n" : ",\n") + JSONValue.array(cells).jsonText)
+            }
             csv.write(values.map(csvField).joined(separator: ",") + "\n")
         }
         json.write("\n]}\n")
@@ -63,6 +87,13 @@ enum BenchmarkDataset {
         let create = "CREATE TABLE \"\(LoadPlan.tableName(forDatasetID: id))\" ("
             + tableColumns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ") + ");\n"
         try Data(create.utf8).write(to: URL(fileURLWithPath: base + ".schema.sql"))
+        return base
+    }
+
+    /// JSON as the old backend's exports print it: `[ 1, "a", [ null, null ] ]`.
+    static func pretty(_ value: JSONValue) -> String {
+        guard case .array(let elements) = value else { return value.jsonText }
+        return elements.isEmpty ? "[ ]" : "[ " + elements.map(pretty).joined(separator: ", ") + " ]"
     }
 
     static let names = ["José Álvarez", "Zoë Müller", "李娜", "Søren Kierkegaard", "Mary O'Neil", "Aisha Okafor",
@@ -71,13 +102,27 @@ enum BenchmarkDataset {
     static let statuses = ["Open", "Closed", "Pending review", "Withdrawn"]
 
     /// One row: its rows.json cells and the values socload stores for it (nil for NULL).
-    static func row(_ index: Int, _ random: inout SeededGenerator) -> ([JSONValue], [String?]) {
+    static func row(_ index: Int, shape: Shape, sortedIDs: Bool,
+                    _ random: inout SeededGenerator) -> ([JSONValue], [String?]) {
         let created = epoch + index * 37
-        let sid = "row-\(base32(index, 4))_\(base32(index &* 7919, 4)).\(base32(index &* 104_729, 4))"
-        let guid = "00000000-0000-0000-\(String(format: "%04X", index % 65_536))-\(String(format: "%012X", index))"
-        var cells: [JSONValue] = [.string(sid), .string(guid), .number("0"), .number(String(created)), .null,
-                                  .number(String(created + 60)), .null, .string("{ }")]
-        var values: [String?] = [sid, iso(created), iso(created + 60)]
+        var cells: [JSONValue]
+        var values: [String?]
+        if shape == .legacy {
+            // Old backend: the integer sid is a row counter; the row id is the GUID id.
+            let guid = sortedIDs ? String(format: "00000000-0000-0000-%04X-%012X", index % 65_536, index)
+                : randomGUID(&random)
+            cells = [.number(String(index + 1)), .string(guid), .number(String(index + 1)), .number(String(created)),
+                     .string("708"), .number(String(created + 60)), .string("708"), .null]
+            values = [guid, iso(created), iso(created + 60)]
+        } else {
+            let sid = sortedIDs ? "row-\(base32(index, 4))_\(base32(index &* 7919, 4)).\(base32(index &* 104_729, 4))"
+                : "row-\(base32(random.int(0...1_048_575), 4))_\(base32(random.int(0...1_048_575), 4))."
+                    + base32(random.int(0...1_048_575), 4)
+            let guid = "00000000-0000-0000-\(String(format: "%04X", index % 65_536))-\(String(format: "%012X", index))"
+            cells = [.string(sid), .string(guid), .number("0"), .number(String(created)), .null,
+                     .number(String(created + 60)), .null, .string("{ }")]
+            values = [sid, iso(created), iso(created + 60)]
+        }
 
         let name = random.pick(names)
         let description = index % 4 == 0 ? "He said \"hello\"\nand left, twice" : "Item \(index): plain description text"
@@ -112,6 +157,15 @@ enum BenchmarkDataset {
             cells.append(.array([.string(address), .string(latitude), .string(longitude), .null, .bool(false)]))
             values += [address, latitude, longitude]
         }
+        if index % 5 == 0 {
+            cells.append(.array([.null, .null]))
+            values += [nil, nil]
+        } else {
+            let number = "(206) 555-\(String(format: "%04d", random.int(0...9_999)))"
+            let kind = random.pick(["Office", "Cell", "Fax"])
+            cells.append(.array([.string(number), .string(kind)]))
+            values += [number, kind]
+        }
         let visits = String(random.int(0...100_000))
         let score = String(format: "%.4f", Double(random.int(0...9_999_999)) / 10_000)
         let notes: String? = random.chance(0.3) ? nil : "Note \(index) — ünïcode ✓"
@@ -122,6 +176,14 @@ enum BenchmarkDataset {
         values += [visits, String(Double(score) ?? 0), notes, "中文城市 \(index % 100)", String(98_100 + index % 100),
                    iso(inspected), status]
         return (cells, values)
+    }
+
+    /// An uppercase GUID, as old-backend exports have them.
+    static func randomGUID(_ random: inout SeededGenerator) -> String {
+        let high = random.next()
+        let low = random.next()
+        return String(format: "%08X-%04X-%04X-%04X-%012llX", UInt32(high >> 32), UInt16((high >> 16) & 0xFFFF),
+                      UInt16(high & 0xFFFF), UInt16(low >> 48), low & 0xFFFF_FFFF_FFFF)
     }
 
     static func iso(_ seconds: Int) -> String {

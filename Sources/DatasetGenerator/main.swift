@@ -1,17 +1,26 @@
 import Foundation
 
 // socload-datasets [DIRECTORY]          writes the bundled sample datasets (default: Datasets)
-// socload-datasets bench N [DIRECTORY]  writes the benchmark dataset of N rows (default: bench/data)
-let arguments = Array(CommandLine.arguments.dropFirst())
+// socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
+//                                       writes the benchmark dataset of N rows (default: bench/data)
+var arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "bench" {
-        guard arguments.count >= 2, let count = Int(arguments[1]), count >= 0 else {
-            FileHandle.standardError.write(Data("usage: socload-datasets bench N [DIRECTORY]\n".utf8))
+        var shape = BenchmarkDataset.Shape.new
+        if let flag = arguments.firstIndex(of: "--shape"), flag + 1 < arguments.count,
+           let value = BenchmarkDataset.Shape(rawValue: arguments[flag + 1]) {
+            shape = value
+            arguments.removeSubrange(flag...flag + 1)
+        }
+        let sortedIDs = arguments.contains("--sorted-ids")
+        arguments.removeAll { $0 == "--sorted-ids" }
+        guard arguments.count >= 2, !arguments.contains("--shape"), let count = Int(arguments[1]), count >= 0 else {
+            FileHandle.standardError.write(Data("usage: socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]\n".utf8))
             exit(64)
         }
         let directory = arguments.count > 2 ? arguments[2] : "bench/data"
-        try BenchmarkDataset.write(rows: count, to: directory)
-        print("wrote \(directory)/bench-\(count).rows.json, .csv and .schema.sql")
+        let base = try BenchmarkDataset.write(rows: count, to: directory, shape: shape, sortedIDs: sortedIDs)
+        print("wrote \(base).rows.json, .csv and .schema.sql")
     } else {
         let directory = arguments.first ?? "Datasets"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

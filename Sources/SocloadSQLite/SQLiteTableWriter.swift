@@ -77,7 +77,7 @@ final class SQLiteTableWriter: TableWriter {
             } catch {
                 let reason = (error as? DatabaseError)?.message ?? "\(error)"
                 let note = "your \(object.kind) \(object.name) on \(table.name) could not be rebuilt (\(reason))"
-                if strict { throw LoadError.unsupported(note + "; --strict stops the load") }
+                if strict { throw LoadError.userObjectLost(note) }
                 notes.append(note + "; skipped")
             }
         }

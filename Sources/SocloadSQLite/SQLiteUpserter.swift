@@ -66,6 +66,11 @@ final class SQLiteUpserter: RowUpserter {
         return nil
     }
 
+    func addIndex(_ index: PlanIndex) throws {
+        try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name.quotedDatabaseIdentifier) "
+                            + "ON \(table.name.quotedDatabaseIdentifier) (\(SQLiteTableWriter.quotedList(index.columns)))")
+    }
+
     func rowCount() throws -> Int {
         let value = try db.fetchValue(sql: "SELECT count(*) FROM \(table.name.quotedDatabaseIdentifier)")
         if case .integer(let count)? = value { return Int(count) }

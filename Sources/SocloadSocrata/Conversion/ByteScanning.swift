@@ -35,4 +35,19 @@ enum ByteScanning {
             index += 8
         }
     }
+
+    /// Advances `index` past whole words of string bytes that need no attention (no `"`, `\\` or
+    /// control byte), stopping at least 8 bytes before `end`; ORs the words it passes into
+    /// `seen`, so the caller knows whether any byte above 0x7F went by (UTF-8 to validate).
+    @inline(__always)
+    static func skipStringWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int, seen: inout UInt64) {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if mayHaveQuoteOrBackslash(word) || (word &- (0x20 &* ones)) & ~word & highs != 0 { return }
+            seen |= word
+            index += 8
+        }
+    }
 }

@@ -43,10 +43,38 @@ enum JSONStringUnescaping {
         return true
     }
 
-    /// True when every escape in the string's content is well formed.
+    /// True when every escape in the string's content is well formed (what `append` accepts),
+    /// checked without decoding anything.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        var scratch: [UInt8] = []
-        return append(bytes, range, to: &scratch)
+        var index = range.lowerBound
+        let end = range.upperBound
+        while index < end {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            guard index + 1 < end else { return false }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "r"),
+                 UInt8(ascii: "t"), UInt8(ascii: "b"), UInt8(ascii: "f"):
+                continue
+            case UInt8(ascii: "u"):
+                guard let scalar = hex4(bytes, index, end) else { return false }
+                index += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                          let low = hex4(bytes, index + 2, end), (0xDC00...0xDFFF).contains(low) else { return false }
+                    index += 6
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    return false
+                }
+            default:
+                return false
+            }
+        }
+        return true
     }
 
     private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ end: Int) -> UInt32? {

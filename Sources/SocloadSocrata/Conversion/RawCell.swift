@@ -111,14 +111,14 @@ enum RawArrayParser {
             index += 1
             let contentStart = index
             var escaped = false
-            var high: UInt8 = 0
+            var seen: UInt64 = 0
             while index < end {
-                ByteScanning.skipPlainWords(bytes, &index, end, strict: true)
+                ByteScanning.skipStringWords(bytes, &index, end, seen: &seen)
                 guard index < end else { break }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     let cell = RawCell(kind: .string, start: contentStart, end: index, isEscaped: escaped,
-                                       isNonASCII: high & 0x80 != 0)
+                                       isNonASCII: seen & 0x8080_8080_8080_8080 != 0)
                     index += 1
                     if cell.isNonASCII, !UTF8Validation.isValid(bytes, cell.start..<cell.end) { throw Malformed() }
                     if escaped, !JSONStringUnescaping.isValid(bytes, cell.start..<cell.end) { throw Malformed() }
@@ -130,7 +130,7 @@ enum RawArrayParser {
                     continue
                 }
                 if byte < 0x20 { throw Malformed() }
-                high |= byte
+                seen |= UInt64(byte)
                 index += 1
             }
             throw Malformed()

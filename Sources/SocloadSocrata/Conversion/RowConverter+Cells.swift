@@ -9,22 +9,22 @@ import SocloadDatabase
 ///   range are not numbers; JSON `true`/`false` count as 1/0;
 /// - anything else that does not parse as the column's type is counted and stored as NULL.
 extension RowConverter {
-    mutating func convert(_ column: PlanColumn, _ index: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+    mutating func convert(_ step: Step, _ index: Int, _ bytes: UnsafeBufferPointer<UInt8>,
                           _ batch: inout RowBatch) throws {
-        switch column.source {
-        case .field(let cell):
-            try convert(cells[cell], column.type, index, bytes, &batch)
-        case let .rowIdentifier(sid, id):
+        switch step {
+        case let .field(cell, type):
+            try convert(cells[cell], type, index, bytes, &batch)
+        case let .rowIdentifier(sid, id, type):
             let sidCell = sid.map { cells[$0] }
             if let sidCell, sidCell.kind == .string {
-                try convert(sidCell, column.type, index, bytes, &batch)
+                try convert(sidCell, type, index, bytes, &batch)
             } else if let id, cells[id].kind != .null {
-                try convert(cells[id], column.type, index, bytes, &batch)
+                try convert(cells[id], type, index, bytes, &batch)
             } else {
-                try convert(sidCell ?? Self.nullCell, column.type, index, bytes, &batch)
+                try convert(sidCell ?? Self.nullCell, type, index, bytes, &batch)
             }
-        case let .part(cell, part, subColumnTypes):
-            try convertPart(cells[cell], part, subColumnTypes, column.type, index, bytes, &batch)
+        case let .part(cell, part, position, type):
+            try convertPart(cells[cell], part, position, type, index, bytes, &batch)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// The parts of compound Socrata values: location, url and phone arrays (rows.json) or objects
 /// (SODA), and points as WKT or GeoJSON.
 extension RowConverter {
-    mutating func convertPart(_ cell: RawCell, _ part: FieldPart, _ subColumnTypes: [String]?, _ type: LogicalType,
+    mutating func convertPart(_ cell: RawCell, _ part: FieldPart, _ position: Int, _ type: LogicalType,
                               _ column: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) throws {
         switch part {
         case .pointGeometry, .pointLongitude, .pointLatitude:
@@ -17,12 +17,11 @@ extension RowConverter {
         case .array:
             parts.removeAll(keepingCapacity: true)
             try? RawArrayParser.elements(of: bytes, in: cell.start..<cell.end, into: &parts)
-            let index = subColumnTypes?.firstIndex(of: part.rawValue) ?? Self.position(of: part)
-            try convert(index < parts.count ? parts[index] : Self.nullCell, type, column, bytes, &batch)
+            try convert(position < parts.count ? parts[position] : Self.nullCell, type, column, bytes, &batch)
         case .object:
             members.removeAll(keepingCapacity: true)
             try? RawObjectParser.members(of: bytes, in: cell.start..<cell.end, into: &members)
-            var element = member(part.rawValue, bytes)
+            var element = member(part.memberName, bytes)
             if element == nil, part == .locationLatitude || part == .locationLongitude {
                 // SODA3 may give a location as GeoJSON: coordinates [longitude, latitude].
                 element = coordinate(part == .locationLongitude ? 0 : 1, bytes)
@@ -48,7 +47,8 @@ extension RowConverter {
     }
 
     /// The value of the member `name` among `members`, if present.
-    func member(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
+    func member(_ name: StaticString, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
+        let name = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         var found: RawCell?
         for member in members {
             let key = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
@@ -56,9 +56,9 @@ extension RowConverter {
             if member.keyIsEscaped {
                 var decoded: [UInt8] = []
                 _ = JSONStringUnescaping.append(bytes, member.keyStart..<member.keyEnd, to: &decoded)
-                matches = decoded.elementsEqual(name.utf8)
+                matches = decoded.elementsEqual(name)
             } else {
-                matches = key.elementsEqual(name.utf8)
+                matches = key.elementsEqual(name)
             }
             if matches { found = member.value }
         }
@@ -132,5 +132,23 @@ extension RowConverter {
             start = index + 1
         }
         return numbers.count >= 2 ? numbers[axis] : nil
+    }
+}
+
+extension FieldPart {
+    /// The member a part is in a SODA object (`{"latitude": ..., "human_address": ...}`).
+    var memberName: StaticString {
+        switch self {
+        case .locationAddress: return "human_address"
+        case .locationLatitude: return "latitude"
+        case .locationLongitude: return "longitude"
+        case .url: return "url"
+        case .urlDescription: return "description"
+        case .phoneNumber: return "phone_number"
+        case .phoneType: return "phone_type"
+        case .pointGeometry: return "point"
+        case .pointLongitude: return "point_longitude"
+        case .pointLatitude: return "point_latitude"
+        }
     }
 }

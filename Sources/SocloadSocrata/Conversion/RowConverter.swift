@@ -23,6 +23,16 @@ public struct RowConverter {
     let cellCount: Int
     private let fieldIndexes: [String: Int]
     private let keyColumns: [Int]
+    /// Per column, where its value comes from, resolved once (no String or array in it, so the
+    /// per-row loop retains nothing).
+    private let steps: [Step]
+
+    enum Step {
+        case field(cell: Int, type: LogicalType)
+        /// `position`: where the part sits in an array value (from `subColumnTypes`, else the usual place).
+        case part(cell: Int, part: FieldPart, position: Int, type: LogicalType)
+        case rowIdentifier(sid: Int?, id: Int?, type: LogicalType)
+    }
     /// Per column: its cells that were not of its type so far.
     private var invalid: [InvalidCells?]
 
@@ -45,6 +55,15 @@ public struct RowConverter {
         }
         fieldIndexes = indexes
         keyColumns = planTable.primaryKey.compactMap { key in planTable.columns.firstIndex { $0.name == key } }
+        steps = planTable.columns.map { column in
+            switch column.source {
+            case .field(let cell): return .field(cell: cell, type: column.type)
+            case let .rowIdentifier(sid, id): return .rowIdentifier(sid: sid, id: id, type: column.type)
+            case let .part(cell, part, subColumnTypes):
+                return .part(cell: cell, part: part, position: subColumnTypes?.firstIndex(of: part.rawValue) ?? Self.position(of: part),
+                             type: column.type)
+            }
+        }
         invalid = Array(repeating: nil, count: planTable.columns.count)
         cells.reserveCapacity(cellCount)
     }
@@ -133,8 +152,8 @@ public struct RowConverter {
             throw LoadError.rowShape(row: rowNumber, expected: cellCount, found: cells.count)
         }
         let mark = batch.values.count
-        for (index, column) in table.columns.enumerated() {
-            try convert(column, index, bytes, &batch)
+        for index in steps.indices {
+            try convert(steps[index], index, bytes, &batch)
         }
         for key in keyColumns where batch.values[mark + key] == .null {
             batch.truncate(toValueCount: mark)

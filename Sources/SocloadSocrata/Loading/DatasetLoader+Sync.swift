@@ -21,7 +21,8 @@ extension DatasetLoader {
     /// than the newest stored `_updated_at` (ordered by `:updated_at, :id`) and upserts them by
     /// the table's key, in one transaction. Rows deleted upstream are not seen: a full fetch
     /// removes them.
-    public func sync(_ tableOrDatasetID: String, pageSize: Int = 50_000) throws -> SyncSummary {
+    /// `indexes`: column lists to build one more index over each (`--index`), kept by later loads.
+    public func sync(_ tableOrDatasetID: String, pageSize: Int = 50_000, indexes: [[String]] = []) throws -> SyncSummary {
         try destination.performLoad { transaction in
             let state = LoadState()
             guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
@@ -35,7 +36,7 @@ extension DatasetLoader {
             let view = try fetchView(portal)
             try view.requireTabular()
             let layout = SODARowLayout(view: view)
-            let stored = try storedPlan(of: entry)
+            var stored = try storedPlan(of: entry)
             var options = stored.options ?? PlanOptions(tableName: entry.tableName)
             options.includeSystemColumns = false // SODA gives only :id, :created_at and :updated_at
             let plan = try LoadPlan.socrata(view: layout.view, options: options)
@@ -44,6 +45,11 @@ extension DatasetLoader {
                 throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
             }
             let upserter = try transaction.upserter(for: plan.mainTable)
+            for columns in indexes {
+                let index = try LoadPlan.index(on: columns, in: stored.mainTable)
+                try upserter.addIndex(index)
+                if !stored.mainTable.indexes.contains(index) { stored.tables[0].indexes.append(index) }
+            }
             let since = try upserter.largestValue(of: "_updated_at")
             var query = SoQLQuery(order: ":updated_at")
             if let since { query.where = ":updated_at > '\(since)'" }

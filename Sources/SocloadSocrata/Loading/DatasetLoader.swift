@@ -40,6 +40,8 @@ public final class DatasetLoader: @unchecked Sendable {
         var view: ViewMetadata?
         var rowCount = 0
         var invalidCells: [InvalidCells] = []
+        /// Things the user should know that did not stop the load.
+        var notes: [String] = []
         var bytesRead: Int64 = 0
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
@@ -73,7 +75,7 @@ public final class DatasetLoader: @unchecked Sendable {
             guard let plan = state.plan, let writer = state.writer, let view = state.view else {
                 throw RowsJSONError.missingMetadata
             }
-            let notes = try writer.finish(strict: request.strict)
+            let notes = state.notes + (try writer.finish(strict: request.strict))
             try cancellation?.check()
             let entry = CatalogEntry(
                 tableName: plan.mainTable.name, datasetID: request.reference.datasetID ?? view.id,
@@ -144,12 +146,23 @@ public final class DatasetLoader: @unchecked Sendable {
 
     // MARK: - Shared steps
 
-    /// Starts the new copy of the plan's table, telling it what socload built on the old one.
+    /// Starts the new copy of the plan's table, telling it what socload built on the old one. The
+    /// `--index` indexes of earlier loads are kept while their columns exist.
     func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState) throws {
-        let table = plan.mainTable
-        let previous = try transaction.catalog.entry(for: table.name)
-            .flatMap { $0.tableName.lowercased() == table.name.lowercased() ? $0.plan : nil }
-        state.writer = try transaction.replaceTable(table, previous: previous?.mainTable)
+        var plan = plan
+        let previous = try transaction.catalog.entry(for: plan.mainTable.name)
+            .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
+        for index in previous?.mainTable.indexes ?? [] {
+            let table = plan.mainTable
+            guard !table.indexes.contains(where: { $0.name.lowercased() == index.name.lowercased() }) else { continue }
+            if let kept = try? LoadPlan.index(on: index.columns, in: table) {
+                plan.tables[0].indexes.append(PlanIndex(name: index.name, columns: kept.columns, isUnique: index.isUnique))
+            } else {
+                state.notes.append("the index \(index.name) over \(index.columns.joined(separator: ", ")) was not rebuilt: "
+                                   + "\(table.name) no longer has all of those columns")
+            }
+        }
+        state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         state.plan = plan
     }
 

@@ -45,6 +45,8 @@ public protocol RowUpserter: AnyObject {
     /// The largest value of a column (where an incremental sync starts), as text.
     func largestValue(of column: String) throws -> String?
     func rowCount() throws -> Int
+    /// Builds one more index on the table, unless one of that name exists.
+    func addIndex(_ index: PlanIndex) throws
 }
 
 /// The catalog: one entry per loaded table.

@@ -35,6 +35,8 @@ public enum LoadError: CategorizedError, Equatable {
     case notInCatalog(String)
     case nullKey(table: String, column: String, row: Int)
     case duplicateKey(table: String, key: String, value: String, rows: [Int])
+    /// With `--strict`: an index or trigger the user built on the old table cannot be rebuilt.
+    case userObjectLost(String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,8 @@ public enum LoadError: CategorizedError, Equatable {
             return "no table or dataset '\(name)' in the catalog: fetch it first"
         case let .nullKey(table, column, row):
             return "row \(row): the key \(column) of \(table) is empty (NULL)"
+        case let .userObjectLost(note):
+            return note + "; --strict stops the load"
         case let .duplicateKey(table, key, value, rows):
             let where_ = rows.count == 2 ? "rows \(rows[0]) and \(rows[1])" : "rows " + rows.map(String.init).joined(separator: ", ")
             return "duplicate key \(key) = \(value) in \(table): \(where_)"
@@ -73,7 +77,7 @@ public enum LoadError: CategorizedError, Equatable {
 
     public var kind: FailureKind {
         switch self {
-        case .rowShape, .constraint, .nullKey, .duplicateKey: return .badData
+        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost: return .badData
         case .interrupted(let signal): return .interrupted(signal)
         case .reservedTableName: return .usage
         case .fileNotFound: return .missingInput

@@ -85,7 +85,6 @@ public struct LoadRequest: Sendable {
         if let limit { parts.append("limit=\(limit)") }
         if includeSystemColumns { parts.append("system-columns") }
         for (field, type) in typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
-        for index in indexes { parts.append("index=" + index.joined(separator: ",")) }
         return parts.joined(separator: "&")
     }
 }

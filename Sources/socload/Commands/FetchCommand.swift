@@ -97,7 +97,8 @@ enum FetchCommand: Command {
         let session = try LoadOptions.session(arguments, context, command: spec)
         defer { session.finish() }
         if arguments.flag("incremental") {
-            try SyncCommand.sync(table ?? arguments.positionals[0], session: session, pageSize: request.pageSize)
+            try SyncCommand.sync(table ?? arguments.positionals[0], session: session, pageSize: request.pageSize,
+                                 indexes: request.indexes)
             return
         }
         let summary: LoadSummary

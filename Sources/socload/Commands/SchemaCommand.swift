@@ -1,7 +1,8 @@
 import SocloadDatabase
 import SocloadSQLite
 
-/// `socload schema TABLE`: the CREATE statement and the columns with their types.
+/// `socload schema TABLE`: the CREATE statements (table, indexes, triggers) and the columns with
+/// their types, key and logical types.
 enum SchemaCommand: Command {
     static let spec = CommandSpec(
         name: "schema",
@@ -17,8 +18,16 @@ enum SchemaCommand: Command {
                                                arguments: [table]) else {
                 throw CommandFailure("no table '\(TerminalText.escaped(table))' in '\(queue.path)'", exitCode: .noInput)
             }
-            let lines = create.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
-            context.output.write(lines.joined(separator: "\n") + ";\n\n")
+            // The table, then its indexes and triggers (the key is a unique index built after the rows).
+            let others = try db.fetchAll(String.self, sql: """
+                select sql from sqlite_schema where tbl_name = ? and type in ('index', 'trigger') and sql is not null
+                order by type, name
+                """, arguments: [table])
+            let lines = ([create] + others).map { statement in
+                statement.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+                    .joined(separator: "\n") + ";"
+            }
+            context.output.write(lines.joined(separator: "\n") + "\n\n")
             // The key and logical types come from the plan socload recorded: the key is a unique
             // index there, which pragma table_info does not call a primary key.
             let plan = try SQLiteCatalog(db: db).entry(for: table)

@@ -16,6 +16,8 @@ enum SyncCommand: Command {
             DatabaseOption.spec,
             .value("app-token", "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN"),
             .value("page-size", "n", help: "Rows per SODA page.", default: "50000"),
+            .value("index", "column[,column...]", help: "Also build an index over these columns (kept on refresh).",
+                   repeatable: true),
             .value("retries", "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5"),
             .flag("quiet", short: "q", help: "Show no progress."),
         ])
@@ -25,13 +27,17 @@ enum SyncCommand: Command {
         try DatabaseOption.requireExisting(arguments, context)
         let session = try LoadOptions.session(arguments, context, command: spec)
         defer { session.finish() }
-        try sync(arguments.positionals[0], session: session, pageSize: pageSize)
+        let indexes = arguments.values("index").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        try sync(arguments.positionals[0], session: session, pageSize: pageSize, indexes: indexes)
     }
 
-    static func sync(_ tableOrID: String, session: LoadOptions.Session, pageSize: Int) throws {
+    static func sync(_ tableOrID: String, session: LoadOptions.Session, pageSize: Int, indexes: [[String]] = []) throws {
         let summary: SyncSummary
         do {
-            summary = try session.loader.sync(tableOrID, pageSize: pageSize)
+            summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes)
+        } catch let error as PlanError {
+            session.meter.clear()
+            throw UsageError(error.description, command: spec)
         } catch {
             session.meter.clear()
             throw FetchFailure(underlying: error, table: LoadPlan.tableName(forDatasetID: tableOrID))
