@@ -209,6 +209,38 @@ final class DatasetLoaderTests: XCTestCase {
         XCTAssertEqual(try harness.snapshot("nominations"), before)
     }
 
+    /// The async form loads the same table, and cancelling its Task stops a load that is waiting
+    /// on the network: rolled back, the previous table intact.
+    func testAsyncLoadAndTaskCancellation() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let body = try Fixtures.bundled("n5m4-mism")
+        server.route("/good", .init(body: body))
+        server.route("/stall", .init(body: body, delivery: .stall(seconds: 4)))
+        let harness = try LoadHarness()
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue))
+        func request(_ path: String) -> LoadRequest {
+            LoadRequest(reference: DatasetReference(location: .url(server.baseURL + path), datasetID: "n5m4-mism", domain: nil),
+                        tableName: "nominations")
+        }
+        let summary = try await loader.load(request("/good"))
+        XCTAssertEqual(summary.rowCount, 300)
+        let before = try harness.snapshot("nominations")
+        let started = Date()
+        let task = Task { try await loader.load(request("/stall")) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled load must not succeed")
+        } catch {
+            XCTAssertEqual(error as? LoadError, .interrupted(signal: LoadCancellation.taskCancelled))
+            XCTAssertEqual("\(error)", "cancelled")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5, "cancelled before the stall ended")
+        XCTAssertEqual(try harness.snapshot("nominations"), before)
+    }
+
     func testLimitAndDuplicateRowIDs() throws {
         let harness = try LoadHarness()
         let path = try harness.file("tiny.json", Array(Self.tiny.utf8))

@@ -233,7 +233,7 @@ final class LivePortalTests: XCTestCase {
             }
         }, rowsUpdatedAt: later + 100)
         let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
-        let summary = try loader.sync("fake-0001", pageSize: 2)
+        let summary = try loader.sync("fake-0001", pageSize: 2, indexes: [["category"]])
         XCTAssertEqual(summary.inserted, 2)
         XCTAssertEqual(summary.updated, 3)
         XCTAssertEqual(summary.rowCount, 25)
@@ -248,6 +248,13 @@ final class LivePortalTests: XCTestCase {
         XCTAssertEqual(page.query["$order"], ":updated_at, :id")
         let entry = try XCTUnwrap(harness.queue.read { try SQLiteCatalog(db: $0).entry(for: "fake_0001") })
         XCTAssertEqual(entry.rowCount, 25)
+        // --index on sync: built now, recorded in the plan, so the next full fetch keeps it.
+        XCTAssertEqual(entry.plan?.mainTable.indexes, [PlanIndex(name: "idx_fake_0001_category", columns: ["category"])])
+        XCTAssertEqual(try harness.value("SELECT count(*) FROM sqlite_schema WHERE name = 'idx_fake_0001_category'"), .integer(1))
+        var refetch = try request(.rows)
+        refetch.force = true
+        try harness.load(refetch)
+        XCTAssertEqual(try harness.value("SELECT count(*) FROM sqlite_schema WHERE name = 'idx_fake_0001_category'"), .integer(1))
 
         // Nothing new: nothing changes.
         let again = try loader.sync("fake_0001")
