@@ -5,10 +5,10 @@ import SocloadSocrata
 /// The `socload` command: finds the subcommand, parses its arguments, runs it, and turns any
 /// error into one line on standard error and a sysexits exit code.
 enum SocloadTool {
-    static let commands: [any Command.Type] = [
+    static var commands: [any Command.Type] { [
         FetchCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
         InfoCommand.self,
-    ]
+    ] }
 
     static let rootSpec = CommandSpec(
         name: "",

@@ -106,4 +106,25 @@ final class HelpAndUsageTests: XCTestCase {
 
             """)
     }
+
+    /// Every option's value is converted to its type in one place, with one form of message.
+    func testOptionValuesAreCheckedByType() throws {
+        let cases: [([String], String)] = [
+            (["fetch", "x", "--limit", "-3"], "Error: --limit takes a whole number, not '-3'"),
+            (["fetch", "x", "--retries", "many"], "Error: --retries takes a whole number, not 'many'"),
+            (["fetch", "x", "--page-size", "0"], "Error: --page-size takes a number above 0, not '0'"),
+            (["fetch", "x", "--api", "soda9"], "Error: --api takes auto, rows, soda2 or soda3, not 'soda9'"),
+            (["fetch", "x", "--type", "zip"], "Error: --type takes COLUMN=TYPE with a type among text, integer, decimal"),
+            (["fetch", "x", "--table", ""], "Error: --table needs a name"),
+            (["select", "t", "--eq", "nocolumn"], "Error: --eq takes COLUMN=VALUE, not 'nocolumn'"),
+            (["select", "t", "--limit", "1.5"], "Error: --limit takes a whole number, not '1.5'"),
+            (["sync", "t", "--page-size", "x"], "Error: --page-size takes a number above 0, not 'x'"),
+        ]
+        for (arguments, message) in cases {
+            let run = try SocloadProcess.run(arguments + ["--db", "/nonexistent/x.sqlite"])
+            XCTAssertEqual(run.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(run.stderr.hasPrefix(message), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 3, run.stderr)
+        }
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import SocloadDatabase
 
 /// A subcommand of socload: its interface, and what it does with parsed arguments.
-protocol Command: Sendable {
+protocol Command {
     static var spec: CommandSpec { get }
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws
 }
@@ -14,18 +14,18 @@ struct CommandContext {
 }
 
 /// The `--db` option shared by every command that reads or writes the database.
-enum DatabaseOption {
-    static let spec = OptionSpec.value("db", "path", help: "The SQLite database file.",
-                                       default: "socload.sqlite, or $SOCLOAD_DB")
+struct DatabaseOptions: ParsableArguments {
+    @Option(valueName: "path", help: "The SQLite database file.", default: "socload.sqlite, or $SOCLOAD_DB")
+    var db: String?
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.
-    static func path(_ arguments: ParsedArguments, _ context: CommandContext) -> String {
-        arguments.value("db") ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
+    func path(_ context: CommandContext) -> String {
+        db ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
     }
 
     /// Fails unless the database file exists: only `fetch` creates one.
-    static func requireExisting(_ arguments: ParsedArguments, _ context: CommandContext) throws {
-        let path = path(arguments, context)
+    func requireExisting(_ context: CommandContext) throws {
+        let path = path(context)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("no database at '\(path)' (fetch a dataset first, or pass --db PATH)",
                                  exitCode: .noInput)
@@ -33,26 +33,23 @@ enum DatabaseOption {
     }
 
     /// Opens a database that must already exist: reading commands never create an empty file.
-    static func openExisting(_ arguments: ParsedArguments, _ context: CommandContext) throws -> DatabaseQueue {
-        try requireExisting(arguments, context)
-        let path = path(arguments, context)
+    func openExisting(_ context: CommandContext) throws -> DatabaseQueue {
+        try requireExisting(context)
         var configuration = DatabaseConfiguration()
         configuration.createIfMissing = false
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: path(context), configuration: configuration)
         SQLLogFile.attach(to: queue, environment: context.environment)
         return queue
     }
 }
 
 /// The `--format` option shared by the commands that print results.
-enum FormatOption {
-    static let spec = OptionSpec.value("format", "format", help: "Output format: \(OutputFormat.names).",
-                                       default: "table on a terminal, csv otherwise")
+struct FormatOptions: ParsableArguments {
+    @Option(valueName: "format", help: "Output format: \(OutputFormat.names).", default: "table on a terminal, csv otherwise")
+    var format: String?
 
-    static func writer(_ arguments: ParsedArguments, _ context: CommandContext,
-                       command: CommandSpec) throws -> any ResultWriter {
-        try OutputFormat.resolve(arguments.value("format"), output: context.output, command: command)
-            .makeWriter(output: context.output)
+    func writer(_ context: CommandContext, command: CommandSpec) throws -> any ResultWriter {
+        try OutputFormat.resolve(format, output: context.output, command: command).makeWriter(output: context.output)
     }
 }
 

@@ -3,17 +3,18 @@ import SocloadSocrata
 import SocloadSQLite
 
 /// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table.
-enum InfoCommand: Command {
-    static let spec = CommandSpec(
-        name: "info",
-        abstract: "Show where a loaded table came from: dataset, source, time, row count, columns.",
-        arguments: [ArgumentSpec(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).")],
-        options: [DatabaseOption.spec, FormatOption.spec])
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "info", abstract: "Show where a loaded table came from: dataset, source, time, row count, columns.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let key = arguments.positionals[0]
-        let writer = try FormatOption.writer(arguments, context, command: spec)
-        let queue = try DatabaseOption.openExisting(arguments, context)
+    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
+    @OptionGroup var database = DatabaseOptions()
+    @OptionGroup var output = FormatOptions()
+
+    func run(context: CommandContext) throws {
+        let key = tableOrID ?? ""
+        let writer = try output.writer(context, command: Self.spec)
+        let queue = try database.openExisting(context)
         let entry = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
         guard let entry else {
             throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",

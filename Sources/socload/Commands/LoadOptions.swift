@@ -26,9 +26,9 @@ enum LoadOptions {
     }
 
     /// The app token, login and stall limit from the options and the environment.
-    static func httpOptions(_ arguments: ParsedArguments, _ context: CommandContext) -> HTTPOptions {
+    static func httpOptions(appToken: String?, _ context: CommandContext) -> HTTPOptions {
         let environment = context.environment
-        var http = HTTPOptions(appToken: arguments.value("app-token") ?? environment["SOCRATA_APP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+        var http = HTTPOptions(appToken: appToken ?? environment["SOCRATA_APP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
         if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
         if let username = environment["SOCRATA_USERNAME"], !username.isEmpty {
             http.credentials = Credentials(username: username, password: environment["SOCRATA_PASSWORD"] ?? "")
@@ -36,17 +36,18 @@ enum LoadOptions {
         return http
     }
 
-    static func session(_ arguments: ParsedArguments, _ context: CommandContext, command: CommandSpec) throws -> Session {
+    /// Opens (or creates) the database and wires a loader to the terminal.
+    static func session(database: DatabaseOptions, appToken: String?, retries: Int?, quiet: Bool,
+                        _ context: CommandContext) throws -> Session {
         let environment = context.environment
-        let http = httpOptions(arguments, context)
+        let http = httpOptions(appToken: appToken, context)
         var retry = RetryPolicy()
-        if let retries = try nonNegativeInteger(arguments, "retries", command: command) { retry.maximumRetries = retries }
+        if let retries { retry.maximumRetries = retries }
         if let delay = environment["SOCLOAD_RETRY_DELAY"].flatMap(Double.init) {
             retry.baseDelay = delay
             retry.maximumRetryAfter = max(delay * 10, 0)
         }
-        let quiet = arguments.flag("quiet")
-        let queue = try DatabaseQueue(path: DatabaseOption.path(arguments, context))
+        let queue = try DatabaseQueue(path: database.path(context))
         SQLLogFile.attach(to: queue, environment: environment)
         let cancellation = LoadCancellation()
         let signals = SignalTrap(cancellation: cancellation)
@@ -59,18 +60,49 @@ enum LoadOptions {
                                    })
         return Session(queue: queue, loader: loader, meter: meter, signals: signals)
     }
+}
 
-    static func positiveInteger(_ arguments: ParsedArguments, _ name: String, command: CommandSpec) throws -> Int? {
-        guard let value = try nonNegativeInteger(arguments, name, command: command) else { return nil }
-        guard value > 0 else { throw UsageError("--\(name) takes a number above 0", command: command) }
-        return value
+/// `--page-size`: a count above zero.
+struct PageSize: ExpressibleByArgument {
+    let rows: Int
+
+    init?(argument: String) {
+        guard let value = Int(argument), value > 0 else { return nil }
+        rows = value
     }
 
-    static func nonNegativeInteger(_ arguments: ParsedArguments, _ name: String, command: CommandSpec) throws -> Int? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Int(text), value >= 0 else {
-            throw UsageError("--\(name) takes a whole number, not '\(text)'", command: command)
-        }
-        return value
+    static var expectation: String { "a number above 0" }
+}
+
+/// `--index a,b`: the columns of one index, as given (a blank name is the plan's error to report).
+struct IndexColumns: ExpressibleByArgument {
+    let names: [String]
+
+    init?(argument: String) {
+        names = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     }
+
+    static var expectation: String { "column names separated by commas" }
+}
+
+/// `--type column=type`.
+struct TypeAssignment: ExpressibleByArgument {
+    let column: String
+    let type: LogicalType
+
+    init?(argument: String) {
+        guard let equals = argument.lastIndex(of: "="), equals != argument.startIndex,
+              let type = LogicalType(name: String(argument[argument.index(after: equals)...])) else { return nil }
+        column = String(argument[..<equals])
+        self.type = type
+    }
+
+    static var expectation: String {
+        "COLUMN=TYPE with a type among " + LogicalType.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+extension DatasetAPI: ExpressibleByArgument {
+    init?(argument: String) { self.init(rawValue: argument) }
+    static var expectation: String { "auto, rows, soda2 or soda3" }
 }

@@ -1,29 +1,26 @@
 import SocloadDatabase
 
 /// `socload query SQL`: runs one statement and prints its rows.
-enum QueryCommand: Command {
-    static let spec = CommandSpec(
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "query",
         abstract: "Run one SQL statement and print its result.",
         discussion: """
             Values are bound, never spliced into the SQL: write ? (or :name) in the statement and
             give each value with --param, in order (or as --param :name=value).
-            """,
-        arguments: [ArgumentSpec(name: "sql", help: "The SQL statement to run.")],
-        options: [
-            DatabaseOption.spec,
-            FormatOption.spec,
-            .value("param", "value", help: "A value for the next ? parameter, or :name=value for a named one.",
-                   repeatable: true),
-        ])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let sql = arguments.positionals[0]
-        let parameters = parameters(arguments.values("param"))
-        let writer = try FormatOption.writer(arguments, context, command: spec)
-        let queue = try DatabaseOption.openExisting(arguments, context)
+    @Argument(name: "sql", help: "The SQL statement to run.") var sql: String?
+    @OptionGroup var database = DatabaseOptions()
+    @OptionGroup var output = FormatOptions()
+    @RepeatedOption(valueName: "value", help: "A value for the next ? parameter, or :name=value for a named one.")
+    var param: [String]
+
+    func run(context: CommandContext) throws {
+        let writer = try output.writer(context, command: Self.spec)
+        let queue = try database.openExisting(context)
         try queue.inDatabase { db in
-            try db.write(sql: sql, arguments: parameters, to: writer)
+            try db.write(sql: sql ?? "", arguments: Self.parameters(param), to: writer)
         }
     }
 

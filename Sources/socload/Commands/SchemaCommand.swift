@@ -3,16 +3,16 @@ import SocloadSQLite
 
 /// `socload schema TABLE`: the CREATE statements (table, indexes, triggers) and the columns with
 /// their types, key and logical types.
-enum SchemaCommand: Command {
-    static let spec = CommandSpec(
-        name: "schema",
-        abstract: "Print a table's CREATE statement and its columns with their types.",
-        arguments: [ArgumentSpec(name: "table", help: "The table name.")],
-        options: [DatabaseOption.spec])
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "schema", abstract: "Print a table's CREATE statement and its columns with their types.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let table = arguments.positionals[0]
-        let queue = try DatabaseOption.openExisting(arguments, context)
+    @Argument(name: "table", help: "The table name.") var tableName: String?
+    @OptionGroup var database = DatabaseOptions()
+
+    func run(context: CommandContext) throws {
+        let table = tableName ?? ""
+        let queue = try database.openExisting(context)
         try queue.read { db in
             guard let create = try db.fetchOne(String.self, sql: "select sql from sqlite_schema where type = 'table' and name = ?",
                                                arguments: [table]) else {

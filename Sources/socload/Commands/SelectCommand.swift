@@ -2,8 +2,8 @@ import Foundation
 import SocloadDatabase
 
 /// `socload select TABLE`: filter a table without writing SQL; all conditions are AND-ed.
-enum SelectCommand: Command {
-    static let spec = CommandSpec(
+struct SelectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "select",
         abstract: "Print the rows of a table that match conditions, without writing SQL.",
         discussion: """
@@ -12,38 +12,37 @@ enum SelectCommand: Command {
             options to take each value whole (values with commas), or --in col=@file for one value
             per line. An empty list is no condition. --contains ignores case and accents. A date-only
             --to bound (2015-10-29) includes that whole day.
-            """,
-        arguments: [ArgumentSpec(name: "table", help: "The table to read.")],
-        options: [
-            DatabaseOption.spec,
-            .value("columns", "a,b,...", help: "Only these columns, in this order."),
-            .value("eq", "col=value", help: "The column equals the value.", repeatable: true),
-            .value("in", "col=a,b,c", help: "The column is one of the values (or col=@file, one per line).", repeatable: true),
-            .value("contains", "col=text", help: "The column contains the text, ignoring case and accents.", repeatable: true),
-            .value("from", "col=date", help: "The column is on or after the date (or timestamp).", repeatable: true),
-            .value("to", "col=date", help: "The column is on or before the date (or timestamp).", repeatable: true),
-            .value("null", "col", help: "The column is NULL.", repeatable: true),
-            .value("order", "col,-col", help: "Sort by these columns; a leading - sorts descending."),
-            .value("limit", "n", help: "At most N rows."),
-            FormatOption.spec,
-            .flag("sql", help: "Print the SQL and its bound values instead of running it."),
-        ])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let table = arguments.positionals[0]
-        let predicate = try predicate(from: arguments)
-        let columns = arguments.value("columns").map(list)
-        let order = arguments.value("order").map(list) ?? []
-        let limit = try LoadOptions.nonNegativeInteger(arguments, "limit", command: spec)
-        let writer = arguments.flag("sql") ? nil : try FormatOption.writer(arguments, context, command: spec)
-        let queue = try DatabaseOption.openExisting(arguments, context)
+    @Argument(name: "table", help: "The table to read.") var table: String?
+    @OptionGroup var database = DatabaseOptions()
+    @Option(valueName: "a,b,...", help: "Only these columns, in this order.") var columns: ColumnList?
+    @RepeatedOption(valueName: "col=value", help: "The column equals the value.") var eq: [ColumnValue]
+    @RepeatedOption(name: "in", valueName: "col=a,b,c", help: "The column is one of the values (or col=@file, one per line).")
+    var oneOf: [ColumnValue]
+    @RepeatedOption(valueName: "col=text", help: "The column contains the text, ignoring case and accents.")
+    var contains: [ColumnValue]
+    @RepeatedOption(valueName: "col=date", help: "The column is on or after the date (or timestamp).") var from: [ColumnValue]
+    @RepeatedOption(valueName: "col=date", help: "The column is on or before the date (or timestamp).") var to: [ColumnValue]
+    @RepeatedOption(valueName: "col", help: "The column is NULL.") var null: [String]
+    @Option(valueName: "col,-col", help: "Sort by these columns; a leading - sorts descending.") var order: ColumnList?
+    @Option(valueName: "n", help: "At most N rows.") var limit: Int?
+    @OptionGroup var output = FormatOptions()
+    @Flag(help: "Print the SQL and its bound values instead of running it.") var sql: Bool
+
+    func run(context: CommandContext) throws {
+        let table = self.table ?? ""
+        let predicate = try predicate()
+        let writer = sql ? nil : try output.writer(context, command: Self.spec)
+        let queue = try database.openExisting(context)
         try queue.read { db in
             let query: SQLFragment
             do {
-                query = try db.selectQuery(from: table, columns: columns, where: predicate, orderBy: order, limit: limit)
+                query = try db.selectQuery(from: table, columns: columns?.names, where: predicate, orderBy: order?.names ?? [],
+                                           limit: limit)
             } catch let error as SelectError {
                 if case .unknownTable = error { throw CommandFailure(error.description, exitCode: .noInput) }
-                throw UsageError(error.description, command: spec)
+                throw UsageError(error.description, command: Self.spec)
             }
             guard let writer else {
                 context.output.write(query.sql + "\n")
@@ -55,42 +54,25 @@ enum SelectCommand: Command {
     }
 
     /// The AND of every condition option.
-    static func predicate(from arguments: ParsedArguments) throws -> SocloadDatabase.Predicate {
+    func predicate() throws -> SocloadDatabase.Predicate {
         var parts: [SocloadDatabase.Predicate] = []
-        for option in arguments.values("eq") {
-            let (column, value) = try pair(option, "eq")
-            parts.append(.equals(column, value))
-        }
-        for (column, values) in try inLists(arguments.values("in")) {
-            parts.append(.in(column, values))
-        }
-        for option in arguments.values("contains") {
-            let (column, text) = try pair(option, "contains")
-            parts.append(.contains(column, text, caseInsensitive: true, diacriticInsensitive: true))
-        }
-        for option in arguments.values("from") {
-            let (column, value) = try pair(option, "from")
-            parts.append(.greaterThanOrEqual(column, value))
-        }
-        for option in arguments.values("to") {
-            let (column, value) = try pair(option, "to")
-            parts.append(.lessThanOrEqual(column, value))
-        }
-        for column in arguments.values("null") {
-            parts.append(.isNull(column))
-        }
+        parts += eq.map { .equals($0.column, $0.value) }
+        parts += try Self.inLists(oneOf).map { .in($0.0, $0.1) }
+        parts += contains.map { .contains($0.column, $0.value, caseInsensitive: true, diacriticInsensitive: true) }
+        parts += from.map { .greaterThanOrEqual($0.column, $0.value) }
+        parts += to.map { .lessThanOrEqual($0.column, $0.value) }
+        parts += null.map { .isNull($0) }
         return .all(parts)
     }
 
     /// `--in` values per column, in the order the columns first appear. One option for a column
     /// splits on commas; several options for the same column each give one whole value.
-    static func inLists(_ options: [String]) throws -> [(String, [String])] {
+    static func inLists(_ options: [ColumnValue]) throws -> [(String, [String])] {
         var order: [String] = []
         var raw: [String: [String]] = [:]
         for option in options {
-            let (column, value) = try pair(option, "in")
-            if raw[column] == nil { order.append(column) }
-            raw[column, default: []].append(value)
+            if raw[option.column] == nil { order.append(option.column) }
+            raw[option.column, default: []].append(option.value)
         }
         return try order.map { column in
             let given = raw[column] ?? []
@@ -115,15 +97,29 @@ enum SelectCommand: Command {
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
     }
+}
 
-    private static func pair(_ option: String, _ name: String) throws -> (String, String) {
-        guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
-            throw UsageError("--\(name) takes COLUMN=VALUE, not '\(option)'", command: spec)
-        }
-        return (String(option[..<equals]), String(option[option.index(after: equals)...]))
+/// `column=value`, as the condition options take it.
+struct ColumnValue: ExpressibleByArgument {
+    let column: String
+    let value: String
+
+    init?(argument: String) {
+        guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else { return nil }
+        column = String(argument[..<equals])
+        value = String(argument[argument.index(after: equals)...])
     }
 
-    private static func list(_ text: String) -> [String] {
-        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    static var expectation: String { "COLUMN=VALUE" }
+}
+
+/// `a,b,c`: column names (blanks dropped).
+struct ColumnList: ExpressibleByArgument {
+    let names: [String]
+
+    init?(argument: String) {
+        names = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
+
+    static var expectation: String { "column names separated by commas" }
 }

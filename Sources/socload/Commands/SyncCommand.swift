@@ -2,33 +2,31 @@ import SocloadDatabase
 import SocloadSocrata
 
 /// `socload sync TABLE_OR_ID`: only the rows changed upstream since the last fetch.
-enum SyncCommand: Command {
-    static let spec = CommandSpec(
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "sync",
         abstract: "Bring a fetched table up to date with only the rows changed since (SODA 2.1).",
         discussion: """
             Asks the portal for rows whose :updated_at is later than the newest _updated_at in the table
-            and inserts or updates them by _id, in one transaction. Rows deleted upstream are not seen:
-            run a full fetch to drop them. If the dataset's columns changed, sync stops and says how.
-            """,
-        arguments: [ArgumentSpec(name: "table-or-id", help: "A table fetched before (n5m4_mism), or its dataset id.")],
-        options: [
-            DatabaseOption.spec,
-            .value("app-token", "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN"),
-            .value("page-size", "n", help: "Rows per SODA page.", default: "50000"),
-            .value("index", "column[,column...]", help: "Also build an index over these columns (kept on refresh).",
-                   repeatable: true),
-            .value("retries", "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5"),
-            .flag("quiet", short: "q", help: "Show no progress."),
-        ])
+            and inserts or updates them by their key, in one transaction. Rows deleted upstream are not
+            seen: run a full fetch to drop them. If the dataset's columns changed, sync stops and says how.
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let pageSize = try LoadOptions.positiveInteger(arguments, "page-size", command: spec) ?? 50_000
-        try DatabaseOption.requireExisting(arguments, context)
-        let session = try LoadOptions.session(arguments, context, command: spec)
+    @Argument(name: "table-or-id", help: "A table fetched before (n5m4_mism), or its dataset id.") var tableOrID: String?
+    @OptionGroup var database = DatabaseOptions()
+    @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
+    var appToken: String?
+    @Option(valueName: "n", help: "Rows per SODA page.", default: "50000") var pageSize: PageSize?
+    @RepeatedOption(valueName: "column[,column...]", help: "Also build an index over these columns (kept on refresh).")
+    var index: [IndexColumns]
+    @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
+    @Flag(short: "q", help: "Show no progress.") var quiet: Bool
+
+    func run(context: CommandContext) throws {
+        try database.requireExisting(context)
+        let session = try LoadOptions.session(database: database, appToken: appToken, retries: retries, quiet: quiet, context)
         defer { session.finish() }
-        let indexes = arguments.values("index").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        try sync(arguments.positionals[0], session: session, pageSize: pageSize, indexes: indexes)
+        try Self.sync(tableOrID ?? "", session: session, pageSize: pageSize?.rows ?? 50_000, indexes: index.map(\.names))
     }
 
     static func sync(_ tableOrID: String, session: LoadOptions.Session, pageSize: Int, indexes: [[String]] = []) throws {
@@ -37,7 +35,7 @@ enum SyncCommand: Command {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes)
         } catch let error as PlanError {
             session.meter.clear()
-            throw UsageError(error.description, command: spec)
+            throw UsageError(error.description, command: Self.spec)
         } catch {
             session.meter.clear()
             throw FetchFailure(underlying: error, table: LoadPlan.tableName(forDatasetID: tableOrID))

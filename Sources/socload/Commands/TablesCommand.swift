@@ -1,15 +1,15 @@
 import SocloadDatabase
 
 /// `socload tables`: the tables in the database with their row counts.
-enum TablesCommand: Command {
-    static let spec = CommandSpec(
-        name: "tables",
-        abstract: "List the tables in the database with their row counts.",
-        options: [DatabaseOption.spec, FormatOption.spec])
+struct TablesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(name: "tables", abstract: "List the tables in the database with their row counts.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let writer = try FormatOption.writer(arguments, context, command: spec)
-        let queue = try DatabaseOption.openExisting(arguments, context)
+    @OptionGroup var database = DatabaseOptions()
+    @OptionGroup var output = FormatOptions()
+
+    func run(context: CommandContext) throws {
+        let writer = try output.writer(context, command: Self.spec)
+        let queue = try database.openExisting(context)
         try queue.read { db in
             let names = try db.fetchAll(String.self, sql: """
                 select name from sqlite_schema

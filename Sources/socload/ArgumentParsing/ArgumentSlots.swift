@@ -1,0 +1,179 @@
+/// A value an argument or option can be converted to. A text that does not convert is a usage
+/// error naming the option and `expectation`: `--limit takes a whole number, not 'x'`.
+protocol ExpressibleByArgument {
+    init?(argument: String)
+    /// What the option takes, in words.
+    static var expectation: String { get }
+}
+
+extension String: ExpressibleByArgument {
+    init?(argument: String) { self = argument }
+    static var expectation: String { "a text" }
+}
+
+extension Int: ExpressibleByArgument {
+    /// Counts: whole numbers from 0.
+    init?(argument: String) {
+        guard let value = Int(argument), value >= 0 else { return nil }
+        self = value
+    }
+
+    static var expectation: String { "a whole number" }
+}
+
+/// How one slot appears in help and usage.
+enum SlotDeclaration {
+    case option(OptionSpec)
+    case argument(ArgumentSpec)
+}
+
+/// The storage behind one typed property: its declaration, then its parsed value.
+protocol ArgumentSlot: AnyObject {
+    var name: String { get set }
+    var declaration: SlotDeclaration { get }
+    func assign(from arguments: ParsedArguments, positionals: inout ArraySlice<String>, command: CommandSpec) throws
+}
+
+protocol SlotWrapper {
+    var slot: any ArgumentSlot { get }
+}
+
+protocol OptionGroupWrapper {
+    var group: any ParsableArguments { get }
+}
+
+/// Converts option text to a value, or throws the usage error that names the option.
+func convert<Value: ExpressibleByArgument>(_ text: String, option: String, command: CommandSpec) throws -> Value {
+    guard let value = Value(argument: text) else {
+        throw UsageError("\(option) takes \(Value.expectation), not '\(text)'", command: command)
+    }
+    return value
+}
+
+final class OptionSlot<Value: ExpressibleByArgument>: ArgumentSlot {
+    var name: String
+    let short: Character?
+    let valueName: String
+    let help: String
+    let defaultDescription: String?
+    let isRepeatable: Bool
+    var values: [Value] = []
+
+    init(name: String, short: Character?, valueName: String, help: String, defaultDescription: String?, isRepeatable: Bool) {
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.defaultDescription = defaultDescription
+        self.isRepeatable = isRepeatable
+    }
+
+    var declaration: SlotDeclaration {
+        .option(OptionSpec(name: name, short: short, valueName: valueName, help: help,
+                           defaultDescription: defaultDescription, isRepeatable: isRepeatable))
+    }
+
+    func assign(from arguments: ParsedArguments, positionals: inout ArraySlice<String>, command: CommandSpec) throws {
+        values = try arguments.values(name).map { try convert($0, option: "--\(name)", command: command) }
+    }
+}
+
+final class FlagSlot: ArgumentSlot {
+    var name: String
+    let short: Character?
+    let help: String
+    var isSet = false
+
+    init(name: String, short: Character?, help: String) {
+        self.name = name
+        self.short = short
+        self.help = help
+    }
+
+    var declaration: SlotDeclaration { .option(OptionSpec(name: name, short: short, valueName: nil, help: help)) }
+
+    func assign(from arguments: ParsedArguments, positionals: inout ArraySlice<String>, command: CommandSpec) throws {
+        isSet = arguments.flag(name)
+    }
+}
+
+final class PositionalSlot<Value: ExpressibleByArgument>: ArgumentSlot {
+    var name: String
+    let help: String
+    let isOptional: Bool
+    var value: Value?
+
+    init(name: String, help: String, isOptional: Bool) {
+        self.name = name
+        self.help = help
+        self.isOptional = isOptional
+    }
+
+    var declaration: SlotDeclaration { .argument(ArgumentSpec(name: name, help: help, isOptional: isOptional)) }
+
+    func assign(from arguments: ParsedArguments, positionals: inout ArraySlice<String>, command: CommandSpec) throws {
+        guard let text = positionals.popFirst() else { return }
+        value = try convert(text, option: "<\(name)>", command: command)
+    }
+}
+
+/// An option with a value: `--db <path>`; nil when not given.
+@propertyWrapper
+struct Option<Value: ExpressibleByArgument>: SlotWrapper {
+    private let storage: OptionSlot<Value>
+    var slot: any ArgumentSlot { storage }
+    var wrappedValue: Value? { storage.values.last }
+
+    init(name: String = "", short: Character? = nil, valueName: String, help: String, default defaultDescription: String? = nil) {
+        storage = OptionSlot(name: name, short: short, valueName: valueName, help: help, defaultDescription: defaultDescription,
+                             isRepeatable: false)
+    }
+}
+
+/// An option that may be given several times: `--param <value> ...`; in the order given.
+@propertyWrapper
+struct RepeatedOption<Value: ExpressibleByArgument>: SlotWrapper {
+    private let storage: OptionSlot<Value>
+    var slot: any ArgumentSlot { storage }
+    var wrappedValue: [Value] { storage.values }
+
+    init(name: String = "", valueName: String, help: String) {
+        storage = OptionSlot(name: name, short: nil, valueName: valueName, help: help, defaultDescription: nil, isRepeatable: true)
+    }
+}
+
+/// A flag: `--force`, true when given.
+@propertyWrapper
+struct Flag: SlotWrapper {
+    private let storage: FlagSlot
+    var slot: any ArgumentSlot { storage }
+    var wrappedValue: Bool { storage.isSet }
+
+    init(name: String = "", short: Character? = nil, help: String) {
+        storage = FlagSlot(name: name, short: short, help: help)
+    }
+}
+
+/// A positional argument: `<table>`. Required ones are checked by the parser, so they are there
+/// when `run` is called (`value` is then non-nil).
+@propertyWrapper
+struct Argument<Value: ExpressibleByArgument>: SlotWrapper {
+    private let storage: PositionalSlot<Value>
+    var slot: any ArgumentSlot { storage }
+    var wrappedValue: Value? { storage.value }
+
+    init(name: String, help: String, optional: Bool = false) {
+        storage = PositionalSlot(name: name, help: help, isOptional: optional)
+    }
+}
+
+/// A group of options shared by several commands (`DatabaseOptions`, `NetworkOptions`).
+@propertyWrapper
+struct OptionGroup<Group: ParsableArguments>: OptionGroupWrapper {
+    var wrappedValue: Group
+    var group: any ParsableArguments { wrappedValue }
+
+    init(wrappedValue: Group) {
+        self.wrappedValue = wrappedValue
+    }
+}
