@@ -2,7 +2,7 @@ import Glibc
 
 /// Reads a file in fixed-size chunks, so a file of any size costs one buffer of memory.
 enum FileByteSource {
-    static let chunkSize = 1 << 20
+    static let chunkSize = 1 << 16
 
     /// The file's size in bytes, when it can be known.
     static func size(of path: String) -> Int64? {
