@@ -37,7 +37,8 @@ let package = Package(
         .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"]),
 
         // Writes the bundled sample datasets (Datasets/*.json), deterministically.
-        .executableTarget(name: "socload-datasets", dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"],
+        .executableTarget(name: "socload-datasets",
+                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadTestSupport"],
                           path: "Sources/DatasetGenerator"),
 
         // libFuzzer target for the reader (`make fuzz`); the driver header is used in fuzzing builds only.

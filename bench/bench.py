@@ -52,7 +52,8 @@ SHAPES = {
 def generate(bin_dir, data_dir, n, shape="new"):
     """The dataset of n rows in a shape (random row ids, as real exports have)."""
     base = os.path.join(data_dir, f"bench-{n}" + ("-legacy" if shape == "legacy" else ""))
-    if not all(os.path.exists(base + suffix) for suffix in (".rows.json", ".csv", ".schema.sql")):
+    suffixes = (".rows.json", ".csv", ".schema.sql") + ((".soda.ndjson", ".view.json") if shape == "new" else ())
+    if not all(os.path.exists(base + suffix) for suffix in suffixes):
         subprocess.run([os.path.join(bin_dir, "socload-datasets"), "bench", str(n), data_dir, "--shape", shape],
                        check=True, stdout=subprocess.DEVNULL)
     return base
@@ -70,6 +71,18 @@ def serve(directory):
     return server
 
 
+def soda_portal(bin_dir, base):
+    """The project's own Swift loopback server serving the new-shape rows as SODA 2.1 pages (a
+    Python server would compete with socload for the two cores)."""
+    process = subprocess.Popen([os.path.join(bin_dir, "socload-datasets"), "serve-soda", base],
+                               stdout=subprocess.PIPE, text=True)
+    url = process.stdout.readline().strip()
+    if not url.startswith("http://127.0.0.1:"):
+        process.kill()
+        sys.exit(f"bench: the SODA portal did not start: {url!r}")
+    return process, url
+
+
 def table_digest(db):
     """A digest of every row, so two loads can be compared."""
     output = subprocess.run(["sqlite3", "-csv", db, f'SELECT * FROM "{TABLE}" ORDER BY _id'],
@@ -78,7 +91,7 @@ def table_digest(db):
     return hashlib.sha256(output).hexdigest(), int(count)
 
 
-def measure(args, base, url, scratch):
+def measure(args, base, url, scratch, soda_url=None):
     json_mb = os.path.getsize(base + ".rows.json") / 1e6
     csv_mb = os.path.getsize(base + ".csv") / 1e6
     socload = os.path.join(args.bin_dir, "socload")
@@ -100,6 +113,10 @@ def measure(args, base, url, scratch):
          lambda db: ["sqlite3", db, "-cmd", f".read {base}.schema.sql", "-cmd", "BEGIN",
                      f".import --csv --skip 1 {base}.csv {TABLE}", "COMMIT"]),
     ]
+    if soda_url:
+        cases.insert(2, ("socload fetch --api soda2 (pages of 50,000 over loopback)", json_mb,
+                         lambda db: [socload, "fetch", "bnch-0001", "--domain", soda_url, "--api", "soda2", "--db", db,
+                                     "--table", TABLE, "--quiet"]))
     digests = {}
     # A reload into a database that already holds the table runs in WAL mode (readers keep the
     # previous table), which writes every page twice; measured separately for honesty.
@@ -181,10 +198,13 @@ def report(args, measured, sizes):
         for name, row in results.items():
             lines.append(f"| {name} | {row['wall']:.2f} | {row['rows_per_s']:,.0f} | {row['mb_per_s']:.1f} | "
                          f"{row['rss_mb']:.1f} | {row['wall'] / reference:.2f} |")
+        soda = results.get("socload fetch --api soda2 (pages of 50,000 over loopback)")
         lines += [
             "",
             f"- socload FILE / sqlite3 import: **{file_wall / reference:.2f}** (target {target})",
             f"- loopback HTTP / FILE: **{http_wall / file_wall:.2f}**",
+        ] + ([f"- SODA 2.1 pages, throughput vs rows.json FILE: **{file_wall / soda['wall']:.2f}** (target ≥ 0.50)"]
+             if soda else []) + [
             "- All socload loads produced identical tables (a digest of every row is compared).",
         ]
     lines += [
@@ -229,7 +249,13 @@ def main():
         for shape in args.shapes:
             base = generate(args.bin_dir, args.data_dir, args.n, shape)
             url = f"http://127.0.0.1:{server.server_address[1]}/{os.path.basename(base)}.rows.json"
-            results, json_mb, csv_mb, row_count = measure(args, base, url, scratch)
+            portal, soda_url = soda_portal(args.bin_dir, base) if shape == "new" else (None, None)
+            try:
+                results, json_mb, csv_mb, row_count = measure(args, base, url, scratch, soda_url)
+            finally:
+                if portal:
+                    portal.kill()
+                    portal.wait()
             if row_count != args.n:
                 sys.exit(f"bench: expected {args.n} rows, the table has {row_count}")
             measured[shape] = (results, json_mb, csv_mb)

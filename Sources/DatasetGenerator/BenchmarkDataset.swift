@@ -59,12 +59,15 @@ enum BenchmarkDataset {
         "bench-\(count)" + (shape == .legacy ? "-legacy" : "") + (sortedIDs ? "-sorted" : "")
     }
 
-    /// Writes `<directory>/<base>.rows.json`, `<base>.csv` and `<base>.schema.sql`.
+    /// Writes `<directory>/<base>.rows.json`, `<base>.csv` and `<base>.schema.sql`; for the new
+    /// shape also the same rows as SODA 2.1 returns them, one object a line (`<base>.soda.ndjson`),
+    /// and the dataset's description (`<base>.view.json`), which `socload-datasets serve-soda` serves.
     static func write(rows count: Int, to directory: String, shape: Shape, sortedIDs: Bool) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let base = (directory as NSString).appendingPathComponent(baseName(rows: count, shape: shape, sortedIDs: sortedIDs))
         let json = try BufferedFile(path: base + ".rows.json")
         let csv = try BufferedFile(path: base + ".csv")
+        let soda = shape == .new ? try BufferedFile(path: base + ".soda.ndjson") : nil
         let legacy = shape == .legacy
         let writer = RowsJSONWriter(id: id, name: "Benchmark (synthetic)", newBackend: !legacy,
                                     rowsUpdatedAt: epoch, columns: RowsJSONWriter.systemColumns(colon: !legacy) + userColumns)
@@ -80,14 +83,51 @@ enum BenchmarkDataset {
                 json.write((index == 0 ? "\n" : ",\n") + JSONValue.array(cells).jsonText)
             }
             csv.write(values.map(csvField).joined(separator: ",") + "\n")
+            soda?.write(sodaObject(cells).jsonText + "\n")
         }
         json.write("\n]}\n")
         try json.close()
         try csv.close()
+        try soda?.close()
+        if shape == .new {
+            try Data(writer.view.jsonText.utf8).write(to: URL(fileURLWithPath: base + ".view.json"))
+        }
         let create = "CREATE TABLE \"\(LoadPlan.tableName(forDatasetID: id))\" ("
             + tableColumns.map { "\"\($0.0)\" \($0.1)" }.joined(separator: ", ") + ");\n"
         try Data(create.utf8).write(to: URL(fileURLWithPath: base + ".schema.sql"))
         return base
+    }
+
+    /// A new-shape row as SODA 2.1 returns it with `$select=:*, *`: an object with `:id`,
+    /// `:created_at`, `:updated_at` and the non-null fields; timestamps as ISO text with
+    /// milliseconds, compound values as objects, money without `$` and `,`.
+    static func sodaObject(_ cells: [JSONValue]) -> JSONValue {
+        func iso(_ cell: JSONValue, zone: Bool) -> JSONValue {
+            guard case .number(let text) = cell, let seconds = Int(text) else { return cell }
+            let formatted = String(BenchmarkDataset.iso(seconds).dropLast()) + ".000"
+            return .string(zone ? formatted + "Z" : formatted)
+        }
+        var members = [JSONMember(key: ":id", value: cells[0]), JSONMember(key: ":created_at", value: iso(cells[3], zone: true)),
+                       JSONMember(key: ":updated_at", value: iso(cells[5], zone: true))]
+        for (column, cell) in zip(userColumns, cells.dropFirst(8)) {
+            var value = cell
+            switch (column.dataTypeName, cell) {
+            case (_, .null): continue
+            case ("money", .string(let text)):
+                value = .string(text.replacingOccurrences(of: "$", with: "").replacingOccurrences(of: ",", with: ""))
+            case ("calendar_date", .string(let text)): value = .string(text + ".000")
+            case ("date", _): value = iso(cell, zone: true)
+            case ("url", .array(let parts)), ("phone", .array(let parts)), ("location", .array(let parts)):
+                let names = column.subColumnTypes ?? []
+                let kept = zip(names, parts).filter { !$0.1.isNull && ["url", "description", "phone_number", "phone_type",
+                                                                       "human_address", "latitude", "longitude"].contains($0.0) }
+                if kept.isEmpty { continue }
+                value = .object(kept.map { JSONMember(key: $0.0, value: $0.1) })
+            default: break
+            }
+            members.append(JSONMember(key: column.fieldName, value: value))
+        }
+        return .object(members)
     }
 
     /// JSON as the old backend's exports print it: `[ 1, "a", [ null, null ] ]`.

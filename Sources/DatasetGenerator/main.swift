@@ -3,9 +3,12 @@ import Foundation
 // socload-datasets [DIRECTORY]          writes the bundled sample datasets (default: Datasets)
 // socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
 //                                       writes the benchmark dataset of N rows (default: bench/data)
+// socload-datasets serve-soda BASE      serves BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
 var arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    if arguments.first == "bench" {
+    if arguments.first == "serve-soda", arguments.count == 2 {
+        try SODABenchPortal.serve(base: arguments[1])
+    } else if arguments.first == "bench" {
         var shape = BenchmarkDataset.Shape.new
         if let flag = arguments.firstIndex(of: "--shape"), flag + 1 < arguments.count,
            let value = BenchmarkDataset.Shape(rawValue: arguments[flag + 1]) {

@@ -8,7 +8,7 @@
 ///     var converter = RowConverter(plan: plan, rows: .arrays)
 ///     var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: 1024)
 ///     try converter.append(row: rowBytes, rowNumber: 1, offset: 0, to: &batch)
-public struct RowConverter {
+public struct RowConverter: Sendable {
     /// How source rows are written.
     public enum RowFormat: Sendable {
         /// `[cell, cell, ...]` in `sourceFields` order (rows.json).
@@ -40,7 +40,12 @@ public struct RowConverter {
     var cells: [RawCell] = []
     var parts: [RawCell] = []
     var members: [RawMember] = []
-    private var memberKeys: [(key: [UInt8], cell: Int?)] = []
+    private var memberKeys: [MemberKey] = []
+
+    struct MemberKey: Sendable {
+        var key: [UInt8]
+        var cell: Int?
+    }
     var rowNumber = 0
 
     public init(plan: LoadPlan, table: Int = 0, rows format: RowFormat, strict: Bool = false) {
@@ -131,7 +136,7 @@ public struct RowConverter {
                     name = Array(key)
                 }
                 cell = fieldIndexes[String(decoding: name, as: UTF8.self)]
-                let entry = (key: Array(key), cell: cell)
+                let entry = MemberKey(key: Array(key), cell: cell)
                 if position < memberKeys.count { memberKeys[position] = entry } else { memberKeys.append(entry) }
             }
             if let cell { cells[cell] = member.value }

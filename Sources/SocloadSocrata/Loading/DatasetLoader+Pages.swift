@@ -50,8 +50,13 @@ extension DatasetLoader {
                     let hadSink = sink != nil
                     do {
                         return try transaction.withSavepoint {
-                            try readPage(pageRequest, downloader: downloader, sink: &sink, offset: offset, limit: wanted,
-                                         query: query, portal: portal, state: state, start: start)
+                            // With the columns known, the page is converted on a second core.
+                            if let sink {
+                                return try readPagePipelined(pageRequest, sink: sink, offset: offset, limit: wanted,
+                                                             state: state)
+                            }
+                            return try readPage(pageRequest, downloader: downloader, sink: &sink, offset: offset,
+                                                limit: wanted, query: query, portal: portal, state: state, start: start)
                         }
                     } catch {
                         // The savepoint undid the page's rows (and a table it created).

@@ -1,0 +1,95 @@
+import Foundation
+
+/// One SODA page on two cores, as rows.json loads: a producer thread downloads the page and
+/// converts its rows into batches; the calling (database) thread inserts them.
+extension DatasetLoader {
+    enum PageItem: Sendable {
+        case batch(RowBatch, bytesRead: Int64)
+        case end(rows: Int, converter: RowConverter)
+        case failure(any Error)
+    }
+
+    /// Reads one page into `sink`, converting on another thread; returns its row count. On any
+    /// failure nothing of the page is kept in `sink` (the caller's savepoint undoes the rows).
+    func readPagePipelined(_ pageRequest: HTTPRequest, sink: PageRowSink, offset: Int, limit: Int,
+                           state: LoadState) throws -> Int {
+        let channel = BoundedChannel<PageItem>(capacity: 4)
+        let stop = LoadCancellation()
+        let finished = DispatchSemaphore(value: 0)
+        let http = self.http
+        let converter = sink.converter
+        Thread.detachNewThread {
+            Self.producePage(pageRequest, http: http, converter: converter, offset: offset, limit: limit, stop: stop,
+                             channel: channel)
+            finished.signal()
+        }
+        defer {
+            channel.close()
+            finished.wait()
+        }
+        var rows = 0
+        do {
+            while true {
+                if let signal = cancellation?.signal {
+                    stop.cancel(signal: signal)
+                    throw LoadError.interrupted(signal: signal)
+                }
+                guard let item = channel.receive(timeout: 0.1) else { continue }
+                switch item {
+                case let .batch(batch, bytesRead):
+                    try sink.deliver(batch)
+                    rows += batch.rowCount
+                    state.bytesRead += bytesRead
+                    progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil, rowsLoaded: offset + rows,
+                                           elapsed: state.elapsed))
+                case let .end(count, converter):
+                    sink.endPage(converter: converter)
+                    return count
+                case .failure(let error):
+                    throw error
+                }
+            }
+        } catch {
+            stop.cancel(signal: cancellation?.signal ?? -1)
+            throw error
+        }
+    }
+
+    /// The producer: the page's bytes → array reader → converter → batches → channel.
+    private static func producePage(_ pageRequest: HTTPRequest, http: HTTPOptions, converter: RowConverter, offset: Int,
+                                    limit: Int, stop: LoadCancellation, channel: BoundedChannel<PageItem>) {
+        struct Stopped: Error {}
+        var converter = converter
+        let columns = converter.table.columns.count
+        var batch = RowBatch(columnCount: columns, firstRowNumber: offset + 1, expectedRows: batchRows)
+        var count = 0
+        var bytesRead: Int64 = 0
+        let reader = JSONArrayReader()
+        func flush() throws {
+            guard batch.rowCount > 0 else { return }
+            guard channel.send(.batch(batch, bytesRead: bytesRead)) else { throw Stopped() }
+            bytesRead = 0
+            batch = RowBatch(columnCount: columns, firstRowNumber: offset + count + 1, expectedRows: batchRows)
+        }
+        do {
+            let downloader = HTTPDownloader(options: http, cancellation: stop)
+            try downloader.download(pageRequest, onResponse: { _ in }, onChunk: { chunk in
+                try stop.check()
+                try reader.feed(chunk) { bytes, _, elementOffset in
+                    guard count < limit else { return }
+                    count += 1
+                    try converter.append(row: bytes, rowNumber: offset + count, offset: elementOffset, to: &batch)
+                    if batch.rowCount >= batchRows || batch.arena.count >= batchBytes { try flush() }
+                }
+                bytesRead += Int64(chunk.count)
+            })
+            try reader.finish()
+            try flush()
+            _ = channel.send(.end(rows: count, converter: converter))
+        } catch is Stopped {
+            return
+        } catch {
+            _ = channel.send(.failure(error))
+        }
+    }
+}
