@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
+import SocloadTestSupport
 
 /// The bundled sample datasets: synthetic, deterministic, and together covering every column type.
 enum SampleDatasets {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One SODA page on two cores, as rows.json loads: a producer thread downloads the page and
-/// converts its rows into batches; the calling (database) thread inserts them.
+/// One SODA page on two cores, as rows.json loads (`withProducer`): a producer thread downloads
+/// the page and converts its rows into batches; the calling (database) thread inserts them.
 extension DatasetLoader {
     enum PageItem: Sendable {
         case batch(RowBatch, bytesRead: Int64)
@@ -13,46 +13,28 @@ extension DatasetLoader {
     /// failure nothing of the page is kept in `sink` (the caller's savepoint undoes the rows).
     func readPagePipelined(_ pageRequest: HTTPRequest, sink: PageRowSink, offset: Int, limit: Int,
                            state: LoadState) throws -> Int {
-        let channel = BoundedChannel<PageItem>(capacity: 4)
-        let stop = LoadCancellation()
-        let finished = DispatchSemaphore(value: 0)
         let http = self.http
         let converter = sink.converter
-        Thread.detachNewThread {
+        var rows = 0
+        return try withProducer({ stop, channel in
             Self.producePage(pageRequest, http: http, converter: converter, offset: offset, limit: limit, stop: stop,
                              channel: channel)
-            finished.signal()
-        }
-        defer {
-            channel.close()
-            finished.wait()
-        }
-        var rows = 0
-        do {
-            while true {
-                if let signal = cancellation?.signal {
-                    stop.cancel(signal: signal)
-                    throw LoadError.interrupted(signal: signal)
-                }
-                guard let item = channel.receive(timeout: 0.1) else { continue }
-                switch item {
-                case let .batch(batch, bytesRead):
-                    try sink.deliver(batch)
-                    rows += batch.rowCount
-                    state.bytesRead += bytesRead
-                    progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil, rowsLoaded: offset + rows,
-                                           elapsed: state.elapsed))
-                case let .end(count, converter):
-                    sink.endPage(converter: converter)
-                    return count
-                case .failure(let error):
-                    throw error
-                }
+        }, handle: { (item: PageItem) -> Int? in
+            switch item {
+            case let .batch(batch, bytesRead):
+                try sink.deliver(batch)
+                rows += batch.rowCount
+                state.bytesRead += bytesRead
+                progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil, rowsLoaded: offset + rows,
+                                       elapsed: state.elapsed))
+                return nil
+            case let .end(count, converter):
+                sink.endPage(converter: converter)
+                return count
+            case .failure(let error):
+                throw error
             }
-        } catch {
-            stop.cancel(signal: cancellation?.signal ?? -1)
-            throw error
-        }
+        })
     }
 
     /// The producer: the page's bytes → array reader → converter → batches → channel.

@@ -43,47 +43,29 @@ extension DatasetLoader {
         state.bytesRead = 0
         state.plan = nil
         state.writer = nil
-        let channel = BoundedChannel<PipelineItem>(capacity: 4)
-        let stop = LoadCancellation()
-        let finished = DispatchSemaphore(value: 0)
         let http = self.http
-        Thread.detachNewThread {
+        return try withProducer({ stop, channel in
             Self.produce(request, headers: headers, http: http, stop: stop, channel: channel)
-            finished.signal()
-        }
-        defer {
-            channel.close()
-            finished.wait()
-        }
-        do {
-            while true {
-                if let signal = cancellation?.signal {
-                    stop.cancel(signal: signal)
-                    throw LoadError.interrupted(signal: signal)
-                }
-                guard let item = channel.receive(timeout: 0.1) else { continue }
-                switch item {
-                case let .plan(plan, view):
-                    try beginTable(plan, transaction: transaction, state: state)
-                    state.view = view
-                case let .batch(batch, bytesRead, bytesExpected):
-                    try state.writer?.insert(batch)
-                    state.rowCount += batch.rowCount
-                    state.bytesRead = bytesRead
-                    state.bytesExpected = bytesExpected
-                    reportProgress(state)
-                case let .end(head, invalidCells):
-                    state.head = head
-                    state.invalidCells = invalidCells
-                    return head?.statusCode == 304 ? .notModified : .loaded
-                case .failure(let error):
-                    throw error
-                }
+        }, handle: { (item: PipelineItem) -> RowsOutcome? in
+            switch item {
+            case let .plan(plan, view):
+                try beginTable(plan, transaction: transaction, state: state)
+                state.view = view
+            case let .batch(batch, bytesRead, bytesExpected):
+                try state.writer?.insert(batch)
+                state.rowCount += batch.rowCount
+                state.bytesRead = bytesRead
+                state.bytesExpected = bytesExpected
+                reportProgress(state)
+            case let .end(head, invalidCells):
+                state.head = head
+                state.invalidCells = invalidCells
+                return head?.statusCode == 304 ? .notModified : .loaded
+            case .failure(let error):
+                throw error
             }
-        } catch {
-            stop.cancel(signal: cancellation?.signal ?? -1)
-            throw error
-        }
+            return nil
+        })
     }
 
     /// The producer: bytes → rows.json reader → converter → batches → channel.
