@@ -220,6 +220,10 @@ def report(args, measured, sizes):
     ]
     for n, wall, rss in sizes:
         lines.append(f"| {n:,} | {wall:.2f} | {rss:.1f} |")
+    # Where the time goes: a profile written by hand (perf), kept beside the script.
+    profile = os.path.join(ROOT, "bench", "profile.md")
+    if os.path.exists(profile):
+        lines += ["", open(profile, encoding="utf-8").read().rstrip()]
     return "\n".join(lines) + "\n"
 
 

@@ -48,7 +48,7 @@ enum RawArrayParser {
     }
 
     /// `value`, or nil when the value runs into `limit` (a number touching it may be cut too).
-    private static func valueIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int,
+    static func valueIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int,
                                         _ limit: Int) throws(Malformed) -> RawCell? {
         let start = index
         do {

@@ -9,6 +9,40 @@ struct RawMember {
 /// Splits a JSON object's text into its members (a SODA row, or a location/url/point object
 /// inside a cell), and checks nested values completely.
 enum RawObjectParser {
+    /// Parses the object starting at `start`, appending its members, and returns the index just
+    /// past its `}`; nil when the object does not end before `limit` (it continues in the next
+    /// chunk of input). Nested values are only delimited here (see `RawJSONValidator`).
+    static func object(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+                       into members: inout [RawMember]) throws(RawArrayParser.Malformed) -> Int? {
+        var index = start
+        guard index < limit, bytes[index] == UInt8(ascii: "{") else { throw RawArrayParser.Malformed() }
+        index += 1
+        RawArrayParser.skipWhitespace(bytes, &index, limit)
+        guard index < limit else { return nil }
+        if bytes[index] == UInt8(ascii: "}") { return index + 1 }
+        while true {
+            RawArrayParser.skipWhitespace(bytes, &index, limit)
+            guard index < limit else { return nil }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw RawArrayParser.Malformed() }
+            guard let key = try RawArrayParser.valueIfComplete(bytes, &index, limit) else { return nil }
+            RawArrayParser.skipWhitespace(bytes, &index, limit)
+            guard index < limit else { return nil }
+            guard bytes[index] == UInt8(ascii: ":") else { throw RawArrayParser.Malformed() }
+            index += 1
+            RawArrayParser.skipWhitespace(bytes, &index, limit)
+            guard index < limit else { return nil }
+            guard let value = try RawArrayParser.valueIfComplete(bytes, &index, limit) else { return nil }
+            members.append(RawMember(keyStart: key.start, keyEnd: key.end, keyIsEscaped: key.isEscaped, value: value))
+            RawArrayParser.skipWhitespace(bytes, &index, limit)
+            guard index < limit else { return nil }
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ",") { continue }
+            guard byte == UInt8(ascii: "}") else { throw RawArrayParser.Malformed() }
+            return index
+        }
+    }
+
     /// The members of the object spanning `bytes[range]` (braces included), appended to `members`.
     static func members(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
                         into members: inout [RawMember]) throws(RawArrayParser.Malformed) {

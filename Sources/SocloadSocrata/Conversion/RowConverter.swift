@@ -76,15 +76,26 @@ public struct RowConverter: Sendable {
     /// The columns that had cells not of their type, in column order.
     public var invalidCells: [InvalidCells] { invalid.compactMap { $0 } }
 
-    /// Parses and appends the array row starting at `start` when it ends before `limit`,
+    /// Parses and appends the row starting at `start` when it ends before `limit`,
     /// returning the index past it; nil when it continues past `limit` or is malformed (the
     /// caller then reads it whole and calls `append(row:...)`, which reports errors precisely).
     /// Nothing is appended unless the row is complete.
     public mutating func appendIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
                                           rowNumber: Int, offset: Int, to batch: inout RowBatch) throws -> Int? {
         cells.removeAll(keepingCapacity: true)
-        guard format == .arrays,
-              let end = try? RawArrayParser.array(in: bytes, from: start, limit: limit, into: &cells) else { return nil }
+        let end: Int
+        switch format {
+        case .arrays:
+            guard let found = try? RawArrayParser.array(in: bytes, from: start, limit: limit, into: &cells) else { return nil }
+            end = found
+        case .objects:
+            members.removeAll(keepingCapacity: true)
+            guard let found = try? RawObjectParser.object(in: bytes, from: start, limit: limit, into: &members) else {
+                return nil
+            }
+            end = found
+            try placeMembers(bytes)
+        }
         try convertCells(UnsafeBufferPointer(rebasing: bytes[start..<end]), base: start, rowNumber: rowNumber,
                          offset: offset, whole: bytes, to: &batch)
         return end

@@ -17,7 +17,9 @@ public final class JSONArrayReader {
 
     public init() {}
 
-    public typealias ElementHandler = (_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int, _ offset: Int) throws -> Void
+    /// Offered each element as `RowsJSONReader` offers rows: in place in the chunk first (return
+    /// the index past it, or nil to have it delivered again whole), or whole.
+    public typealias ElementHandler = RowsJSONReader.RowHandler
 
     public func feed(_ chunk: UnsafeRawBufferPointer, _ handle: ElementHandler) throws {
         let bytes = chunk.bindMemory(to: UInt8.self)
@@ -60,6 +62,12 @@ public final class JSONArrayReader {
             case .elementOrEnd(let first):
                 if first, byte == UInt8(ascii: "]") {
                     state = .end
+                } else if let end = try handle(RowsJSONReader.RowText(bytes: bytes, start: index, isWhole: false,
+                                                                      number: elementsRead + 1, offset: position)) {
+                    elementsRead += 1
+                    state = .afterElement
+                    index = end
+                    continue
                 } else {
                     scanner.reset()
                     captured.removeAll(keepingCapacity: true)
@@ -99,7 +107,9 @@ public final class JSONArrayReader {
         state = .afterElement
         let number = elementsRead
         let offset = captureStart
-        try captured.withUnsafeBufferPointer { try handle($0, number, offset) }
+        _ = try captured.withUnsafeBufferPointer {
+            try handle(RowsJSONReader.RowText(bytes: $0, start: 0, isWhole: true, number: number, offset: offset))
+        }
         captured.removeAll(keepingCapacity: true)
     }
 

@@ -57,11 +57,24 @@ extension DatasetLoader {
             let downloader = HTTPDownloader(options: http, cancellation: stop)
             try downloader.download(pageRequest, onResponse: { _ in }, onChunk: { chunk in
                 try stop.check()
-                try reader.feed(chunk) { bytes, _, elementOffset in
-                    guard count < limit else { return }
+                try reader.feed(chunk) { element in
+                    guard count < limit else { return nil }
+                    let end: Int
+                    if element.isWhole {
+                        try converter.append(row: element.bytes, rowNumber: offset + count + 1, offset: element.offset,
+                                             to: &batch)
+                        end = element.bytes.count
+                    } else {
+                        // In place in the chunk when the whole object is there: no copy, one pass.
+                        guard let found = try converter.appendIfComplete(element.bytes, from: element.start,
+                                                                         limit: element.bytes.count,
+                                                                         rowNumber: offset + count + 1,
+                                                                         offset: element.offset, to: &batch) else { return nil }
+                        end = found
+                    }
                     count += 1
-                    try converter.append(row: bytes, rowNumber: offset + count, offset: elementOffset, to: &batch)
                     if batch.rowCount >= batchRows || batch.arena.count >= batchBytes { try flush() }
+                    return end
                 }
                 bytesRead += Int64(chunk.count)
             })

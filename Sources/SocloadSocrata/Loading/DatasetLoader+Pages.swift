@@ -90,10 +90,11 @@ extension DatasetLoader {
             }
         }, onChunk: { chunk in
             try self.cancellation?.check()
-            try reader.feed(chunk) { bytes, _, elementOffset in
-                guard count < limit, let current else { return }
+            try reader.feed(chunk) { element in
+                guard element.isWhole, count < limit, let current else { return nil }
                 count += 1
-                try current.append(bytes, rowNumber: offset + count, offset: elementOffset)
+                try current.append(element.bytes, rowNumber: offset + count, offset: element.offset)
+                return nil
             }
             state.bytesRead += Int64(chunk.count)
             self.progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: nil,
