@@ -28,6 +28,10 @@ public final class JSONArrayReader {
             if case .capturing = state {
                 let (end, complete) = scanner.scan(bytes, from: index)
                 captured.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                if captured.count > RowsJSONReader.maximumValueBytes {
+                    throw RowsJSONError.malformed(offset: captureStart, detail: "row \(elementsRead + 1) is larger than "
+                                                  + "\(RowsJSONReader.maximumValueBytes >> 20) MB")
+                }
                 index = end
                 if complete { try finishElement(handle) }
                 continue
