@@ -159,32 +159,32 @@ final class RowConverterTests: XCTestCase {
             var reference = ReferenceDecoder(plan: plan, objects: true)
             let reader = JSONArrayReader()
             var rows = 0
-            // Fed in two chunks, so some objects arrive in place and one is cut and arrives whole.
-            try page.withUnsafeBytes { all in
-              for chunk in [UnsafeRawBufferPointer(rebasing: all[0..<all.count / 2]),
-                            UnsafeRawBufferPointer(rebasing: all[(all.count / 2)...])] {
-                try reader.feed(chunk) { element in
-                    // In place where the object is whole in the chunk, else delivered whole.
-                    var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: element.number,
-                                         expectedRows: 1)
-                    let end: Int
-                    if element.isWhole {
-                        try converter.append(row: element.bytes, rowNumber: element.number, offset: element.offset, to: &batch)
-                        end = element.bytes.count
-                    } else {
-                        guard let found = try converter.appendIfComplete(element.bytes, from: element.start,
-                                                                         limit: element.bytes.count, rowNumber: element.number,
-                                                                         offset: element.offset, to: &batch) else { return nil }
-                        end = found
-                    }
-                    let text = Array(element.bytes[element.start..<end])
-                    XCTAssertEqual(batch.row(0), try reference.values(row: text, rowNumber: element.number, offset: element.offset),
-                                   "row \(element.number)")
-                    rows += 1
-                    return end
+            // In place where an object is whole in the chunk, else delivered whole.
+            let handle: RowsJSONReader.RowHandler = { element in
+                var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: element.number,
+                                     expectedRows: 1)
+                let end: Int
+                if element.isWhole {
+                    try converter.append(row: element.bytes, rowNumber: element.number, offset: element.offset, to: &batch)
+                    end = element.bytes.count
+                } else {
+                    guard let found = try converter.appendIfComplete(element.bytes, from: element.start,
+                                                                     limit: element.bytes.count, rowNumber: element.number,
+                                                                     offset: element.offset, to: &batch) else { return nil }
+                    end = found
                 }
-              }
+                let text = Array(element.bytes[element.start..<end])
+                XCTAssertEqual(batch.row(0), try reference.values(row: text, rowNumber: element.number, offset: element.offset),
+                               "row \(element.number)")
+                rows += 1
+                return end
             }
+            // Fed in two chunks, so most objects arrive in place and the one cut in two arrives whole.
+            try page.withUnsafeBytes { all in
+                try reader.feed(UnsafeRawBufferPointer(rebasing: all[0..<all.count / 2]), handle)
+                try reader.feed(UnsafeRawBufferPointer(rebasing: all[(all.count / 2)...]), handle)
+            }
+            try reader.finish()
             XCTAssertGreaterThan(rows, 0)
             XCTAssertEqual(converter.invalidCells, reference.invalidCells)
         }
