@@ -43,6 +43,7 @@ extension DatasetLoader {
         state.bytesRead = 0
         state.plan = nil
         state.writer = nil
+        state.notes = []
         let http = self.http
         return try withProducer({ stop, channel in
             Self.produce(request, headers: headers, http: http, stop: stop, channel: channel)

@@ -11,6 +11,8 @@ import SocloadDatabase
 ///     let reference = try DatasetReference.resolve("n5m4-mism", domain: "data.example.org", datasetsDirectories: [])
 ///     let summary = try loader.load(LoadRequest(reference: reference))
 public final class DatasetLoader: @unchecked Sendable {
+    // @unchecked Sendable: its properties never change after init, and a load runs on one thread
+    // at a time (the async `load` hands the loader to a thread of its own and waits for it).
     let destination: any LoadDestination
     let http: HTTPOptions
     let retry: RetryPolicy
