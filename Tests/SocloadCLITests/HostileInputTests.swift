@@ -194,6 +194,42 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    func testMetadataNumbersOutOfRangeAreIgnored() throws {
+        for number in ["10000000000000000", "9223372036854775807", "-9223372036854775808", "1e300"] {
+            let text = Self.simple.replacingOccurrences(of: #"{"view":{"#, with: #"{"view":{"rowsUpdatedAt":\#(number),"#)
+            XCTAssertEqual(try loaded(bytes(text), "select count(*) as n from t"), "n\r\n2\r\n", number)
+            XCTAssertEqual(try SocloadProcess.run(["query", "select rows_updated_at from _socload_datasets", "--db", db,
+                                                   "--format", "csv"]).stdout, "rows_updated_at\r\n\r\n", number)
+        }
+    }
+
+    func testTimestampsOutOfRangeAreNotTimestamps() throws {
+        let rows = [#"["-9223372036854775808"]"#, #"[9223372036854775807]"#, #"["99999999999999"]"#, #"[1446120000]"#]
+        let output = try loaded(doc([("d", "date")], rows), "select d from t order by rowid")
+        XCTAssertEqual(output, "d\r\n\r\n\r\n\r\n2015-10-29T12:00:00Z\r\n")
+    }
+
+    func testMissingDataIsBadData() throws {
+        try assertRejected(bytes(#"{"meta":{"view":{"id":"host-0001","columns":[{"fieldName":"a","dataTypeName":"text"}]}}}"#),
+                           "the document has no 'data' member")
+    }
+
+    func testTwoDataMembersAreBadData() throws {
+        let twice = Self.simple.dropLast() + #","data":[["z","3"]]}"#
+        try assertRejected(bytes(String(twice)), "the member 'data' appears twice")
+        let twoMetas = Self.simple.dropLast() + #","meta":{"view":{"columns":[]}}}"#
+        try assertRejected(bytes(String(twoMetas)), "the member 'meta' appears twice")
+    }
+
+    func testNoColumnsIsBadData() throws {
+        try assertRejected(doc([], []), "the dataset's metadata describes no column")
+    }
+
+    func testANulInANameIsBadData() throws {
+        let nul = #"{"meta":{"view":{"id":"host-0001","columns":[{"fieldName":"a\u0000b","dataTypeName":"text"}]}},"data":[["x"]]}"#
+        try assertRejected(bytes(nul), #"the column name "a\u0000b" has a NUL character"#)
+    }
+
     func testEmptyDataLoadsAnEmptyTable() throws {
         XCTAssertEqual(try loaded(doc([("a", "text")], []), "select count(*) as n from t"), "n\r\n0\r\n")
     }

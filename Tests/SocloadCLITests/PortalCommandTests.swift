@@ -59,6 +59,22 @@ final class PortalCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.hasPrefix("Error: no table or dataset 'nothing' in the catalog: fetch it first"), missing.stderr)
     }
 
+    /// A description the portal did send but that cannot be read is bad data with its reason, not a
+    /// usage error about missing metadata.
+    func testAnUnreadableDatasetDescriptionIsBadData() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        for body in [deep, #"{"id":"port-0001","columns":"none"}"#] {
+            portal.inject { request in
+                request.route == "/api/views/port-0001.json" ? .init(body: Array(body.utf8)) : nil
+            }
+            let run = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2"])
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("Error: unreadable meta.view: \(portal.baseURL)/api/views/port-0001.json "
+                                               + "is not a dataset description: "), run.stderr)
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        }
+    }
+
     func testRetriesAreReportedAndTheLastErrorNamesThePage() throws {
         portal.inject { request in
             guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "5" else { return nil }

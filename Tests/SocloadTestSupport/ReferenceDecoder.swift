@@ -92,7 +92,9 @@ public struct ReferenceDecoder {
                 case "": return .null
                 case "true", "yes", "y", "t", "1": return .integer(1)
                 case "false", "no", "n", "f", "0": return .integer(0)
-                default: return invalidCell(column, cell)
+                default:
+                    guard let value = Self.real(text) else { return invalidCell(column, cell) }
+                    return .integer(value != 0 ? 1 : 0)
                 }
             default: return invalidCell(column, cell)
             }

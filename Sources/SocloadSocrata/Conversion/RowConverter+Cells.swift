@@ -52,7 +52,13 @@ extension RowConverter {
             case .true: flag = true
             case .false: flag = false
             case .number: flag = Self.withContent(cell, bytes) { Self.realValue($0) }.map { $0 != 0 }
-            case .string: flag = Self.withContent(cell, bytes) { Self.boolean($0) }
+            case .string:
+                // A word, or a number written as text (zero is false).
+                flag = Self.withContent(cell, bytes) { text -> Bool?? in
+                    if let word = Self.boolean(text) { return word }
+                    if let number = Self.realValue(text) { return .some(number != 0) }
+                    return nil
+                }
             default: flag = nil
             }
             switch flag {
@@ -103,7 +109,8 @@ extension RowConverter {
         return content.withUnsafeBufferPointer(body)
     }
 
-    /// `true`/`yes`/`y`/`t`/`1` and `false`/`no`/`n`/`f`/`0`, any case; `.some(nil)` for empty.
+    /// `true`/`yes`/`y`/`t`/`1` and `false`/`no`/`n`/`f`/`0`, any case; `.some(nil)` for empty;
+    /// nil for anything else (the caller then tries a number).
     static func boolean(_ text: UnsafeBufferPointer<UInt8>) -> Bool?? {
         guard text.count <= 5 else { return nil }
         let word = String(decoding: text, as: UTF8.self).lowercased()
@@ -123,7 +130,7 @@ extension RowConverter {
         }
         if type == .timestamp, DecimalSyntax.isDecimal(text) {
             // Epoch seconds.
-            if let seconds = integer(text), abs(seconds) < 10_000_000_000_000 {
+            if let seconds = integer(text), (-9_999_999_999_999...9_999_999_999_999).contains(seconds) {
                 let offset = batch.arena.count
                 ISO8601Timestamp.appendUTF8(epochSeconds: seconds, to: &batch.arena)
                 batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))

@@ -6,6 +6,7 @@ public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
     case htmlPage
     case errorEnvelope(message: String)
     case missingMetadata
+    case missingData
     case invalidMetadata(detail: String)
     case dataBeforeMetadata(offset: Int)
     case badRow(row: Int, offset: Int, detail: String)
@@ -22,6 +23,8 @@ public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
             return "received a Socrata error instead of a dataset: \(message)"
         case .missingMetadata:
             return "no meta.view.columns in the document: not a Socrata rows.json export"
+        case .missingData:
+            return "the document has no 'data' member, so no rows (an empty dataset has \"data\": [])"
         case let .invalidMetadata(detail):
             return "unreadable meta.view: \(detail)"
         case let .dataBeforeMetadata(offset):

@@ -65,6 +65,8 @@ public final class RowsJSONReader {
     private var captured: [UInt8] = []
     private var captureStart = 0
     private var envelope: [String: JSONValue] = [:]
+    /// The document's own member names so far (nested members are not tracked here).
+    private var topLevelKeys = Set<String>()
 
     /// Bytes consumed so far.
     public private(set) var bytesRead = 0
@@ -100,6 +102,11 @@ public final class RowsJSONReader {
                     keyEscaped = true
                 } else if byte == UInt8(ascii: "\"") {
                     currentKey = String(decoding: keyBytes, as: UTF8.self)
+                    // Two `data` (or `meta`) members would change what the document means.
+                    guard topLevelKeys.insert(currentKey).inserted else {
+                        throw RowsJSONError.malformed(offset: bytesRead + index,
+                                                      detail: "the member '\(currentKey)' appears twice")
+                    }
                     state = .colon
                     index += 1
                     continue
@@ -201,6 +208,8 @@ public final class RowsJSONReader {
             throw RowsJSONError.truncated(offset: bytesRead)
         }
         if metadata == nil { throw missingMetadataError() }
+        // `"data": []` is an empty dataset; no `data` at all is not a rows.json export.
+        if !topLevelKeys.contains("data") { throw RowsJSONError.missingData }
     }
 
     private func missingMetadataError() -> RowsJSONError {

@@ -106,16 +106,15 @@ extension DatasetLoader {
         return count
     }
 
-    /// The view metadata, or nil when the portal will not give it (private, or an old portal): the
-    /// page headers describe the columns then.
+    /// The view metadata, or nil when the portal will not give it (401, 403, 404: private, or an
+    /// old portal): the page headers describe the columns then. A description that the portal did
+    /// send but that cannot be read is bad data, with its reason.
     func viewIfAvailable(_ portal: SocrataPortal) throws -> ViewMetadata? {
         do {
             return try fetchView(portal)
         } catch let error as HTTPError {
             if case .status(let code, _, _, _) = error, [401, 403, 404].contains(code) { return nil }
             throw error
-        } catch is RowsJSONError {
-            return nil
         }
     }
 

@@ -182,7 +182,14 @@ public final class DatasetLoader: @unchecked Sendable {
         do {
             return try JSONDecoder().decode(ViewMetadata.self, from: Data(bytes))
         } catch {
-            throw RowsJSONError.invalidMetadata(detail: "\(portal.viewURL) is not a dataset description")
+            let reason: String
+            switch error {
+            case DecodingError.dataCorrupted(let context): reason = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            case DecodingError.keyNotFound(let key, _): reason = "it has no \(key.stringValue)"
+            default: reason = "\(error)"
+            }
+            throw RowsJSONError.invalidMetadata(detail: "\(portal.viewURL) is not a dataset description: "
+                                                + SocrataDescription.oneLine(reason))
         }
     }
 
@@ -199,7 +206,7 @@ public final class DatasetLoader: @unchecked Sendable {
 extension ViewMetadata {
     /// `rowsUpdatedAt` as ISO-8601 UTC; nil when absent or out of any sensible range.
     var rowsUpdatedAtText: String? {
-        guard let seconds = rowsUpdatedAt, abs(seconds) < 10_000_000_000_000 else { return nil }
+        guard let seconds = rowsUpdatedAt, (-9_999_999_999_999...9_999_999_999_999).contains(seconds) else { return nil }
         return ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(seconds)))
     }
 }
@@ -207,4 +214,12 @@ extension ViewMetadata {
 extension LoadCancellation {
     /// The "signal" recorded when a Swift `Task` is cancelled.
     public static let taskCancelled: Int32 = 1_000
+}
+
+/// Messages about what a portal sent are kept to one line.
+enum SocrataDescription {
+    static func oneLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > 200 ? String(line.prefix(200)) + "…" : line
+    }
 }

@@ -35,6 +35,10 @@ public enum LoadError: CategorizedError, Equatable {
     case notInCatalog(String)
     case nullKey(table: String, column: String, row: Int)
     case duplicateKey(table: String, key: String, value: String, rows: [Int])
+    /// The metadata describes no column at all.
+    case noColumns(String)
+    /// A name from the data that no database can hold (a NUL character in it).
+    case badName(String)
     /// With `--strict`: an index or trigger the user built on the old table cannot be rebuilt.
     case userObjectLost(String)
 
@@ -67,6 +71,10 @@ public enum LoadError: CategorizedError, Equatable {
             return "no table or dataset '\(name)' in the catalog: fetch it first"
         case let .nullKey(table, column, row):
             return "row \(row): the key \(column) of \(table) is empty (NULL)"
+        case let .noColumns(table):
+            return "the dataset's metadata describes no column, so there is no table \(table) to make"
+        case let .badName(what):
+            return "\(what) has a NUL character, which no table or column name may hold"
         case let .userObjectLost(note):
             return note + "; --strict stops the load"
         case let .duplicateKey(table, key, value, rows):
@@ -77,7 +85,7 @@ public enum LoadError: CategorizedError, Equatable {
 
     public var kind: FailureKind {
         switch self {
-        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost: return .badData
+        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName: return .badData
         case .interrupted(let signal): return .interrupted(signal)
         case .reservedTableName: return .usage
         case .fileNotFound: return .missingInput

@@ -70,8 +70,14 @@ public struct LoadRequest: Sendable {
         if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || name.isEmpty {
             throw LoadError.reservedTableName(name)
         }
-        return try LoadPlan.socrata(view: view, options: PlanOptions(
+        if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
+        let plan = try LoadPlan.socrata(view: view, options: PlanOptions(
             tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes))
+        if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
+        if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
+            throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
+        }
+        return plan
     }
 
     /// The table name the load will write.
