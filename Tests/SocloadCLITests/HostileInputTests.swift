@@ -230,6 +230,30 @@ final class HostileInputTests: XCTestCase {
         try assertRejected(bytes(nul), #"the column name "a\u0000b" has a NUL character"#)
     }
 
+    /// `--db` is a plain path: no URI, and nothing that would load into a database never saved.
+    func testDatabaseNamesThatSaveNothingAreUsageErrors() throws {
+        let path = directory.path("simple.json")
+        try Data(Self.simple.utf8).write(to: URL(fileURLWithPath: path))
+        for name in ["", ":memory:", "file:x.sqlite?mode=memory", "FILE:y.sqlite?vfs=unix-none"] {
+            let run = try SocloadProcess.run(["fetch", path, "--table", "t", "--db", name])
+            XCTAssertEqual(run.status, 64, name)
+            XCTAssertTrue(run.stderr.hasPrefix("Error: --db "), run.stderr)
+            XCTAssertFalse(run.stderr.contains("Loaded"), run.stderr)
+        }
+        for name in ["file:x.sqlite?mode=memory"] {
+            XCTAssertEqual(try SocloadProcess.run(["query", "select 1", "--db", name]).status, 64)
+            XCTAssertEqual(try SocloadProcess.run(["sync", "t", "--db", name]).status, 64)
+        }
+        XCTAssertEqual(try SocloadProcess.run(["sync", "t", "--db", ""]).status, 64)
+        // A file whose name starts with file: is written as ./file:...
+        let plain = directory.path("file:plain.sqlite")
+        let run = try SocloadProcess.run(["fetch", path, "--table", "t", "--db", "./file:plain.sqlite"],
+                                         directory: directory.url)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: plain))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("x.sqlite")))
+    }
+
     func testEmptyDataLoadsAnEmptyTable() throws {
         XCTAssertEqual(try loaded(doc([("a", "text")], []), "select count(*) as n from t"), "n\r\n0\r\n")
     }

@@ -23,6 +23,23 @@ struct DatabaseOptions: ParsableArguments {
         db ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
     }
 
+    /// The database path, checked: a `--db` value (or `$SOCLOAD_DB`) is a plain file path. SQLite
+    /// would read `file:...` as a URI (`?mode=memory`, `?vfs=...`), and an empty name or
+    /// `:memory:` as a database that is never saved: for a command that writes, both are usage
+    /// errors. A file whose name starts with `file:` is given as `./file:...`.
+    func checkedPath(_ context: CommandContext, writing: Bool, command: CommandSpec) throws -> String {
+        let path = path(context)
+        if path.lowercased().hasPrefix("file:") {
+            throw UsageError("--db takes a file path, not a URI ('\(path)'); write ./\(path) for a file named so",
+                             command: command)
+        }
+        if writing, path.isEmpty || path == ":memory:" {
+            throw UsageError("--db needs a database file to write to, not '\(path)' (nothing would be saved)",
+                             command: command)
+        }
+        return path
+    }
+
     /// Fails unless the database file exists: only `fetch` creates one.
     func requireExisting(_ context: CommandContext) throws {
         let path = path(context)
@@ -33,7 +50,8 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens a database that must already exist: reading commands never create an empty file.
-    func openExisting(_ context: CommandContext) throws -> DatabaseQueue {
+    func openExisting(_ context: CommandContext, command: CommandSpec) throws -> DatabaseQueue {
+        _ = try checkedPath(context, writing: false, command: command)
         try requireExisting(context)
         var configuration = DatabaseConfiguration()
         configuration.createIfMissing = false

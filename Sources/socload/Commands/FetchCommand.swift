@@ -82,7 +82,7 @@ struct FetchCommand: ParsableCommand {
             return
         }
 
-        let databasePath = database.path(context)
+        let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
         let databaseExisted = FileManager.default.fileExists(atPath: databasePath)
         let session = try LoadOptions.session(database: database, appToken: appToken, retries: retries, quiet: quiet, context)
         defer { session.finish() }

@@ -14,7 +14,7 @@ struct InfoCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let key = tableOrID ?? ""
         let writer = try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context)
+        let queue = try database.openExisting(context, command: Self.spec)
         let entry = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
         guard let entry else {
             throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",

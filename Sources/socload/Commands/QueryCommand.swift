@@ -18,7 +18,7 @@ struct QueryCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let writer = try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context)
+        let queue = try database.openExisting(context, command: Self.spec)
         try queue.inDatabase { db in
             try db.write(sql: sql ?? "", arguments: Self.parameters(param), to: writer)
         }

@@ -12,7 +12,7 @@ struct SchemaCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let table = tableName ?? ""
-        let queue = try database.openExisting(context)
+        let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             guard let create = try db.fetchOne(String.self, sql: "select sql from sqlite_schema where type = 'table' and name = ?",
                                                arguments: [table]) else {

@@ -34,7 +34,7 @@ struct SelectCommand: ParsableCommand {
         let table = self.table ?? ""
         let predicate = try predicate()
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context)
+        let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             let query: SQLFragment
             do {

@@ -23,6 +23,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(short: "q", help: "Show no progress.") var quiet: Bool
 
     func run(context: CommandContext) throws {
+        _ = try database.checkedPath(context, writing: true, command: Self.spec)
         try database.requireExisting(context)
         let session = try LoadOptions.session(database: database, appToken: appToken, retries: retries, quiet: quiet, context)
         defer { session.finish() }

@@ -9,7 +9,7 @@ struct TablesCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let writer = try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context)
+        let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             let names = try db.fetchAll(String.self, sql: """
                 select name from sqlite_schema
