@@ -140,8 +140,8 @@ final class RowConverterTests: XCTestCase {
         ])
         let objects = Self.oddCells.enumerated().map { index, cell in
             let other = Self.oddCells[(index * 5 + 3) % Self.oddCells.count]
-            return #"{":id":"row-\#(index)","name":\#(cell),"n":\#(other),"site":\#(cell),"web":\#(other),"#
-                + #""p":\#(cell),"when":\#(other),"unknown":[1],"n\u0061me":"escaped key"}"#
+            return #"{":id":"row-\#(index)","name":\#(cell),"n":\#(other),"site":\#(cell),"w\u0065b":\#(other),"#
+                + #""p":\#(cell),"when":\#(other),"unknown":[1],"unknown":2}"#
         }
         pages.append((view, Array(("[" + objects.joined(separator: ",\n") + "]").utf8)))
         if let shared = Fixtures.sharedDatasets {
@@ -190,6 +190,28 @@ final class RowConverterTests: XCTestCase {
             try reader.finish()
             XCTAssertGreaterThan(rows, 0)
             XCTAssertEqual(converter.invalidCells, reference.invalidCells)
+        }
+    }
+
+    /// A SODA row that gives one field twice is ambiguous: bad data naming the field, whether the
+    /// key is written plainly or escaped, in place or whole.
+    func testAFieldGivenTwiceInASODARowIsBadData() throws {
+        let view = ViewMetadata(columns: [ColumnMetadata(fieldName: "name", dataTypeName: "text")]).sodaRowColumns
+        var plan = try LoadPlan.socrata(view: view, options: PlanOptions(tableName: "t"))
+        plan.tables[0].primaryKey = []
+        for row in [#"{"name":"a","name":"b"}"#, #"{"name":null,"n\u0061me":"b"}"#] {
+            var converter = RowConverter(plan: plan, rows: .objects)
+            var reference = ReferenceDecoder(plan: plan, objects: true)
+            var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 4, expectedRows: 1)
+            let bytes = Array(row.utf8)
+            XCTAssertThrowsError(try bytes.withUnsafeBufferPointer {
+                _ = try converter.appendIfComplete($0, from: 0, limit: $0.count, rowNumber: 4, offset: 9, to: &batch)
+            }) { error in
+                XCTAssertEqual("\(error)", "row 4 (byte 9): the field 'name' appears twice")
+            }
+            XCTAssertThrowsError(try reference.values(row: bytes, rowNumber: 4, offset: 9)) { error in
+                XCTAssertEqual("\(error)", "row 4 (byte 9): the field 'name' appears twice")
+            }
         }
     }
 

@@ -36,8 +36,17 @@ public struct ReferenceDecoder {
             cells = elements
         case (.object(let members), true):
             cells = Array(repeating: .null, count: sourceFields.count)
+            var given = Set<Int>()
+            var twice: Int?
             for member in members {
-                if let index = sourceFields.firstIndex(of: member.key) { cells[index] = member.value }
+                if let index = sourceFields.firstIndex(of: member.key) {
+                    if !given.insert(index).inserted, twice == nil { twice = index }
+                    cells[index] = member.value
+                }
+            }
+            if let twice {
+                throw RowsJSONError.badRow(row: rowNumber, offset: offset,
+                                           detail: "the field '\(sourceFields[twice])' appears twice")
             }
         default:
             throw RowsJSONError.badRow(row: rowNumber, offset: offset, detail: objects ? "not an object" : "not an array")

@@ -41,6 +41,10 @@ public struct RowConverter: Sendable {
     var parts: [RawCell] = []
     var members: [RawMember] = []
     private var memberKeys: [MemberKey] = []
+    /// Which cells an object row has given a value (to find a field given twice).
+    private var placed: [Bool] = []
+    private var duplicateField: Int?
+    private let fieldNames: [String]
 
     struct MemberKey: Sendable {
         var key: [UInt8]
@@ -59,6 +63,7 @@ public struct RowConverter: Sendable {
             indexes[field] = index
         }
         fieldIndexes = indexes
+        fieldNames = plan.sourceFields
         keyColumns = planTable.primaryKey.compactMap { key in planTable.columns.firstIndex { $0.name == key } }
         steps = planTable.columns.map { column in
             switch column.source {
@@ -134,6 +139,9 @@ public struct RowConverter: Sendable {
     private mutating func placeMembers(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         let null = RawCell(kind: .null, start: 0, end: 0, isEscaped: false, isNonASCII: false)
         cells.append(contentsOf: repeatElement(null, count: cellCount))
+        placed.removeAll(keepingCapacity: true)
+        placed.append(contentsOf: repeatElement(false, count: cellCount))
+        duplicateField = nil
         for (position, member) in members.enumerated() {
             let key = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
             let cell: Int?
@@ -150,7 +158,12 @@ public struct RowConverter: Sendable {
                 let entry = MemberKey(key: Array(key), cell: cell)
                 if position < memberKeys.count { memberKeys[position] = entry } else { memberKeys.append(entry) }
             }
-            if let cell { cells[cell] = member.value }
+            if let cell {
+                // Two values for one field: which one the portal meant cannot be known.
+                if placed[cell], duplicateField == nil { duplicateField = cell }
+                placed[cell] = true
+                cells[cell] = member.value
+            }
         }
     }
 
@@ -166,6 +179,10 @@ public struct RowConverter: Sendable {
         }
         if format == .arrays, cells.count != cellCount {
             throw LoadError.rowShape(row: rowNumber, expected: cellCount, found: cells.count)
+        }
+        if format == .objects, let duplicateField {
+            throw RowsJSONError.badRow(row: rowNumber, offset: offset,
+                                       detail: "the field '\(fieldNames[duplicateField])' appears twice")
         }
         let mark = batch.values.count
         for index in steps.indices {
