@@ -7,28 +7,32 @@ import SocloadSocrata
 /// pointing into it afterwards — call `statement.clearBindings()` before the batch goes).
 enum SQLiteBatchBinder {
     static func bind(_ batch: RowBatch, row: Int, arena: UnsafeBufferPointer<UInt8>, to statement: Statement) throws {
-        let handle = statement.handle
-        var index = row * batch.columnCount
-        for column in 1...batch.columnCount {
-            let parameter = Int32(column)
-            let code: Int32
-            switch batch.values[index] {
-            case .null: code = sqlite3_bind_null(handle, parameter)
-            case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
-            case .real(let value): code = sqlite3_bind_double(handle, parameter, value)
-            case let .text(offset, length):
-                code = bindText(handle, parameter, arena, offset, length)
-            case let .decimal(offset, length):
-                // NUMERIC affinity: an integer when the digits are whole, else a double.
-                switch batch.numericValue(ofDecimalAt: offset, length: length) {
-                case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
-                case .real(let value) where value.isFinite: code = sqlite3_bind_double(handle, parameter, value)
-                default: code = sqlite3_bind_null(handle, parameter)
-                }
-            }
-            if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: statement.sql) }
-            index += 1
+        let first = row * batch.columnCount
+        for column in 0..<batch.columnCount {
+            try bind(batch.values[first + column], of: batch, arena: arena, at: Int32(column + 1), to: statement)
         }
+    }
+
+    /// Binds one value of `batch` to parameter `parameter`.
+    static func bind(_ value: RowBatch.Value, of batch: RowBatch, arena: UnsafeBufferPointer<UInt8>, at parameter: Int32,
+                     to statement: Statement) throws {
+        let handle = statement.handle
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, parameter)
+        case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
+        case .real(let value): code = sqlite3_bind_double(handle, parameter, value)
+        case let .text(offset, length):
+            code = bindText(handle, parameter, arena, offset, length)
+        case let .decimal(offset, length):
+            // NUMERIC affinity: an integer when the digits are whole, else a double.
+            switch batch.numericValue(ofDecimalAt: offset, length: length) {
+            case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
+            case .real(let value) where value.isFinite: code = sqlite3_bind_double(handle, parameter, value)
+            default: code = sqlite3_bind_null(handle, parameter)
+            }
+        }
+        if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: statement.sql) }
     }
 
     private static func bindText(_ handle: OpaquePointer, _ parameter: Int32, _ arena: UnsafeBufferPointer<UInt8>,
@@ -40,8 +44,10 @@ enum SQLiteBatchBinder {
                                    socload_sqlite3_static(), UInt8(SQLITE_UTF8))
     }
 
-    /// Runs `statement` once per row of `batch`; a constraint failure names the row.
-    static func run(_ statement: Statement, over batch: RowBatch, _ perRow: ((Int) throws -> Void)? = nil) throws {
+    /// Runs `statement` once per row of `batch`; a constraint failure names the row. `perRow` runs
+    /// first for each row, with the arena (for statements of its own, which it must leave unbound).
+    static func run(_ statement: Statement, over batch: RowBatch,
+                    _ perRow: ((Int, UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) throws {
         try batch.arena.withUnsafeBufferPointer { arena in
             defer {
                 // Nothing may keep pointing into the arena once it is released.
@@ -49,7 +55,7 @@ enum SQLiteBatchBinder {
                 statement.clearBindings()
             }
             for row in 0..<batch.rowCount {
-                try perRow?(row)
+                try perRow?(row, arena)
                 statement.reset()
                 try bind(batch, row: row, arena: arena, to: statement)
                 do {

@@ -33,30 +33,17 @@ final class SQLiteUpserter: RowUpserter {
         var inserted = 0
         let existsStatement = existsStatement
         let keyColumns = keyColumns
-        try SQLiteBatchBinder.run(upsertStatement, over: batch) { row in
+        try SQLiteBatchBinder.run(upsertStatement, over: batch) { row, arena in
             existsStatement.reset()
             for (parameter, column) in keyColumns.enumerated() {
-                try existsStatement.bind(Self.databaseValue(batch, row: row, column: column), at: Int32(parameter + 1))
+                try SQLiteBatchBinder.bind(batch.values[row * batch.columnCount + column], of: batch, arena: arena,
+                                           at: Int32(parameter + 1), to: existsStatement)
             }
             if try !existsStatement.step() { inserted += 1 }
             existsStatement.reset()
+            existsStatement.clearBindings() // it pointed into the arena
         }
         return inserted
-    }
-
-    private static func databaseValue(_ batch: RowBatch, row: Int, column: Int) -> DatabaseValue {
-        switch batch.values[row * batch.columnCount + column] {
-        case .null: return .null
-        case .integer(let value): return .integer(value)
-        case .real(let value): return .real(value)
-        case let .text(offset, length): return .text(batch.string(offset: offset, length: length))
-        case let .decimal(offset, length):
-            switch batch.numericValue(ofDecimalAt: offset, length: length) {
-            case .integer(let value): return .integer(value)
-            case .real(let value): return .real(value)
-            default: return .null
-            }
-        }
     }
 
     func largestValue(of column: String) throws -> String? {

@@ -17,21 +17,14 @@ enum ByteScanning {
         mayHaveZeroByte(word ^ (0x22 &* ones)) || mayHaveZeroByte(word ^ (0x5C &* ones))
     }
 
-    /// True when the word may hold `"`, `\`, a control byte (< 0x20) or a non-ASCII byte.
+    /// Advances `index` past whole words with no `"` or `\`, stopping at least 8 bytes before `end`.
     @inline(__always)
-    static func mayHaveSpecialStringByte(_ word: UInt64) -> Bool {
-        word & highs != 0 || mayHaveQuoteOrBackslash(word) || (word &- (0x20 &* ones)) & ~word & highs != 0
-    }
-
-    /// Advances `index` past whole words of plain string bytes (no `"`, `\`; with `strict`, also no
-    /// control or non-ASCII byte), stopping at least 8 bytes before `end`.
-    @inline(__always)
-    static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int, strict: Bool) {
+    static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         while index + 8 <= end {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if strict ? mayHaveSpecialStringByte(word) : mayHaveQuoteOrBackslash(word) { return }
+            if mayHaveQuoteOrBackslash(word) { return }
             index += 8
         }
     }

@@ -20,7 +20,8 @@ public struct RowConverter: Sendable {
     public let table: PlanTable
     public let format: RowFormat
     public let strict: Bool
-    let cellCount: Int
+    /// How many cells a source row has.
+    var cellCount: Int { fieldNames.count }
     private let fieldIndexes: [String: Int]
     private let keyColumns: [Int]
     /// Per column, where its value comes from, resolved once (no String or array in it, so the
@@ -57,7 +58,6 @@ public struct RowConverter: Sendable {
         self.table = planTable
         self.format = format
         self.strict = strict
-        cellCount = plan.sourceFields.count
         var indexes: [String: Int] = [:]
         for (index, field) in plan.sourceFields.enumerated() where indexes[field] == nil {
             indexes[field] = index
@@ -101,7 +101,7 @@ public struct RowConverter: Sendable {
             end = found
             try placeMembers(bytes)
         }
-        try convertCells(UnsafeBufferPointer(rebasing: bytes[start..<end]), base: start, rowNumber: rowNumber,
+        try convertCells(UnsafeBufferPointer(rebasing: bytes[start..<end]), rowNumber: rowNumber,
                          offset: offset, whole: bytes, to: &batch)
         return end
     }
@@ -126,7 +126,7 @@ public struct RowConverter: Sendable {
         } catch {
             throw Self.rowError(bytes, rowNumber: rowNumber, offset: offset, format: format)
         }
-        try convertCells(bytes, base: 0, rowNumber: rowNumber, offset: offset, whole: bytes, to: &batch)
+        try convertCells(bytes, rowNumber: rowNumber, offset: offset, whole: bytes, to: &batch)
     }
 
     @inline(__always)
@@ -168,8 +168,8 @@ public struct RowConverter: Sendable {
     }
 
     /// Validates nested values, checks the row's shape, converts every column and checks the key.
-    /// `row` is the row's text; `base` where it starts in `whole`, which the cells index.
-    private mutating func convertCells(_ row: UnsafeBufferPointer<UInt8>, base: Int, rowNumber: Int, offset: Int,
+    /// `row` is the row's text (for error messages); the cells index `whole`.
+    private mutating func convertCells(_ row: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int,
                                        whole bytes: UnsafeBufferPointer<UInt8>, to batch: inout RowBatch) throws {
         self.rowNumber = rowNumber
         for cell in cells where cell.kind == .array || cell.kind == .object {

@@ -34,7 +34,7 @@ struct JSONValueScanner {
             }
         }
         while index < count {
-            if inString, !escaped { ByteScanning.skipPlainWords(bytes, &index, count, strict: false) }
+            if inString, !escaped { ByteScanning.skipPlainWords(bytes, &index, count) }
             guard index < count else { break }
             let byte = bytes[index]
             if inString {
