@@ -42,7 +42,9 @@ public final class Database {
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, &ignored)
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, &ignored)
         TextFolding.register(on: handle)
-        if configuration.writeAheadLogging, !configuration.readonly, !isInMemory {
+        if !configuration.acceptsChanges {
+            ReadOnlyAuthorizer.install(on: handle)
+        } else if configuration.writeAheadLogging, !configuration.readonly, !isInMemory {
             // Best effort: some file systems and locked files refuse WAL; the default journal still works.
             _ = try? fetchValue(sql: "PRAGMA journal_mode = WAL")
         }

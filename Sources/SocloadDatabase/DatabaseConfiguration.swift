@@ -9,6 +9,15 @@ public struct DatabaseConfiguration: Sendable {
     /// Switch the file to write-ahead logging, so readers in other processes keep seeing the previous
     /// data while a load is written. Ignored for in-memory databases and read-only connections.
     public var writeAheadLogging = true
+    /// When false, every statement that would change anything is refused while it is prepared
+    /// (SQLITE_AUTH, "not authorized"): writes, schema changes, ATTACH (and so `VACUUM INTO`)
+    /// and every PRAGMA that is not a read-only report. Stronger than `readonly`,
+    /// which SQLite's `VACUUM INTO` and `PRAGMA journal_mode` get around. Implies no switch to WAL.
+    ///
+    ///     var configuration = DatabaseConfiguration()
+    ///     configuration.acceptsChanges = false
+    ///     let queue = try DatabaseQueue(path: "socload.sqlite", configuration: configuration)
+    public var acceptsChanges = true
 
     public init() {}
 }

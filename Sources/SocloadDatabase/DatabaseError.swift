@@ -35,6 +35,12 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable, Equatable
         return text
     }
 
+    /// True when a connection's authorizer refused the statement (SQLITE_AUTH): for a connection
+    /// opened with `acceptsChanges = false`, the statement would have changed something.
+    /// (SQLite reports some refusals, such as one while a temporary schema changes, under
+    /// another code with the authorizer's message.)
+    public var isNotAuthorized: Bool { resultCode == SQLITE_AUTH || message == "not authorized" }
+
     /// The error for the last failure on a connection.
     static func lastError(of connection: OpaquePointer, code: Int32, sql: String?) -> DatabaseError {
         let message = sqlite3_errmsg(connection).map { String(cString: $0) } ?? "unknown error"

@@ -83,4 +83,42 @@ public final class SQLiteCatalog: CatalogStore {
                             requestSignature: text("request_signature"), planJSON: text("plan_json"),
                             invalidCellsJSON: text("invalid_cells_json"))
     }
+
+    /// Drops a loaded table and its catalog entry together (call it inside a transaction, as
+    /// `DatabaseQueue.write` does, so that neither goes without the other). `name` is a table
+    /// name (any case) or a dataset id. Returns the name of the table dropped, nil when there is
+    /// no such table and no entry. The catalog itself and SQLite's own tables are refused.
+    ///
+    ///     let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop("n5m4_mism") }
+    public func drop(_ name: String) throws -> String? {
+        let entry = try entry(for: name)
+        let tableName = entry?.tableName ?? name
+        if tableName.lowercased() == Self.tableName || tableName.lowercased().hasPrefix("sqlite_") {
+            throw SQLiteCatalogError.internalTable(tableName)
+        }
+        let existing = try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                                       arguments: [tableName])
+        guard entry != nil || !existing.isEmpty else { return nil }
+        for table in existing {
+            try db.execute(sql: "DROP TABLE \(table.quotedDatabaseIdentifier)")
+        }
+        if entry != nil {
+            try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
+                           arguments: [tableName])
+        }
+        return existing.first ?? tableName
+    }
+}
+
+/// A catalog operation refused.
+public enum SQLiteCatalogError: Error, CustomStringConvertible, Equatable {
+    /// socload's catalog or one of SQLite's own tables, which `drop` does not remove.
+    case internalTable(String)
+
+    public var description: String {
+        switch self {
+        case .internalTable(let name):
+            return "'\(name)' is socload's catalog or one of SQLite's own tables, not a loaded table"
+        }
+    }
 }

@@ -11,6 +11,8 @@ enum ExitCode: Int32 {
     case unavailable = 69
     /// A bug in socload.
     case software = 70
+    /// A read-only command was asked to change the database (`query` without `--write`).
+    case noPermission = 77
     /// Reading or writing a file or the database failed.
     case ioError = 74
     /// Interrupted by SIGINT (Ctrl-C).

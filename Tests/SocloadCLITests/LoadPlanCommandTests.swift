@@ -95,14 +95,14 @@ final class LoadPlanCommandTests: XCTestCase {
                      "create table log (what text)",
                      "create trigger t_added after insert on t begin insert into log values (new.name); end"]
         for statement in setup {
-            XCTAssertEqual(try SocloadProcess.run(["query", statement, "--db", db]).status, 0, statement)
+            XCTAssertEqual(try SocloadProcess.run(["query", statement, "--write", "--db", db]).status, 0, statement)
         }
         let objects = "select type, name from sqlite_schema where tbl_name = 't' order by name"
         let before = try query(objects)
         let again = try fetch(amounts)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try query(objects), before)
-        XCTAssertEqual(try SocloadProcess.run(["query", "insert into t (_id, name) values ('x', 'Zed')", "--db", db]).status, 0)
+        XCTAssertEqual(try SocloadProcess.run(["query", "insert into t (_id, name) values ('x', 'Zed')", "--write", "--db", db]).status, 0)
         XCTAssertEqual(try query("select what from log"), "what\r\nZed\r\n", "the trigger works on the new table")
 
         // New rows that break the user's unique index: the index is skipped, the load succeeds...
@@ -114,7 +114,7 @@ final class LoadPlanCommandTests: XCTestCase {
         XCTAssertFalse(try query(objects).contains("one_name"))
         // ...or, with --strict, fails and changes nothing.
         XCTAssertEqual(try fetch(amounts).status, 0)
-        XCTAssertEqual(try SocloadProcess.run(["query", "create unique index one_name on t (name)", "--db", db]).status, 0)
+        XCTAssertEqual(try SocloadProcess.run(["query", "create unique index one_name on t (name)", "--write", "--db", db]).status, 0)
         let strict = try fetch(twins, ["--strict"])
         XCTAssertEqual(strict.status, 65, strict.stderr)
         XCTAssertTrue(strict.stderr.contains("your index one_name on t could not be rebuilt"), strict.stderr)

@@ -133,3 +133,35 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual("a\"b".quotedDatabaseIdentifier, "\"a\"\"b\"")
     }
 }
+
+/// `DatabaseConfiguration.acceptsChanges = false`: the authorizer refuses what a read-only
+/// connection alone lets through.
+final class ReadOnlyConnectionTests: XCTestCase {
+    func testVacuumIntoAndJournalModeAreRefusedWhereReadonlyIsNot() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("a.sqlite")
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "create table t(a); insert into t values (1)") }
+        let target = directory.path("copy.sqlite")
+
+        var readonly = DatabaseConfiguration()
+        readonly.readonly = true
+        try DatabaseQueue(path: path, configuration: readonly).inDatabase { db in
+            // What the authorizer is for: SQLite runs this on a read-only connection.
+            try db.execute(sql: "vacuum into '\(target)'")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: target))
+        try FileManager.default.removeItem(atPath: target)
+
+        var guarded = DatabaseConfiguration()
+        guarded.acceptsChanges = false
+        let queue = try DatabaseQueue(path: path, configuration: guarded)
+        for sql in ["vacuum into '\(target)'", "pragma journal_mode = delete", "insert into t values (2)", "drop table t"] {
+            XCTAssertThrowsError(try queue.inDatabase { db in try db.execute(sql: sql) }, sql) { error in
+                XCTAssertTrue((error as? DatabaseError)?.isNotAuthorized == true, "\(sql): \(error)")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "select count(*) from t") }, .integer(1))
+        XCTAssertEqual(try queue.inDatabase { db in try db.fetchValue(sql: "pragma journal_mode") }, .text("wal"))
+    }
+}

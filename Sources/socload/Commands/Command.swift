@@ -50,11 +50,14 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens a database that must already exist: reading commands never create an empty file.
-    func openExisting(_ context: CommandContext, command: CommandSpec) throws -> DatabaseQueue {
-        _ = try checkedPath(context, writing: false, command: command)
+    /// Unless `acceptsChanges`, the connection refuses every statement that would change anything
+    /// (see `DatabaseConfiguration.acceptsChanges`), so a read command cannot write.
+    func openExisting(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false) throws -> DatabaseQueue {
+        _ = try checkedPath(context, writing: acceptsChanges, command: command)
         try requireExisting(context)
         var configuration = DatabaseConfiguration()
         configuration.createIfMissing = false
+        configuration.acceptsChanges = acceptsChanges
         let queue = try DatabaseQueue(path: path(context), configuration: configuration)
         SQLLogFile.attach(to: queue, environment: context.environment)
         return queue

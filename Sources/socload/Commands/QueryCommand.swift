@@ -8,6 +8,10 @@ struct QueryCommand: ParsableCommand {
         discussion: """
             Values are bound, never spliced into the SQL: write ? (or :name) in the statement and
             give each value with --param, in order (or as --param :name=value).
+
+            The database is read-only unless --write is given: a statement that would change it
+            (INSERT, DELETE, DROP, ATTACH, VACUUM INTO, a PRAGMA that sets something) is refused
+            with exit 77 before it runs. To remove a loaded table, use socload drop.
             """)
 
     @Argument(name: "sql", help: "The SQL statement to run.") var sql: String?
@@ -15,12 +19,18 @@ struct QueryCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
     @RepeatedOption(valueName: "value", help: "A value for the next ? parameter, or :name=value for a named one.")
     var param: [String]
+    @Flag(help: "Allow the statement to change the database.") var write: Bool
 
     func run(context: CommandContext) throws {
         let writer = try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context, command: Self.spec)
-        try queue.inDatabase { db in
-            try db.write(sql: sql ?? "", arguments: Self.parameters(param), to: writer)
+        let queue = try database.openExisting(context, command: Self.spec, acceptsChanges: write)
+        do {
+            try queue.inDatabase { db in
+                try db.write(sql: sql ?? "", arguments: Self.parameters(param), to: writer)
+            }
+        } catch let error as DatabaseError where error.isNotAuthorized && !write {
+            throw CommandFailure("query is read-only and this statement would change the database "
+                                 + "(pass --write to allow it): \(sql ?? "")", exitCode: .noPermission)
         }
     }
 
