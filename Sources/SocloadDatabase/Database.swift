@@ -12,6 +12,8 @@ public final class Database {
     public let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     private var traceObserver: Unmanaged<TraceObserver>?
+    /// Flipped by `DatabaseQueue.interrupt()` from another thread.
+    let interruption: DatabaseInterruption
 
     /// Opens (or creates) the database file at `path`.
     public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
@@ -36,7 +38,9 @@ public final class Database {
         }
         handle = connection
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        // The busy timeout, kept by a handler that also gives up at once when interrupted.
+        interruption = DatabaseInterruption(busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        interruption.install(on: handle)
         // Double-quoted strings are identifiers only: "name" never silently becomes a string literal.
         var ignored: Int32 = 0
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, &ignored)

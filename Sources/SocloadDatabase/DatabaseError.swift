@@ -41,6 +41,9 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable, Equatable
     /// another code with the authorizer's message.)
     public var isNotAuthorized: Bool { resultCode == SQLITE_AUTH || message == "not authorized" }
 
+    /// True when the statement was stopped by `DatabaseQueue.interrupt()` (SQLITE_INTERRUPT).
+    public var isInterrupted: Bool { resultCode == SQLITE_INTERRUPT }
+
     /// The error for the last failure on a connection.
     static func lastError(of connection: OpaquePointer, code: Int32, sql: String?) -> DatabaseError {
         let message = sqlite3_errmsg(connection).map { String(cString: $0) } ?? "unknown error"

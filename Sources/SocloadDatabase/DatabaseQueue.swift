@@ -16,11 +16,14 @@ import Dispatch
 // @unchecked Sendable: `Database` is not thread-safe (its connection is opened with
 // SQLITE_OPEN_NOMUTEX), but it is private to this object and only ever used inside closures that
 // run on `dispatchQueue`, a serial queue. So at most one thread uses the connection at any time,
-// and each use happens-after the previous one. The other stored properties are immutable.
+// and each use happens-after the previous one. The other stored properties are immutable, and
+// `interruption` is Sendable (an atomic flag).
 public final class DatabaseQueue: @unchecked Sendable {
     /// The database file.
     public let path: String
     private let database: Database
+    /// The connection's interruption switch, kept here so that other threads never touch `database`.
+    private let interruption: DatabaseInterruption
     private let dispatchQueue: DispatchQueue
     private static let ownerKey = DispatchSpecificKey<ObjectIdentifier>()
 
@@ -28,8 +31,24 @@ public final class DatabaseQueue: @unchecked Sendable {
     public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
         self.path = path
         database = try Database(path: path, configuration: configuration)
+        interruption = database.interruption
         dispatchQueue = DispatchQueue(label: "socload.database")
         dispatchQueue.setSpecific(key: Self.ownerKey, value: ObjectIdentifier(self))
+    }
+
+    /// Stops what the connection is doing, from any thread (a signal handler's queue, say): the
+    /// statement running now, a wait for another connection's lock, and every later statement
+    /// fail with SQLITE_INTERRUPT (`DatabaseError.isInterrupted`) until `resumeAfterInterrupt()`.
+    /// A transaction can still be rolled back.
+    ///
+    ///     signalSource.setEventHandler { queue.interrupt() }
+    public func interrupt() {
+        interruption.request()
+    }
+
+    /// Lets statements run again after `interrupt()`.
+    public func resumeAfterInterrupt() {
+        interruption.reset()
     }
 
     private func preconditionNotReentrant() {

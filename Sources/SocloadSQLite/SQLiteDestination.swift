@@ -32,6 +32,11 @@ public struct SQLiteDestination: LoadDestination {
         }
         return try queue.write { db in try body(SQLiteLoadTransaction(db: db)) }
     }
+
+    /// Interrupts the statement running on the queue, or its wait for a lock.
+    public func interrupt() { queue.interrupt() }
+
+    public func resumeAfterInterrupt() { queue.resumeAfterInterrupt() }
 }
 
 /// One load's transaction on the connection.

@@ -3,14 +3,16 @@ import Glibc
 import SocloadSocrata
 
 /// Turns SIGINT and SIGTERM into a cancelled load (which rolls back) instead of an abrupt exit.
+/// The loader stops whatever it waits for (a read, the network, a statement, a lock) within a
+/// second.
 final class SignalTrap {
     private var sources: [any DispatchSourceSignal] = []
 
-    init(cancellation: LoadCancellation) {
+    init(loader: DatasetLoader) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { cancellation.cancel(signal: signalNumber) }
+            source.setEventHandler { loader.cancel(signal: signalNumber) }
             source.resume()
             sources.append(source)
         }

@@ -23,6 +23,10 @@ extension DatasetLoader {
     /// removes them.
     /// `indexes`: column lists to build one more index over each (`--index`), kept by later loads.
     public func sync(_ tableOrDatasetID: String, pageSize: Int = 50_000, indexes: [[String]] = []) throws -> SyncSummary {
+        try reportingCancellation { try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes) }
+    }
+
+    private func performSync(_ tableOrDatasetID: String, pageSize: Int, indexes: [[String]]) throws -> SyncSummary {
         try destination.performLoad { transaction in
             let state = LoadState()
             guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {

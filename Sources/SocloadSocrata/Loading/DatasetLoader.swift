@@ -52,8 +52,32 @@ public final class DatasetLoader: @unchecked Sendable {
         var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     }
 
+    /// Stops the load running with this loader's cancellation, from any thread (a signal
+    /// handler, say): a blocked read, network wait, database statement or lock wait ends within
+    /// a second, the load rolls back and fails with `LoadError.interrupted(signal:)`.
+    public func cancel(signal: Int32) {
+        cancellation?.cancel(signal: signal)
+        destination.interrupt()
+    }
+
     /// Loads the dataset `request` names, replacing its table, in one transaction.
     public func load(_ request: LoadRequest) throws -> LoadSummary {
+        try reportingCancellation { try performLoad(request) }
+    }
+
+    /// Runs `body`; once the load is cancelled, whatever failed because of it (an interrupted
+    /// statement, an aborted transfer) is reported as the interruption it is.
+    func reportingCancellation<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            guard let signal = cancellation?.signal else { throw error }
+            destination.resumeAfterInterrupt()
+            throw LoadError.interrupted(signal: signal)
+        }
+    }
+
+    private func performLoad(_ request: LoadRequest) throws -> LoadSummary {
         let api = try request.resolvedAPI()
         let portal = SocrataPortal(reference: request.reference)
         return try destination.performLoad { transaction in
@@ -109,7 +133,7 @@ public final class DatasetLoader: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            stop.cancel(signal: LoadCancellation.taskCancelled)
+            loader.cancel(signal: LoadCancellation.taskCancelled)
         }
     }
 

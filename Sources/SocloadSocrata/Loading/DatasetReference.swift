@@ -3,7 +3,7 @@ import Foundation
 /// What the user named: a local file, a portal URL, or a bare 4x4 dataset id, resolved to where
 /// the rows.json document is read from.
 ///
-/// - A path to an existing file is loaded as it is.
+/// - A path to an existing file is loaded as it is (a FIFO and `/dev/fd/N` too); `-` is standard input.
 /// - An `http://` or `https://` URL in any form copied from a portal (`/Category/Name/abcd-1234`,
 ///   `/d/abcd-1234`, `/resource/abcd-1234.json`, `/api/views/abcd-1234`, ...) becomes the dataset's
 ///   rows.json export on that host; a URL of a rows.json file (`.../rows.json`, `.../x.rows.json`)
@@ -44,6 +44,9 @@ public struct DatasetReference: Sendable, Equatable {
     public static func resolve(_ text: String, domain: String?, datasetsDirectories: [String],
                                fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
         throws -> DatasetReference {
+        if text == FileByteSource.standardInput {
+            return DatasetReference(location: .file(text), datasetID: nil, domain: nil)
+        }
         if fileExists(text) {
             let base = ((text as NSString).lastPathComponent as NSString).deletingPathExtension
             let stem = base.hasSuffix(".rows") ? String(base.dropLast(5)) : base
@@ -108,7 +111,7 @@ public struct DatasetReference: Sendable, Equatable {
     /// The location as it may be shown and stored: a URL without any user name or password.
     public var displaySource: String {
         switch location {
-        case .file(let path): return path
+        case .file(let path): return path == FileByteSource.standardInput ? "standard input" : path
         case .url(let url):
             guard var components = URLComponents(string: url), components.user != nil || components.password != nil
             else { return url }

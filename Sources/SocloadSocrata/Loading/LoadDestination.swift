@@ -6,6 +6,20 @@ public protocol LoadDestination {
     /// Runs one load as ONE transaction: committed when `body` returns, rolled back when it
     /// throws, so a failed load leaves the previous tables exactly as they were.
     func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T
+
+    /// Stops what the destination is doing now, from any thread: a statement that runs or a wait
+    /// for a lock fails soon, so a cancelled load does not wait for it to end. The load then rolls
+    /// back as for any failure.
+    func interrupt()
+
+    /// Lets the destination work again after `interrupt()` (called when the load has ended).
+    func resumeAfterInterrupt()
+}
+
+extension LoadDestination {
+    /// Nothing to stop: the load notices the cancellation between batches.
+    public func interrupt() {}
+    public func resumeAfterInterrupt() {}
 }
 
 /// The operations of one load, all inside its transaction.

@@ -50,7 +50,6 @@ enum LoadOptions {
         let queue = try DatabaseQueue(path: database.path(context))
         SQLLogFile.attach(to: queue, environment: environment)
         let cancellation = LoadCancellation()
-        let signals = SignalTrap(cancellation: cancellation)
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http, retry: retry,
                                    cancellation: cancellation, progress: meter.report,
@@ -58,6 +57,7 @@ enum LoadOptions {
                                        meter.clear()
                                        StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
                                    })
+        let signals = SignalTrap(loader: loader)
         return Session(queue: queue, loader: loader, meter: meter, signals: signals)
     }
 }

@@ -8,7 +8,7 @@ enum SQLLogFile {
     static func attach(to queue: DatabaseQueue, environment: [String: String]) {
         guard let path = environment["SOCLOAD_SQL_LOG"], !path.isEmpty else { return }
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         guard let handle = FileHandle(forWritingAtPath: path) else { return }
         handle.seekToEndOfFile()
