@@ -64,7 +64,8 @@ fuzz: deps
 TRIALS ?= 200
 stress: deps
 	$(SWIFT) build --build-tests
-	SOCLOAD_STRESS_TRIALS=$(TRIALS) $(SWIFT) test --skip-build --filter CrashSafetyTests
+	$(SWIFT) build -c release --product socload
+	SOCLOAD_BIN=$(CURDIR)/.build/release/socload SOCLOAD_STRESS_TRIALS=$(TRIALS) $(SWIFT) test --skip-build --filter CrashSafetyTests
 
 # The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one, and
 # `SIZES=10000,100000,1000000,5000000` to add 5M rows to the memory table. See bench/results.md.

@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "SocloadSocrata", dependencies: ["SocloadDatabase", "CCurl"]),
 
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
-        .target(name: "SocloadSQLite", dependencies: ["SocloadDatabase", "SocloadSocrata", "CSQLite"]),
+        // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
+        .systemLibrary(name: "CFileSystem"),
+        .target(name: "SocloadSQLite", dependencies: ["SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"]),
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"]),

@@ -55,9 +55,21 @@ public final class Database {
     }
 
     deinit {
+        close()
+        traceObserver?.release()
+    }
+
+    /// True once `close()` has run.
+    public private(set) var isClosed = false
+
+    /// Closes the connection now rather than when the object goes away: SQLite finishes its
+    /// files (a WAL database checkpoints and removes its `-wal` and `-shm` files), so the
+    /// database file can be moved. Preparing a statement afterwards throws SQLITE_MISUSE.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statementCache.removeAll()
         sqlite3_close_v2(handle)
-        traceObserver?.release()
     }
 
     private var isInMemory: Bool {
@@ -110,6 +122,7 @@ public final class Database {
     /// Prepares the first statement of `sql` (nil when it holds only comments) and returns the
     /// text after it. The caller owns the handle and wraps it in a `Statement`.
     private func prepareFirst(of sql: String, persistent: Bool) throws -> (OpaquePointer?, rest: String) {
+        guard !isClosed else { throw DatabaseError.misuse("the database is closed", sql: sql) }
         var statementHandle: OpaquePointer?
         var rest = ""
         let code = sql.withCString { start -> Int32 in
@@ -188,7 +201,7 @@ public final class Database {
     }
 
     /// True while a transaction is open on this connection.
-    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInsideTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     ///

@@ -56,6 +56,13 @@ public final class DatabaseQueue: @unchecked Sendable {
                      "Database methods are not reentrant: a DatabaseQueue was called from inside one of its own closures")
     }
 
+    /// Closes the connection once the work queued before has run (see `Database.close()`); later
+    /// statements throw SQLITE_MISUSE.
+    public func close() {
+        preconditionNotReentrant()
+        dispatchQueue.sync { database.close() }
+    }
+
     // MARK: - Synchronous access
 
     /// Runs `body` with the connection, outside of any transaction socload opens.

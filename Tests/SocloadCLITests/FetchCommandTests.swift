@@ -68,11 +68,11 @@ final class FetchCommandTests: XCTestCase {
 
         let missing = try fetch(["gone-0404", "--domain", server.baseURL])
         XCTAssertEqual(missing.status, 69)
-        XCTAssertEqual(missing.stderr, "Error: HTTP 404 Not Found from \(server.baseURL)/api/views/gone-0404/rows.json?accessType=DOWNLOAD: dataset.missing: Cannot find view; gone_0404 was not changed\n")
+        XCTAssertEqual(missing.stderr, "Error: HTTP 404 Not Found from \(server.baseURL)/api/views/gone-0404/rows.json?accessType=DOWNLOAD: dataset.missing: Cannot find view; \(db!) was not created\n")
 
         let html = try fetch(["html-0200", "--domain", server.baseURL])
         XCTAssertEqual(html.status, 65)
-        XCTAssertEqual(html.stderr, "Error: received an HTML page where a JSON dataset was expected; html_0200 was not changed\n")
+        XCTAssertEqual(html.stderr, "Error: received an HTML page where a JSON dataset was expected; \(db!) was not created\n")
 
         let noDomain = try fetch(["abcd-1234", "--datasets", directory.path("none")])
         XCTAssertEqual(noDomain.status, 66)
@@ -132,7 +132,7 @@ final class FetchCommandTests: XCTestCase {
             let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, status, output)
-            XCTAssertEqual(output, "Error: interrupted by \(name); slow_0001 was not changed\n")
+            XCTAssertEqual(output, "Error: interrupted by \(name); \(db!) was not created\n")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: db), "nothing was loaded, so no database is left behind")
     }

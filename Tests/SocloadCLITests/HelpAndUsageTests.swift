@@ -10,7 +10,11 @@ final class HelpAndUsageTests: XCTestCase {
             Values are bound, never spliced into the SQL: write ? (or :name) in the statement and
             give each value with --param, in order (or as --param :name=value).
 
-            USAGE: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...]
+            The database is read-only unless --write is given: a statement that would change it
+            (INSERT, DELETE, DROP, ATTACH, VACUUM INTO, a PRAGMA that sets something) is refused
+            with exit 77 before it runs. To remove a loaded table, use socload drop.
+
+            USAGE: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...] [--write]
 
             ARGUMENTS:
               <sql>                   The SQL statement to run.
@@ -19,13 +23,14 @@ final class HelpAndUsageTests: XCTestCase {
               --db <path>             The SQLite database file. (default: socload.sqlite, or $SOCLOAD_DB)
               --format <format>       Output format: table|csv|json|ndjson. (default: table on a terminal, csv otherwise)
               --param <value>         A value for the next ? parameter, or :name=value for a named one.
+              --write                 Allow the statement to change the database.
               -h, --help              Show help information.
 
             """)
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info"] {
+        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info", "drop"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -49,6 +54,7 @@ final class HelpAndUsageTests: XCTestCase {
               tables                  List the tables in the database with their row counts.
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
+              drop                    Remove a loaded table and its catalog entry.
               help                    Show help for a command.
             """), run.stdout)
         XCTAssertEqual(try SocloadProcess.run(["help"]).stdout, run.stdout)
@@ -67,7 +73,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderr, """
             Error: Unknown option '--foo'
-            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...]
+            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...] [--write]
               See 'socload query --help' for more information.
 
             """)
@@ -101,7 +107,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertEqual(run.status, 64)
         XCTAssertEqual(run.stderr, """
             Error: Unknown format 'xml' (expected one of table|csv|json|ndjson)
-            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...]
+            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...] [--write]
               See 'socload query --help' for more information.
 
             """)

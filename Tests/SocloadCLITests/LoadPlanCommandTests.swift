@@ -71,13 +71,13 @@ final class LoadPlanCommandTests: XCTestCase {
         let duplicate = document([("name", "text")], [row("row-1", #""a""#), row("row-2", #""b""#), row("row-1", #""c""#)])
         let run = try fetch(duplicate)
         XCTAssertEqual(run.status, 65)
-        XCTAssertEqual(run.stderr, #"Error: duplicate key _id = "row-1" in t: rows 1 and 3; t was not changed"# + "\n")
+        XCTAssertEqual(run.stderr, #"Error: duplicate key _id = "row-1" in t: rows 1 and 3; "# + db + " was not created\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: db), "a failed first load leaves no database")
 
         let nullKey = document([("name", "text")], [row("row-1", #""a""#), #"[null,null,1,1,"b"]"#])
         let second = try fetch(nullKey)
         XCTAssertEqual(second.status, 65)
-        XCTAssertEqual(second.stderr, "Error: row 2: the key _id of t is empty (NULL); t was not changed\n")
+        XCTAssertEqual(second.stderr, "Error: row 2: the key _id of t is empty (NULL); \(db!) was not created\n")
 
         XCTAssertEqual(try fetch(amounts).status, 0)
         XCTAssertEqual(try query("select name from sqlite_schema where type = 'index' and tbl_name = 't'"),

@@ -88,7 +88,7 @@ final class PortalCommandTests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("Retrying: HTTP 503 Service Unavailable from "), lines[0])
         XCTAssertTrue(lines[0].hasSuffix("retry 1 of 2 in 0.0 s"), lines[0])
         XCTAssertTrue(lines[2].hasPrefix("Error: HTTP 503 Service Unavailable from \(portal.baseURL)/resource/port-0001.json?"), lines[2])
-        XCTAssertTrue(lines[2].hasSuffix(": busy (page 2); port_0001 was not changed"), lines[2])
+        XCTAssertTrue(lines[2].hasSuffix(": busy (page 2); \(db!) was not created"), lines[2])
     }
 
     func testCredentialsNeverAppearInOutputOrDatabase() throws {

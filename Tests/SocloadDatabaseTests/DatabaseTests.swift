@@ -9,7 +9,47 @@ final class DatabaseTests: XCTestCase {
         let db = try Database(path: directory.path("new.sqlite"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
         XCTAssertEqual(try db.fetchValue(sql: "PRAGMA journal_mode"), .text("wal"))
-        XCTAssertEqual(try db.fetchValue(sql: "PRAGMA busy_timeout"), .integer(5000))
+    }
+
+    /// The busy timeout is kept by socload's own handler (which also ends a wait on interrupt):
+    /// a second connection waits for the lock about that long, then fails with SQLITE_BUSY.
+    func testBusyTimeoutWaitsThenFails() throws {
+        let directory = try TemporaryDirectory()
+        let holder = try Database(path: directory.path("busy.sqlite"))
+        try holder.execute(sql: "BEGIN IMMEDIATE")
+        var configuration = DatabaseConfiguration()
+        configuration.busyTimeoutMilliseconds = 300
+        let waiter = try Database(path: directory.path("busy.sqlite"), configuration: configuration)
+        let start = Date()
+        XCTAssertThrowsError(try waiter.execute(sql: "BEGIN IMMEDIATE")) { error in
+            XCTAssertEqual((error as? DatabaseError)?.resultCode, SQLITE_BUSY)
+        }
+        let waited = Date().timeIntervalSince(start)
+        XCTAssertGreaterThanOrEqual(waited, 0.29)
+        XCTAssertLessThan(waited, 2)
+    }
+
+    func testInterruptEndsALockWaitAndAStatement() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("interrupt.sqlite")
+        let holder = try DatabaseQueue(path: path)
+        try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let waiter = try DatabaseQueue(path: path)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { waiter.interrupt() }
+        let start = Date()
+        XCTAssertThrowsError(try waiter.write { _ in })
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "the 5 s lock wait was not ended")
+        holder.inDatabase { db in db.rollbackIfNeeded() }
+        waiter.resumeAfterInterrupt()
+        // A long statement: a recursive count to a billion, interrupted after 0.2 s.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { waiter.interrupt() }
+        XCTAssertThrowsError(try waiter.inDatabase { db in
+            try db.fetchValue(sql: "with recursive c(x) as (select 1 union all select x + 1 from c where x < 1000000000) select count(*) from c")
+        }) { error in
+            XCTAssertTrue((error as? DatabaseError)?.isInterrupted == true, "\(error)")
+        }
+        waiter.resumeAfterInterrupt()
+        XCTAssertEqual(try waiter.read { db in try db.fetchValue(sql: "select 1") }, .integer(1))
     }
 
     func testMissingFileIsAnErrorWhenCreationIsOff() throws {

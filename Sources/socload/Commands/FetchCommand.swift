@@ -83,8 +83,12 @@ struct FetchCommand: ParsableCommand {
         }
 
         let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
-        let databaseExisted = FileManager.default.fileExists(atPath: databasePath)
-        let session = try LoadOptions.session(database: database, appToken: appToken, retries: retries, quiet: quiet, context)
+        if incremental { try database.requireExisting(context) }
+        // A new database is built beside its target and moved into place only when the load
+        // commits: a failure leaves no file, and a file that appears meanwhile is never replaced.
+        let staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
+        let session = try LoadOptions.session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries,
+                                              quiet: quiet, context)
         defer { session.finish() }
         if incremental {
             try SyncCommand.sync(table ?? dataset ?? "", session: session, pageSize: request.pageSize,
@@ -94,14 +98,20 @@ struct FetchCommand: ParsableCommand {
         let summary: LoadSummary
         do {
             summary = try session.loader.load(request)
+            if let staged {
+                session.close()
+                try staged.moveIntoPlace()
+            }
         } catch let error as PlanError {
             session.meter.clear()
-            if !databaseExisted { Self.removeIfEmpty(databasePath, queue: session.queue) }
+            session.close()
+            staged?.discard()
             throw UsageError(error.description, command: Self.spec)
         } catch {
             session.meter.clear()
-            if !databaseExisted { Self.removeIfEmpty(databasePath, queue: session.queue) }
-            throw FetchFailure(underlying: error, table: table)
+            session.close()
+            staged?.discard()
+            throw FetchFailure(underlying: error, table: table, newDatabase: staged?.target)
         }
         session.meter.clear()
         if summary.isUpToDate {
@@ -124,15 +134,6 @@ struct FetchCommand: ParsableCommand {
         }
     }
 
-    /// A database file this fetch created and then failed to fill is removed, not left empty.
-    static func removeIfEmpty(_ path: String, queue: DatabaseQueue) {
-        let isEmpty = (try? queue.inDatabase { db in try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") }) == .integer(0)
-        guard isEmpty else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
-    }
-
     /// `--datasets`, else `$SOCLOAD_DATASETS`, else `./Datasets` and the copy installed beside the binary.
     static func datasetsDirectories(_ option: String?, _ environment: [String: String]) -> [String] {
         if let directory = option ?? environment["SOCLOAD_DATASETS"].flatMap({ $0.isEmpty ? nil : $0 }) {
@@ -149,10 +150,14 @@ struct FetchCommand: ParsableCommand {
 struct FetchFailure: Error, CustomStringConvertible {
     let underlying: any Error
     let table: String?
+    /// The database the fetch would have created, when there was none before.
+    var newDatabase: String? = nil
 
     var description: String {
         let (message, _) = SocloadTool.describe(underlying)
         if case LoadError.reservedTableName = underlying { return message }
+        if underlying is StagedDatabaseError { return message }
+        if let newDatabase { return message + "; \(newDatabase) was not created" }
         let unchanged = table.map { "; \($0) was not changed" } ?? "; the database was not changed"
         return message + unchanged
     }

@@ -23,6 +23,11 @@ enum LoadOptions {
             meter.clear()
             signals.restore()
         }
+
+        /// Closes the database (before a staged new file is moved into place).
+        func close() {
+            queue.close()
+        }
     }
 
     /// The app token, login and stall limit from the options and the environment.
@@ -36,8 +41,8 @@ enum LoadOptions {
         return http
     }
 
-    /// Opens (or creates) the database and wires a loader to the terminal.
-    static func session(database: DatabaseOptions, appToken: String?, retries: Int?, quiet: Bool,
+    /// Opens (or creates) the database at `path` and wires a loader to the terminal.
+    static func session(path: String, appToken: String?, retries: Int?, quiet: Bool,
                         _ context: CommandContext) throws -> Session {
         let environment = context.environment
         let http = httpOptions(appToken: appToken, context)
@@ -47,7 +52,7 @@ enum LoadOptions {
             retry.baseDelay = delay
             retry.maximumRetryAfter = max(delay * 10, 0)
         }
-        let queue = try DatabaseQueue(path: database.path(context))
+        let queue = try DatabaseQueue(path: path)
         SQLLogFile.attach(to: queue, environment: environment)
         let cancellation = LoadCancellation()
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)

@@ -23,9 +23,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(short: "q", help: "Show no progress.") var quiet: Bool
 
     func run(context: CommandContext) throws {
-        _ = try database.checkedPath(context, writing: true, command: Self.spec)
+        let path = try database.checkedPath(context, writing: true, command: Self.spec)
         try database.requireExisting(context)
-        let session = try LoadOptions.session(database: database, appToken: appToken, retries: retries, quiet: quiet, context)
+        let session = try LoadOptions.session(path: path, appToken: appToken, retries: retries, quiet: quiet, context)
         defer { session.finish() }
         try Self.sync(tableOrID ?? "", session: session, pageSize: pageSize?.rows ?? 50_000, indexes: index.map(\.names))
     }
