@@ -61,6 +61,54 @@ final class PortalCommandTests: XCTestCase {
 
     /// A description the portal did send but that cannot be read is bad data with its reason, not a
     /// usage error about missing metadata.
+    /// A server that ignores `$offset` would be paged forever: a page that repeats row ids of
+    /// the page before stops the load (exit 69), the database untouched.
+    func testAServerThatDoesNotPageIsStopped() throws {
+        let cases: [(FakeSocrataPortal.OffsetHandling, [String], String)] = [
+            (.ignored, [], "page 2 repeats row row-0001 of page 1"),
+            (.lagging(by: 2), [], "page 2 repeats row row-0004 of page 1"),
+            (.ignored, ["--select", "name, amount"], "page 2 repeats every row of page 1"),
+        ]
+        for (handling, options, message) in cases {
+            portal.offsetHandling = handling
+            let run = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"] + options)
+            XCTAssertEqual(run.status, 69, run.stderr)
+            XCTAssertEqual(run.stderr, "Error: the portal is not paging: \(message) (it ignores $offset?); \(db!) was not created\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+        }
+        // Pages of a selection without :id that merely look alike are not a repeat (the server
+        // answers a page past the end with no rows).
+        portal.offsetHandling = .honoured
+        portal.update({ rows, _ in
+            for index in rows.indices { rows[index].cells["name"] = .text("Same") }
+        }, rowsUpdatedAt: 1_440_000_000)
+        let alike = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5",
+                                 "--select", "name"])
+        XCTAssertEqual(alike.status, 0, alike.stderr)
+        XCTAssertEqual(try SocloadProcess.run(["query", "select count(*) as n from port_0001", "--db", db, "--format", "csv"]).stdout,
+                       "n\r\n12\r\n")
+    }
+
+    func testMaxRowsRefusesALargerDataset() throws {
+        let soda = ["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"]
+        XCTAssertEqual(try socload(soda + ["--max-rows", "12"]).status, 0)
+        let before = try SocloadProcess.run(["query", "select * from port_0001", "--db", db]).stdout
+        portal.update({ rows, _ in rows.append(PortalCommandTests.row(13)) }, rowsUpdatedAt: 1_440_000_000)
+        let tooMany = try socload(soda + ["--max-rows", "12"])
+        XCTAssertEqual(tooMany.status, 65, tooMany.stderr)
+        XCTAssertEqual(tooMany.stderr, "Error: the dataset has more than 12 rows (--max-rows 12); port_0001 was not changed\n")
+        XCTAssertEqual(try SocloadProcess.run(["query", "select * from port_0001", "--db", db]).stdout, before)
+
+        let file = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path
+        let fileTooMany = try socload(["fetch", file, "--table", "t", "--max-rows", "299"])
+        XCTAssertEqual(fileTooMany.status, 65)
+        XCTAssertEqual(fileTooMany.stderr, "Error: the dataset has more than 299 rows (--max-rows 299); t was not changed\n")
+        XCTAssertEqual(try socload(["fetch", file, "--table", "t", "--max-rows", "300"]).status, 0)
+        // --limit loads the first N rows of the same dataset.
+        XCTAssertEqual(try socload(["fetch", file, "--table", "t", "--limit", "299"]).status, 0)
+        XCTAssertEqual(try socload(["fetch", file, "--table", "t", "--max-rows", "\(Int.max)"]).status, 0)
+    }
+
     func testAnUnreadableDatasetDescriptionIsBadData() throws {
         let deep = String(repeating: "[", count: 100_000)
         for body in [deep, #"{"id":"port-0001","columns":"none"}"#] {

@@ -177,6 +177,43 @@ final class LivePortalTests: XCTestCase {
         XCTAssertEqual(try harness.snapshot("fake_0001"), before)
     }
 
+    /// A page that breaks after some of its rows went into the table (more than one batch of
+    /// 1,024), then succeeds on retry: the retry starts from the page's savepoint, so no row is
+    /// loaded twice or lost.
+    func testAPageThatDropsAfterRowsWereInsertedIsRetriedWithoutDuplicates() throws {
+        let rows = (1...5_000).map { index in
+            FakeSocrataPortal.Row(id: String(format: "row-%05d", index), createdAt: 1_420_070_400 + index,
+                                  updatedAt: 1_420_070_400 + index, cells: ["name": .text("Name \(index)")])
+        }
+        let big = try FakeSocrataPortal(datasetID: "drop-0001", columns: [.init("name", "text")], rows: rows,
+                                        rowsUpdatedAt: 1_430_000_000)
+        defer { big.stop() }
+        let page = big.soda2PageBody(offset: 2_500, limit: 2_500)
+        var separators = 0
+        var cut = 0
+        for index in 0..<(page.count - 1) where page[index] == UInt8(ascii: ",") && page[index + 1] == UInt8(ascii: "\n") {
+            separators += 1
+            if separators == 2_100 { cut = index + 1; break }
+        }
+        XCTAssertGreaterThan(cut, 0)
+        let dropAt = cut
+        let script = FaultScript()
+        big.inject { request in
+            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "2500",
+                  script.next("2500") == 1 else { return nil }
+            return .init(body: page, delivery: .dropAfter(bytes: dropAt))
+        }
+        var load = LoadRequest(reference: try DatasetReference.resolve("drop-0001", domain: big.baseURL, datasetsDirectories: []))
+        load.api = .soda2
+        load.pageSize = 2_500
+        let summary = try harness.load(load, retry: RetryPolicy(maximumRetries: 2, baseDelay: 0.01, maximumDelay: 0.05))
+        XCTAssertEqual(script.count("2500"), 2, "the page was retried")
+        XCTAssertEqual(summary.rowCount, 5_000)
+        XCTAssertEqual(try harness.value("SELECT count(*) FROM drop_0001"), .integer(5_000))
+        XCTAssertEqual(try harness.value("SELECT count(DISTINCT _id) FROM drop_0001"), .integer(5_000))
+        XCTAssertEqual(try harness.value("SELECT max(_id) FROM drop_0001"), .text("row-05000"))
+    }
+
     func testStalledPageIsRetried() throws {
         let script = FaultScript()
         portal.inject { request in

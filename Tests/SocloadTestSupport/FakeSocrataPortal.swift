@@ -78,6 +78,20 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         set { lock.withLock { hidesMetadataValue = newValue } }
     }
     private var hidesMetadataValue = false
+    /// How a broken server treats SODA 2's `$offset`.
+    public enum OffsetHandling: Sendable {
+        /// As it should.
+        case honoured
+        /// Not at all: every page is the first.
+        case ignored
+        /// Starts this many rows early, so each page repeats the end of the one before.
+        case lagging(by: Int)
+    }
+    public var offsetHandling: OffsetHandling {
+        get { lock.withLock { offsetHandlingValue } }
+        set { lock.withLock { offsetHandlingValue = newValue } }
+    }
+    private var offsetHandlingValue = OffsetHandling.honoured
     public var viewType: String {
         get { lock.withLock { viewTypeValue } }
         set { lock.withLock { viewTypeValue = newValue } }
@@ -244,11 +258,26 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         return "{" + members.joined(separator: ",") + "}"
     }
 
+    /// The body of the SODA 2 page of every column (`$select=:*, *`) from `offset`, as the portal
+    /// sends it, for a test that serves a broken copy of it.
+    public func soda2PageBody(offset: Int, limit: Int) -> [UInt8] {
+        let (rows, columns) = lock.withLock { (rowsValue, columnsValue) }
+        let selected = select(rows, where: nil, order: ":id", offset: offset, limit: limit) ?? []
+        return Array(("[" + selected.map { sodaObject($0, columns: columns, system: true, numbersInLocations: false) }
+            .joined(separator: ",\n") + "]").utf8)
+    }
+
     private func soda2Response(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         let query = request.query
-        let (rows, columns) = lock.withLock { (rowsValue, columnsValue) }
+        let (rows, columns, offsetHandling) = lock.withLock { (rowsValue, columnsValue, offsetHandlingValue) }
+        var offset = Int(query["$offset"] ?? "0") ?? 0
+        switch offsetHandling {
+        case .honoured: break
+        case .ignored: offset = 0
+        case .lagging(let rows): offset = max(0, offset - rows)
+        }
         let selected = select(rows, where: query["$where"], order: query["$order"] ?? "",
-                              offset: Int(query["$offset"] ?? "0") ?? 0, limit: Int(query["$limit"] ?? "1000") ?? 1000)
+                              offset: offset, limit: Int(query["$limit"] ?? "1000") ?? 1000)
         guard let selected else { return error(400, code: "query.soql.invalid", message: "Cannot parse $where") }
         var shownColumns = columns
         let all = (query["$select"] ?? ":*, *") == ":*, *"

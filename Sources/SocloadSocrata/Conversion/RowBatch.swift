@@ -70,7 +70,7 @@ public struct RowBatch: Sendable {
 }
 
 /// One converted value, as an ordinary Swift value.
-public enum CellValue: Sendable, Equatable, CustomStringConvertible {
+public enum CellValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case integer(Int64)
     case real(Double)

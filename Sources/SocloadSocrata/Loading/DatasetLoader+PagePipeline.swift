@@ -29,7 +29,7 @@ extension DatasetLoader {
                                        elapsed: state.elapsed))
                 return nil
             case let .end(count, converter):
-                sink.endPage(converter: converter)
+                try sink.endPage(converter: converter)
                 return count
             case .failure(let error):
                 throw error

@@ -15,7 +15,7 @@ extension DatasetLoader {
         // A selection is best described by the response headers, so its table waits for page 1.
         let layout = request.query.select == nil ? state.view.map { SODARowLayout(view: $0) } : nil
         let sink = try readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
-                                 limit: request.limit, layout: layout, transaction: transaction, state: state) { layout in
+                                 limit: request.limit, maxRows: request.maxRows, layout: layout, transaction: transaction, state: state) { layout in
             let plan = try request.plan(for: layout.view)
             try self.beginTable(plan, transaction: transaction, state: state)
             if state.view == nil { state.view = layout.view }
@@ -27,9 +27,11 @@ extension DatasetLoader {
     /// Reads pages of `pageSize` rows in a stable order until a short page, converting each row
     /// into the sink `start` makes once the layout is known (from the metadata, or from the first
     /// page's headers). Each page runs in a savepoint and is retried alone: the rows of earlier
-    /// pages are not fetched again. Sets `state.rowCount`; returns the sink (nil: no page had a layout).
+    /// pages are not fetched again. More than `maxRows` rows is `LoadError.tooManyRows` (a SODA 2
+    /// page asks for one row more than that at most). Sets `state.rowCount`; returns the sink
+    /// (nil: no page had a layout).
     func readPages(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize requestedSize: Int, limit: Int?,
-                   layout initialLayout: SODARowLayout?, transaction: any LoadTransaction, state: LoadState,
+                   maxRows: Int? = nil, layout initialLayout: SODARowLayout?, transaction: any LoadTransaction, state: LoadState,
                    start: @escaping (SODARowLayout) throws -> PageRowSink) throws -> PageRowSink? {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, requestedSize)
@@ -38,8 +40,9 @@ extension DatasetLoader {
         var pageNumber = 1
         state.rowCount = 0
         while true {
-            let wanted = limit.map { min(pageSize, $0 - total) } ?? pageSize
+            var wanted = limit.map { min(pageSize, $0 - total) } ?? pageSize
             if wanted <= 0 { break }
+            if let maxRows, api == .soda2, maxRows - total < wanted { wanted = maxRows - total + 1 }
             let offset = total
             let pageRequest = api == .soda3
                 ? portal.soda3PageRequest(query: query, pageNumber: pageNumber, pageSize: pageSize)
@@ -70,11 +73,39 @@ extension DatasetLoader {
             }
             total += received
             state.rowCount = total
+            if let maxRows, total > maxRows { throw LoadError.tooManyRows(maximum: maxRows) }
+            if sink?.lastPageLooksRepeated == true,
+               try !pagesEndWhereTheyShould(api: api, portal: portal, query: query, pageSize: pageSize, downloader: downloader) {
+                throw LoadError.pageRepeated(page: pageNumber, rowID: nil)
+            }
             // SODA3 pages have a fixed size, so a limit inside a page also ends the reading.
             if received < wanted || (api == .soda3 && received < pageSize) { break }
             pageNumber += 1
         }
         return sink
+    }
+
+    /// Asks for a page far past the end of any dataset: a server that pages answers with no rows;
+    /// one that ignores the offset sends rows again.
+    private func pagesEndWhereTheyShould(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize: Int,
+                                         downloader: HTTPDownloader) throws -> Bool {
+        let farOffset = 1 << 40
+        let probe = api == .soda3
+            ? portal.soda3PageRequest(query: query, pageNumber: farOffset / pageSize, pageSize: pageSize)
+            : HTTPRequest(url: portal.soda2PageURL(query: query, offset: farOffset, limit: 1))
+        var rows = 0
+        try retry.run(cancellation: cancellation, onRetry: retryNotice) {
+            rows = 0
+            let reader = JSONArrayReader()
+            try downloader.download(probe, onResponse: { _ in }, onChunk: { chunk in
+                try reader.feed(chunk) { element in
+                    if element.isWhole { rows += 1 }
+                    return nil
+                }
+            })
+            try reader.finish()
+        }
+        return rows == 0
     }
 
     /// One page: its rows converted into the sink, their count returned.

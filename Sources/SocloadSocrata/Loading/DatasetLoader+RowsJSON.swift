@@ -109,6 +109,7 @@ extension DatasetLoader {
                 end = found
             }
             rowCount += 1
+            if let maximum = request.maxRows, rowCount > maximum { throw LoadError.tooManyRows(maximum: maximum) }
             if let limit = request.limit, rowCount >= limit { throw LimitReached() }
             if batch.rowCount >= batchRows || batch.arena.count >= batchBytes { try flush() }
             return end

@@ -41,6 +41,12 @@ public enum LoadError: CategorizedError, Equatable {
     case badName(String)
     /// With `--strict`: an index or trigger the user built on the old table cannot be rebuilt.
     case userObjectLost(String)
+    /// The dataset has more rows than `LoadRequest.maxRows` allows.
+    case tooManyRows(maximum: Int)
+    /// A SODA page repeated rows of the page before: the server ignores `$offset`, and paging
+    /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
+    /// page repeated).
+    case pageRepeated(page: Int, rowID: String?)
 
     public var description: String {
         switch self {
@@ -75,6 +81,11 @@ public enum LoadError: CategorizedError, Equatable {
             return "the dataset's metadata describes no column, so there is no table \(table) to make"
         case let .badName(what):
             return "\(what) has a NUL character, which no table or column name may hold"
+        case let .tooManyRows(maximum):
+            return "the dataset has more than \(maximum) rows (--max-rows \(maximum))"
+        case let .pageRepeated(page, rowID):
+            let what = rowID.map { "row \($0) of page \(page - 1)" } ?? "every row of page \(page - 1)"
+            return "the portal is not paging: page \(page) repeats \(what) (it ignores $offset?)"
         case let .userObjectLost(note):
             return note + "; --strict stops the load"
         case let .duplicateKey(table, key, value, rows):
@@ -85,7 +96,8 @@ public enum LoadError: CategorizedError, Equatable {
 
     public var kind: FailureKind {
         switch self {
-        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName: return .badData
+        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName, .tooManyRows: return .badData
+        case .pageRepeated: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)
         case .reservedTableName: return .usage
         case .fileNotFound: return .missingInput

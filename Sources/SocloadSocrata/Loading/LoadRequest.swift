@@ -18,6 +18,9 @@ public struct LoadRequest: Sendable {
     public var tableName: String?
     /// Load only the first N rows.
     public var limit: Int?
+    /// Refuse a dataset of more than N rows (`LoadError.tooManyRows`, nothing changed), unlike
+    /// `limit`, which loads the first N. A guard for pipelines against a portal or file gone wrong.
+    public var maxRows: Int?
     /// Also keep `_sid`, `_row_id`, `_position`, `_created_meta`, `_updated_meta`, `_meta`.
     public var includeSystemColumns = false
     public var api = DatasetAPI.auto

@@ -6,10 +6,17 @@ final class PageRowSink {
     private var batch: RowBatch
     private let deliverBatch: (RowBatch) throws -> Void
     private var checkpoint: RowConverter
+    private var repeats: RepeatedPageDetector
+    /// True when the last page had no row ids and the very rows of the page before it.
+    private(set) var lastPageLooksRepeated = false
 
     init(plan: LoadPlan, strict: Bool, deliver: @escaping (RowBatch) throws -> Void) {
         converter = RowConverter(plan: plan, rows: .objects, strict: strict)
         checkpoint = converter
+        repeats = RepeatedPageDetector(idColumn: plan.mainTable.columns.firstIndex { column in
+            if case .rowIdentifier = column.source { return true }
+            return false
+        })
         batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
         deliverBatch = deliver
     }
@@ -21,18 +28,22 @@ final class PageRowSink {
 
     /// Hands on rows converted elsewhere (`readPagePipelined`).
     func deliver(_ batch: RowBatch) throws {
+        repeats.observe(batch)
         try deliverBatch(batch)
     }
 
     /// Hands on the rows converted so far.
     private func flush() throws {
         guard batch.rowCount > 0 else { return }
+        repeats.observe(batch)
         try deliverBatch(batch)
         batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
     }
 
     /// At the end of a page converted elsewhere: its converter (with the page's counts) is kept.
-    func endPage(converter: RowConverter) {
+    /// Throws `LoadError.pageRepeated` when the page repeated rows of the previous one.
+    func endPage(converter: RowConverter) throws {
+        lastPageLooksRepeated = try repeats.endPage()
         self.converter = converter
         checkpoint = converter
     }
@@ -40,11 +51,13 @@ final class PageRowSink {
     /// At the end of a page: hands on its last rows; the page is then complete.
     func endPage() throws {
         try flush()
+        lastPageLooksRepeated = try repeats.endPage()
         checkpoint = converter
     }
 
     /// Forgets what was converted since the last completed page.
     func restore() {
+        repeats.restartPage()
         converter = checkpoint
         batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
     }

@@ -25,6 +25,7 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
     var appToken: String?
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
+    @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
     @Flag(help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta.") var systemColumns: Bool
     @Option(valueName: "api", help: "auto, rows, soda2 or soda3.", default: "auto: rows.json, or soda2 with SoQL options")
     var api: DatasetAPI?
@@ -69,6 +70,7 @@ struct FetchCommand: ParsableCommand {
         request.typeOverrides = Dictionary(type.map { ($0.column, $0.type) }, uniquingKeysWith: { _, last in last })
         request.indexes = index.map(\.names)
         request.strict = strict
+        request.maxRows = maxRows
         let table = self.table ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
 
         if dryRun {
