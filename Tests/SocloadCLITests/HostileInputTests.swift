@@ -221,6 +221,27 @@ final class HostileInputTests: XCTestCase {
         try assertRejected(bytes(String(twoMetas)), "the member 'meta' appears twice")
     }
 
+    /// The metadata follows RFC 8259 strictly, and a name given twice in `meta`, `view` or a column
+    /// (which of the two counts is undefined) is bad data naming where.
+    func testLenientMetadataIsBadData() throws {
+        let column = #"{"fieldName":"a","dataTypeName":"text"}"#
+        func meta(_ view: String) -> [UInt8] { bytes(#"{"meta":"# + view + #","data":[["x"]]}"#) }
+        try assertRejected(meta(#"{"view":{"id":"host-0001","columns":["# + column + ",]}}"), "malformed JSON: unexpected ']' at byte")
+        try assertRejected(meta(#"{"view":{"id":"host-0001","columns":["# + column + "],}}"), "malformed JSON: unexpected '}' at byte")
+        try assertRejected(meta(#"{"view":{"id":"host-0001","columns":["# + column + "]},}"), "malformed JSON: unexpected '}' at byte")
+        try assertRejected(meta(#"{"view":{"id":"host-0001","columns":[{"fieldName":"a","dataTypeName":"text","position":01}]}}"#),
+                           "malformed JSON: unexpected '1' at byte 96")
+        try assertRejected(meta(#"{"view":{"id":"host-0001","columns":["# + column + #"]},"view":{}}"#),
+                           #"the name "view" appears twice in meta (second at byte 87)"#)
+        try assertRejected(meta(#"{"view":{"id":"host-0001","id":"host-0002","columns":["# + column + "]}}"),
+                           #"the name "id" appears twice in meta.view (second at byte 34)"#)
+        try assertRejected(meta(#"{"view":{"id":"host-0001","columns":["# + column + #",{"fieldName":"b","fieldName":"c"}]}}"#),
+                           #"the name "fieldName" appears twice in meta.view.columns[1]"#)
+        // Duplicates where they change nothing socload reads are not refused.
+        XCTAssertEqual(try loaded(meta(#"{"view":{"id":"host-0001","metadata":{"k":1,"k":2},"columns":[{"fieldName":"a","dataTypeName":"text","format":{"f":1,"f":1}}]}}"#),
+                                  "select a from t"), "a\r\nx\r\n")
+    }
+
     func testNoColumnsIsBadData() throws {
         try assertRejected(doc([], []), "the dataset's metadata describes no column")
     }

@@ -59,8 +59,6 @@ final class PortalCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.hasPrefix("Error: no table or dataset 'nothing' in the catalog: fetch it first"), missing.stderr)
     }
 
-    /// A description the portal did send but that cannot be read is bad data with its reason, not a
-    /// usage error about missing metadata.
     /// A server that ignores `$offset` would be paged forever: a page that repeats row ids of
     /// the page before stops the load (exit 69), the database untouched.
     func testAServerThatDoesNotPageIsStopped() throws {
@@ -109,9 +107,16 @@ final class PortalCommandTests: XCTestCase {
         XCTAssertEqual(try socload(["fetch", file, "--table", "t", "--max-rows", "\(Int.max)"]).status, 0)
     }
 
+    /// A description the portal did send but that cannot be read is bad data with its reason, not a
+    /// usage error about missing metadata.
+    /// So is one that breaks RFC 8259's grammar or gives a name twice where it changes the meaning.
     func testAnUnreadableDatasetDescriptionIsBadData() throws {
         let deep = String(repeating: "[", count: 100_000)
-        for body in [deep, #"{"id":"port-0001","columns":"none"}"#] {
+        let column = #"{"fieldName":"name","dataTypeName":"text"}"#
+        for body in [deep, #"{"id":"port-0001","columns":"none"}"#, #"{"id":"port-0001","columns":["# + column + ",]}",
+                     #"{"id":"port-0001","columns":["# + column + "],}", #"{"id":"port-0001","id":"zzzz-0001","columns":[]}"#,
+                     #"{"id":"port-0001","columns":[{"fieldName":"name","fieldName":"other","dataTypeName":"text"}]}"#,
+                     #"{"id":"port-0001","columns":[{"fieldName":"name","dataTypeName":"text","position":01}]}"#] {
             portal.inject { request in
                 request.route == "/api/views/port-0001.json" ? .init(body: Array(body.utf8)) : nil
             }

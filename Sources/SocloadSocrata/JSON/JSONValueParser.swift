@@ -86,6 +86,11 @@ struct JSONValueParser {
         let integerStart = position
         while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         guard position > integerStart else { throw unexpected() }
+        // RFC 8259: no leading zero (`01`, `-007`).
+        if bytes[integerStart] == UInt8(ascii: "0"), position > integerStart + 1 {
+            position = integerStart + 1
+            throw unexpected()
+        }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
             let fractionStart = position

@@ -240,6 +240,7 @@ public final class RowsJSONReader {
     private func finishCapture(_ onMetadata: (ViewMetadata) throws -> Void, _ onRow: RowHandler) throws {
         switch capture {
         case .metadata:
+            try MetadataSyntax.validate(captured, base: captureStart, label: "meta", watched: MetadataSyntax.rowsJSONMeta)
             let view = try Self.decodeMetadata(captured)
             metadata = view
             state = .afterMember

@@ -203,6 +203,8 @@ public final class DatasetLoader: @unchecked Sendable {
             }
             return body
         }
+        try MetadataSyntax.validate(bytes, base: 0, label: "view", context: "\(portal.viewURL) is not a dataset description: ",
+                                    watched: MetadataSyntax.viewsAPI)
         do {
             return try JSONDecoder().decode(ViewMetadata.self, from: Data(bytes))
         } catch {
