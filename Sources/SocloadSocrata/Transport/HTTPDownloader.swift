@@ -4,7 +4,8 @@ import Foundation
 /// Downloads a URL with libcurl, handing the body to the caller chunk by chunk as it arrives:
 /// nothing is buffered whole or written to disk.
 ///
-/// gzip and deflate are accepted, redirects followed (bounded), stalled transfers abandoned. The
+/// gzip and deflate are accepted, redirects followed (bounded; secrets only to the named host),
+/// stalled transfers abandoned. The
 /// status is checked before any body reaches the caller: an error response becomes an
 /// `HTTPError.status` carrying the portal's message.
 public final class HTTPDownloader {
@@ -27,13 +28,35 @@ public final class HTTPDownloader {
 
     /// Performs the request. `onResponse` sees the final status and headers of a successful
     /// response before the first chunk; `onChunk` sees each piece of its body. A 304 Not Modified
-    /// is returned (its status in the head) without calling either.
+    /// is returned (its status in the head) without calling either. Redirects are followed here,
+    /// one transfer per hop (see `HTTPRedirect`): the app token and credentials go only to the
+    /// host the request named.
     @discardableResult
     public func download(_ request: HTTPRequest,
                          onResponse: (HTTPResponseHead) throws -> Void = { _ in },
                          onChunk: (UnsafeRawBufferPointer) throws -> Void) throws -> HTTPResponseHead {
+        let origin = HTTPRedirect.Origin(request.url)
+        var current = request
+        var redirects = 0
+        while true {
+            let sendsSecrets = origin?.mayShareSecrets(with: HTTPRedirect.Origin(current.url)) ?? false
+            let head = try transfer(current, sendsSecrets: sendsSecrets, onResponse: onResponse, onChunk: onChunk)
+            guard let next = try HTTPRedirect.next(after: current, head: head) else { return head }
+            redirects += 1
+            if redirects > options.maximumRedirects {
+                throw HTTPError.transport(code: Int32(CURLE_TOO_MANY_REDIRECTS.rawValue),
+                                          message: "Maximum (\(options.maximumRedirects)) redirects followed", url: request.url)
+            }
+            current = next
+        }
+    }
+
+    /// One request and its response (a redirect response is returned, not followed).
+    private func transfer(_ request: HTTPRequest, sendsSecrets: Bool,
+                          onResponse: (HTTPResponseHead) throws -> Void,
+                          onChunk: (UnsafeRawBufferPointer) throws -> Void) throws -> HTTPResponseHead {
         let url = request.url
-        if options.credentials != nil, !Self.mayCarryPassword(url) {
+        if sendsSecrets, options.credentials != nil, !Self.mayCarryPassword(url) {
             throw HTTPError.insecureCredentials(url: url)
         }
         guard let handle = curl_easy_init() else {
@@ -52,7 +75,8 @@ public final class HTTPDownloader {
                                           onResponse: onResponse, onChunk: onChunk)
                 let context = Unmanaged.passUnretained(state).toOpaque()
                 try withExtendedLifetime(state) {
-                    configure(handle, request: request, context: context, errorBuffer: errorBuffer, headerList: &headerList)
+                    configure(handle, request: request, sendsSecrets: sendsSecrets, context: context,
+                              errorBuffer: errorBuffer, headerList: &headerList)
                     let code = curl_easy_perform(handle)
                     try finish(code, state: state, url: url, errorBuffer: errorBuffer)
                 }
@@ -68,7 +92,8 @@ public final class HTTPDownloader {
         return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(components.host?.lowercased() ?? "")
     }
 
-    private func configure(_ handle: UnsafeMutableRawPointer, request: HTTPRequest, context: UnsafeMutableRawPointer,
+    private func configure(_ handle: UnsafeMutableRawPointer, request: HTTPRequest, sendsSecrets: Bool,
+                           context: UnsafeMutableRawPointer,
                            errorBuffer: UnsafeMutablePointer<CChar>,
                            headerList: inout UnsafeMutablePointer<curl_slist>?) {
         _ = socload_curl_setopt_string(handle, CURLOPT_URL, request.url)
@@ -79,15 +104,13 @@ public final class HTTPDownloader {
                 _ = socload_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
             }
         }
-        if let credentials = options.credentials {
+        if sendsSecrets, let credentials = options.credentials {
             _ = socload_curl_setopt_long(handle, CURLOPT_HTTPAUTH, 1) // CURLAUTH_BASIC
             _ = socload_curl_setopt_string(handle, CURLOPT_USERNAME, credentials.username)
             _ = socload_curl_setopt_string(handle, CURLOPT_PASSWORD, credentials.password)
         }
         _ = socload_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = socload_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = socload_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        _ = socload_curl_setopt_long(handle, CURLOPT_MAXREDIRS, options.maximumRedirects)
+        _ = socload_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         _ = socload_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
         _ = socload_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, options.lowSpeedLimit)
         _ = socload_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime)
@@ -97,7 +120,7 @@ public final class HTTPDownloader {
         _ = socload_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
 
         var headers = (options.headers + request.headers).map { "\($0.name): \($0.value)" }
-        if let token = options.appToken, !token.isEmpty { headers.append("X-App-Token: \(token)") }
+        if sendsSecrets, let token = options.appToken, !token.isEmpty { headers.append("X-App-Token: \(token)") }
         headers.append("Accept: application/json")
         for header in headers { headerList = curl_slist_append(headerList, header) }
         _ = socload_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
@@ -135,6 +158,7 @@ public final class HTTPDownloader {
         }
         state.captureHeadIfNeeded()
         if state.head.statusCode == 304 { return }
+        if HTTPRedirect.statuses.contains(state.head.statusCode), state.head.headers["location"] != nil { return }
         guard TransferState.isSuccess(state.head.statusCode) else {
             let message = SocrataErrorBody.message(from: state.errorBody, contentType: state.head.contentType)
             throw HTTPError.status(code: state.head.statusCode, message: message, url: url,
