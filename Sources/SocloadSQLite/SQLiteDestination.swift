@@ -23,6 +23,9 @@ public struct SQLiteDestination: LoadDestination {
         let isEmpty = try queue.inDatabase { db in
             try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") == .integer(0)
         }
+        // Durability is never traded for speed: a committed load survives a power cut, whatever
+        // the connection was set to before.
+        try queue.inDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         if isEmpty {
             // Best effort: another connection holding the file keeps it in WAL mode, which is fine.
             queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = DELETE") }

@@ -327,3 +327,22 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(output, "length(a),\"substr(a, 1, 3)\"\r\n25000000,ééé\r\n5,sma\r\n")
     }
 }
+
+/// Stored values, checked through the command a user runs: a checkbox's false is 0, not NULL or 1.
+final class StoredValueTests: XCTestCase {
+    func testCheckboxCellsAreStoredAsZeroOneOrNull() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("values.sqlite")
+        let cells = [#"true"#, #"false"#, #"null"#, #""true""#, #""false""#, #""1""#, #""0""#, #"1"#, #"0"#, #"0.0"#, #"-0.0"#, #"2"#]
+        let document = HostileInputTests.document(columns: [("i", "number"), ("flag", "checkbox")],
+                                                  rows: cells.enumerated().map { "[\($0.offset),\($0.element)]" })
+        let path = directory.path("flags.json")
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        let fetch = try SocloadProcess.run(["fetch", path, "--table", "t", "--db", db])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+        let stored = try SocloadProcess.run(["query", "select group_concat(coalesce(flag, 'NULL') || ':' || typeof(flag), ' ') from (select flag from t order by i)",
+                                             "--db", db, "--format", "csv"]).stdout
+        XCTAssertEqual(stored.split(separator: "\r\n").last.map(String.init),
+                       "1:integer 0:integer NULL:null 1:integer 0:integer 1:integer 0:integer 1:integer 0:integer 0:integer 0:integer 1:integer")
+    }
+}

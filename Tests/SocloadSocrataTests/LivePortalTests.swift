@@ -254,6 +254,24 @@ final class LivePortalTests: XCTestCase {
         XCTAssertFalse(try harness.load(forced).isUpToDate)
     }
 
+    /// A server without ETags: Last-Modified is kept, sent back as If-Modified-Since, and its 304
+    /// leaves the table alone.
+    func testIfModifiedSinceAloneAnswersUnchanged() throws {
+        portal.sendsETag = false
+        portal.hidesMetadata = true // so that rowsUpdatedAt cannot answer first
+        XCTAssertFalse(try harness.load(request(.rows)).isUpToDate)
+        let before = try harness.snapshot("fake_0001")
+        XCTAssertTrue(try harness.load(request(.rows)).isUpToDate)
+        let export = portal.server.requests.filter { $0.route.hasSuffix("/rows.json") }.last
+        XCTAssertEqual(export?.headers["if-modified-since"], "Thu, 01 Jan 2015 00:00:00 GMT")
+        XCTAssertNil(export?.headers["if-none-match"])
+        XCTAssertEqual(try harness.snapshot("fake_0001"), before)
+        // Once the data changes, the date no longer matches and the table is reloaded.
+        portal.update({ rows, _ in rows[0].cells["name"] = .text("Renamed") }, rowsUpdatedAt: FakePortalDataset.start + 91 * 86_400)
+        XCTAssertFalse(try harness.load(request(.rows)).isUpToDate)
+        XCTAssertEqual(try harness.value("SELECT name FROM fake_0001 WHERE _id = 'row-0001_abcd.efgh'"), "Renamed")
+    }
+
     func testSyncChangesExactlyTheUpdatedAndAddedRows() throws {
         try harness.load(request(.rows))
         let before = try table("fake_0001")

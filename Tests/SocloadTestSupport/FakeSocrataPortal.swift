@@ -78,6 +78,12 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         set { lock.withLock { hidesMetadataValue = newValue } }
     }
     private var hidesMetadataValue = false
+    /// Send an ETag with rows.json; without one, only `If-Modified-Since` can get a 304.
+    public var sendsETag: Bool {
+        get { lock.withLock { sendsETagValue } }
+        set { lock.withLock { sendsETagValue = newValue } }
+    }
+    private var sendsETagValue = true
     /// How a broken server treats SODA 2's `$offset`.
     public enum OffsetHandling: Sendable {
         /// As it should.
@@ -194,11 +200,14 @@ public final class FakeSocrataPortal: @unchecked Sendable {
     // MARK: - rows.json
 
     private func rowsJSONResponse(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        let (rows, columns, version) = lock.withLock { (self.rowsValue, self.columnsValue, self.version) }
+        let (rows, columns, version, sendsETag) = lock.withLock { (self.rowsValue, self.columnsValue, self.version, self.sendsETagValue) }
         let etag = "\"v\(version)\""
         let lastModified = "Thu, 0\(min(version, 9)) Jan 2015 00:00:00 GMT"
-        if request.headers["if-none-match"] == etag {
+        if sendsETag, request.headers["if-none-match"] == etag {
             return .init(status: 304, headers: [("ETag", etag)], body: [])
+        }
+        if !sendsETag, request.headers["if-modified-since"] == lastModified {
+            return .init(status: 304, headers: [("Last-Modified", lastModified)], body: [])
         }
         let data = rows.map { row -> [Any] in
             let guid: Any = "00000000-0000-0000-0000-" + String(row.id.suffix(12))
@@ -209,7 +218,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         // meta before data, as Socrata writes it.
         let body = Array("{\"meta\":{\"view\":".utf8) + json(view(system: true)) + Array("},\"data\":".utf8) + json(data)
             + Array("}".utf8)
-        return .init(headers: [("Content-Type", "application/json"), ("ETag", etag), ("Last-Modified", lastModified)],
+        return .init(headers: [("Content-Type", "application/json"), ("Last-Modified", lastModified)] + (sendsETag ? [("ETag", etag)] : []),
                      body: body)
     }
 
