@@ -17,7 +17,7 @@ help:
 	@echo "make data/ID.sqlite   fetch dataset ID into its own database (DOMAIN=host to use a portal)"
 	@echo "make test     build and run the whole test suite"
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
-	@echo "make fuzz     run libFuzzer on the reader for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds"
+	@echo "make fuzz     run libFuzzer on the readers ($(FUZZ_TARGETS)) for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds each"
 	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
 	@echo "make bench    benchmark against sqlite3's .import (N=$(N)); writes bench/results.md"
 	@echo "make datasets regenerate the bundled sample datasets"
@@ -48,17 +48,25 @@ test: deps
 	python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
 		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md > /dev/null
 
-# libFuzzer on the rows.json reader and converters for FUZZ_SECONDS (600 by default), starting from
-# fuzz/corpus. A crash input is saved in .build/fuzz-artifacts; add it to fuzz/regressions so the
+# libFuzzer for FUZZ_SECONDS (600 by default) on each of FUZZ_TARGETS: rows (the rows.json reader
+# and converter, from fuzz/corpus), metadata (dataset descriptions, from fuzz/corpus-metadata) and
+# soda-page (SODA pages, from fuzz/corpus-soda-page). A crash input is saved in
+# .build/fuzz-artifacts/TARGET-; add it to fuzz/regressions (rows) or fuzz/regressions-TARGET so the
 # test suite keeps checking it.
 FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= rows metadata soda-page
 fuzz: deps
 	$(SWIFT) build --product socload-fuzz --build-path .build/fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
-	mkdir -p .build/fuzz-corpus .build/fuzz-artifacts
-	cp -n fuzz/corpus/* .build/fuzz-corpus/ 2>/dev/null || true
-	.build/fuzz/debug/socload-fuzz .build/fuzz-corpus -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
-		-artifact_prefix=.build/fuzz-artifacts/ -print_final_stats=1
+	mkdir -p .build/fuzz-artifacts
+	for target in $(FUZZ_TARGETS); do \
+		seeds=fuzz/corpus-$$target; [ $$target = rows ] && seeds=fuzz/corpus; \
+		mkdir -p .build/fuzz-corpus-$$target; \
+		cp -n $$seeds/* .build/fuzz-corpus-$$target/ 2>/dev/null || true; \
+		SOCLOAD_FUZZ_TARGET=$$target .build/fuzz/debug/socload-fuzz .build/fuzz-corpus-$$target \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+			-artifact_prefix=.build/fuzz-artifacts/$$target- -print_final_stats=1 || exit 1; \
+	done
 
 # Crash safety under many more SIGKILLs than the test suite's 20 (TRIALS=200 by default).
 TRIALS ?= 200

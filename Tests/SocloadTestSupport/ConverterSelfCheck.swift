@@ -43,30 +43,7 @@ public enum ConverterSelfCheck {
     private static func convert(_ bytes: [UInt8], cuts: [Int], withReference: Bool = true) -> String {
         let reader = RowsJSONReader()
         var converter: RowConverter?
-        var reference: ReferenceDecoder?
-        var text = ""
-        var mismatch: String?
-        func compare(_ row: [UInt8], number: Int, offset: Int, converted: Result<[CellValue], Error>) {
-            guard withReference else {
-                switch converted {
-                case .success(let values): text += values.map(\.description).joined(separator: " | ") + "\n"
-                case .failure(let error): text += "error: \(error)\n"
-                }
-                return
-            }
-            let expected = Result { try reference!.values(row: row, rowNumber: number, offset: offset) }
-            let line: String
-            switch (converted, expected) {
-            case let (.success(a), .success(b)) where a == b:
-                line = a.map(\.description).joined(separator: " | ")
-            case let (.failure(a), .failure(b)) where "\(a)" == "\(b)":
-                line = "error: \(a)"
-            default:
-                line = "converter \(converted) reference \(expected)"
-                if mismatch == nil { mismatch = "MISMATCH row \(number): \(line)" }
-            }
-            text += line + "\n"
-        }
+        var comparison = ReferenceComparison(withReference: withReference)
         do {
             var offset = 0
             var ends = (cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count]).makeIterator()
@@ -76,8 +53,8 @@ public enum ConverterSelfCheck {
                     try reader.feed(part, onMetadata: { view in
                         guard let plan = try? LoadPlan.socrata(view: view, options: PlanOptions(tableName: "t")) else { return }
                         converter = RowConverter(plan: plan, rows: .arrays)
-                        reference = ReferenceDecoder(plan: plan)
-                        text += "meta \(plan.mainTable.columns.map { "\($0.name):\($0.type.rawValue)" })\n"
+                        comparison.reference = ReferenceDecoder(plan: plan)
+                        comparison.note("meta \(plan.mainTable.columns.map { "\($0.name):\($0.type.rawValue)" })")
                     }, onRow: { row in
                         guard converter != nil else { return nil }
                         var batch = RowBatch(columnCount: converter!.table.columns.count, firstRowNumber: row.number,
@@ -87,7 +64,7 @@ public enum ConverterSelfCheck {
                                 try converter!.append(row: row.bytes, rowNumber: row.number, offset: row.offset, to: &batch)
                                 return batch.row(0)
                             }
-                            compare(withReference ? Array(row.bytes) : [], number: row.number, offset: row.offset,
+                            comparison.compare(withReference ? Array(row.bytes) : [], number: row.number, offset: row.offset,
                                     converted: result)
                             if case .failure(let error) = result { throw error }
                             return nil
@@ -99,11 +76,11 @@ public enum ConverterSelfCheck {
                         } catch {
                             // An error in place; the 1-byte reading, where every row arrives whole,
                             // checks it against the reference, and the readings must agree.
-                            text += "error: \(error)\n"
+                            comparison.note("error: \(error)")
                             throw error
                         }
                         guard let end else { return nil }
-                        compare(withReference ? Array(row.bytes[row.start..<end]) : [], number: row.number, offset: row.offset,
+                        comparison.compare(withReference ? Array(row.bytes[row.start..<end]) : [], number: row.number, offset: row.offset,
                                 converted: .success(batch.row(0)))
                         return end
                     })
@@ -112,15 +89,8 @@ public enum ConverterSelfCheck {
             }
             try reader.finish()
         } catch {
-            text += "error: \(error)\n"
+            comparison.note("error: \(error)")
         }
-        if let converter {
-            let counts = converter.invalidCells.map(\.summary)
-            if withReference, let reference, counts != reference.invalidCells.map(\.summary), mismatch == nil {
-                mismatch = "MISMATCH invalid cells: converter \(counts) reference \(reference.invalidCells.map(\.summary))"
-            }
-            text += counts.joined(separator: "\n")
-        }
-        return mismatch.map { $0 + "\n" + text } ?? text
+        return comparison.result(converter: converter)
     }
 }

@@ -203,20 +203,7 @@ public final class DatasetLoader: @unchecked Sendable {
             }
             return body
         }
-        try MetadataSyntax.validate(bytes, base: 0, label: "view", context: "\(portal.viewURL) is not a dataset description: ",
-                                    watched: MetadataSyntax.viewsAPI)
-        do {
-            return try JSONDecoder().decode(ViewMetadata.self, from: Data(bytes))
-        } catch {
-            let reason: String
-            switch error {
-            case DecodingError.dataCorrupted(let context): reason = context.underlyingError.map { "\($0)" } ?? context.debugDescription
-            case DecodingError.keyNotFound(let key, _): reason = "it has no \(key.stringValue)"
-            default: reason = "\(error)"
-            }
-            throw RowsJSONError.invalidMetadata(detail: "\(portal.viewURL) is not a dataset description: "
-                                                + SocrataDescription.oneLine(reason))
-        }
+        return try ViewMetadata(description: bytes, source: portal.viewURL)
     }
 
     func retryNotice(_ error: HTTPError, _ retry: Int, _ wait: Double) {

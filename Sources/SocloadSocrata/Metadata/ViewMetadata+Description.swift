@@ -1,0 +1,24 @@
+import Foundation
+
+extension ViewMetadata {
+    /// Reads a dataset description as `/api/views/ID.json` returns it, strictly (see
+    /// `MetadataSyntax`). `source` (its URL) starts the message of a `RowsJSONError.invalidMetadata`.
+    ///
+    ///     let view = try ViewMetadata(description: Array(#"{"id":"abcd-1234","columns":[]}"#.utf8), source: "test")
+    public init(description bytes: [UInt8], source: String) throws {
+        try MetadataSyntax.validate(bytes, base: 0, label: "view", context: "\(source) is not a dataset description: ",
+                                    watched: MetadataSyntax.viewsAPI)
+        do {
+            self = try JSONDecoder().decode(ViewMetadata.self, from: Data(bytes))
+        } catch {
+            let reason: String
+            switch error {
+            case DecodingError.dataCorrupted(let context): reason = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            case DecodingError.keyNotFound(let key, _): reason = "it has no \(key.stringValue)"
+            default: reason = "\(error)"
+            }
+            throw RowsJSONError.invalidMetadata(detail: "\(source) is not a dataset description: "
+                                                + SocrataDescription.oneLine(reason))
+        }
+    }
+}
