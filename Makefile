@@ -34,7 +34,11 @@ run: build
 	$(SOCLOAD) query "select agency, count(*) as nominations, sum(holdover) as holdovers from n5m4_mism group by agency order by nominations desc" --db $(DB) --format table
 
 # Pipelines: `make data/n5m4-mism.sqlite` (add DOMAIN=data.example.org to fetch from a portal).
-data/%.sqlite: | build
+# The binary is built when missing, not rebuilt (nor the installer re-run) for every dataset.
+$(SOCLOAD):
+	$(MAKE) build
+
+data/%.sqlite: | $(SOCLOAD)
 	@mkdir -p $(dir $@)
 	$(SOCLOAD) fetch $* --db $@ --quiet $(if $(DOMAIN),--domain $(DOMAIN),)
 

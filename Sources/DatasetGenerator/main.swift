@@ -4,7 +4,22 @@ import Foundation
 // socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
 //                                       writes the benchmark dataset of N rows (default: bench/data)
 // socload-datasets serve-soda BASE      serves BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
+let usage = """
+    usage: socload-datasets [DIRECTORY]       write the bundled sample datasets (default: Datasets)
+           socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
+                                             write the benchmark dataset of N rows (default: bench/data)
+           socload-datasets serve-soda BASE  serve BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
+
+    """
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "-h" || arguments.first == "--help" || arguments.first == "help" {
+    print(usage, terminator: "")
+    exit(0)
+}
+if let option = arguments.first, option.hasPrefix("-") {
+    FileHandle.standardError.write(Data("socload-datasets: unknown option '\(option)'\n\(usage)".utf8))
+    exit(64)
+}
 do {
     if arguments.first == "serve-soda", arguments.count == 2 {
         try SODABenchPortal.serve(base: arguments[1])

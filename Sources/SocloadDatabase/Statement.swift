@@ -44,8 +44,9 @@ public final class Statement {
             let value: DatabaseValue
             if let cName = sqlite3_bind_parameter_name(handle, Int32(index)),
                case let name = String(cString: cName), !name.hasPrefix("?") {
+                // Keys are accepted with or without the prefix: "x" and ":x" both bind :x.
                 let key = String(name.dropFirst())
-                guard let namedValue = arguments.named[key] else {
+                guard let namedValue = arguments.named[key] ?? arguments.named[name] else {
                     throw DatabaseError.misuse("missing value for parameter \(name)", sql: sql)
                 }
                 value = namedValue

@@ -2,11 +2,11 @@
 ///
 /// For example:
 ///
-///     try db.fetchAll(Row.self, sql: "select * from t where agency = ? and year > ?", arguments: ["State", 2010])
-///     try db.execute(sql: "update t set x = :x", arguments: ["x": 1])
+///     let rows = try db.fetchRows(sql: "select * from t where agency = ? and year > ?", arguments: ["State", 2010])
+///     try db.execute(sql: "update t set x = :x", arguments: ["x": 1])   // or [":x": 1]
 public struct StatementArguments: Sendable, Hashable {
     public var positional: [DatabaseValue]
-    /// Keys are parameter names without their `:`, `@` or `$` prefix.
+    /// Keys are parameter names, without their `:`, `@` or `$` prefix or with it (`"x"` or `":x"`).
     public var named: [String: DatabaseValue]
 
     /// No values, for a statement without parameters.

@@ -18,7 +18,9 @@ public struct SQLiteDestination: LoadDestination {
     /// table that does not exist), and the database is switched to write-ahead logging after the
     /// commit; into a database with tables, it runs in WAL mode, so other processes keep reading
     /// the previous table until the commit (at the price of writing pages twice: to the WAL, then
-    /// to the database at the checkpoint). Both keep full durability (synchronous=FULL).
+    /// to the database at the checkpoint). Both keep full durability (synchronous=FULL). After the
+    /// commit the WAL is checkpointed into the database file (see `DatabaseQueue.checkpoint()`), so
+    /// the file alone holds the data even if the connection is never closed.
     public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
         let isEmpty = try queue.inDatabase { db in
             try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") == .integer(0)
@@ -33,7 +35,9 @@ public struct SQLiteDestination: LoadDestination {
         defer {
             if isEmpty { queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = WAL") } }
         }
-        return try queue.write { db in try body(SQLiteLoadTransaction(db: db)) }
+        let result = try queue.write { db in try body(SQLiteLoadTransaction(db: db)) }
+        queue.checkpoint()
+        return result
     }
 
     /// Interrupts the statement running on the queue, or its wait for a lock.

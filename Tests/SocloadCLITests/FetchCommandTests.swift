@@ -177,3 +177,20 @@ final class FetchCommandTests: XCTestCase {
         }
     }
 }
+
+/// `--quiet`: nothing on standard error for a success, but warnings still.
+final class QuietTests: XCTestCase {
+    func testQuietPrintsOnlyWarnings() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.path("quiet.sqlite")
+        let bundled = try SocloadProcess.run(["fetch", "n5m4-mism", "--datasets", Fixtures.datasetsDirectory.path, "--db", db, "--quiet"])
+        XCTAssertEqual(bundled.status, 0)
+        XCTAssertEqual(bundled.stderr, "", "no 'Using the bundled copy' or 'Loaded' line")
+        let document = HostileInputTests.document(columns: [("n", "number")], rows: [#"["1"]"#, #"["N/A"]"#])
+        let path = directory.path("odd.json")
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        let warned = try SocloadProcess.run(["fetch", path, "--table", "odd", "--db", db, "-q"])
+        XCTAssertEqual(warned.status, 0)
+        XCTAssertEqual(warned.stderr, "n: 1 cell was not a number, stored as NULL; first at row 2: \"N/A\"\n")
+    }
+}

@@ -205,3 +205,14 @@ final class ReadOnlyConnectionTests: XCTestCase {
         XCTAssertEqual(try queue.inDatabase { db in try db.fetchValue(sql: "pragma journal_mode") }, .text("wal"))
     }
 }
+
+final class NamedArgumentTests: XCTestCase {
+    func testNamedKeysWithOrWithoutTheirPrefix() throws {
+        let db = try Database(path: ":memory:")
+        XCTAssertEqual(try db.fetchValue(sql: "select :a || @b || $c", arguments: ["a": "1", "@b": "2", "$c": "3"]), .text("123"))
+        XCTAssertEqual(try db.fetchValue(sql: "select :a", arguments: [":a": "x"]), .text("x"))
+        XCTAssertThrowsError(try db.fetchValue(sql: "select :a", arguments: ["b": "x"])) { error in
+            XCTAssertEqual((error as? DatabaseError)?.message, "missing value for parameter :a")
+        }
+    }
+}

@@ -57,4 +57,18 @@ final class DurabilityTests: XCTestCase {
         try load(into: queue)
         XCTAssertEqual(modes, ["PRAGMA journal_mode = DELETE", "PRAGMA journal_mode = WAL"])
     }
+
+    /// A queue that is never closed (a top-level `let` in a script): the `.sqlite` file alone,
+    /// copied without its `-wal`, still holds every table after each load.
+    func testTheMainFileAloneIsCompleteAfterEachLoad() throws {
+        let queue = try DatabaseQueue(path: path("main.sqlite"))
+        for (round, table) in ["t", "u"].enumerated() {
+            try load(into: queue, table: table)
+            let copy = path("copy-\(round).sqlite")
+            try FileManager.default.copyItem(atPath: path("main.sqlite"), toPath: copy)
+            let copied = try Database(path: copy)
+            XCTAssertEqual(try copied.fetchValue(sql: "SELECT count(*) FROM \(table)"), DatabaseValue.integer(300), "round \(round)")
+            XCTAssertEqual(try copied.fetchValue(sql: "SELECT count(*) FROM _socload_datasets"), DatabaseValue.integer(Int64(round + 1)))
+        }
+    }
 }

@@ -88,7 +88,7 @@ final class RowConverterTests: XCTestCase {
         let (values, invalid) = try convert(#"{"fieldName":"amount","dataTypeName":"number"}"#,
                                             #""a very long \"value\" that goes on and on past forty characters""#)
         XCTAssertEqual(values, [.null])
-        XCTAssertEqual(invalid.first?.summary, #"amount: 1 cell was not numbers, stored as NULL; first at row 1: "#
+        XCTAssertEqual(invalid.first?.summary, #"amount: 1 cell was not a number, stored as NULL; first at row 1: "#
                        + #""a very long \"value\" that goes on and on "…"#)
     }
 

@@ -21,11 +21,12 @@ public struct InvalidCells: Sendable, Codable, Equatable {
         self.destinationNote = destinationNote
     }
 
-    /// `amount: 3 cells were not numbers, stored as NULL; first at row 17: "N/A"`
+    /// `amount: 3 cells were not numbers, stored as NULL; first at row 17: "N/A"` (or `1 cell
+    /// was not a number`)
     public var summary: String {
         let cells = count == 1 ? "1 cell was" : "\(count) cells were"
         let note = destinationNote.map { " (\($0))" } ?? ""
-        return "\(column): \(cells) not \(type.valueNoun), stored as NULL\(note); first at row \(firstRow): \(firstValue)"
+        return "\(column): \(cells) not \(type.valueNoun(plural: count != 1)), stored as NULL\(note); first at row \(firstRow): \(firstValue)"
     }
 
     /// How a cell is shown in a summary: a string quoted and escaped, anything else as its JSON

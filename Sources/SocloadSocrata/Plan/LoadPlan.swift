@@ -107,15 +107,17 @@ public enum LogicalType: String, Sendable, Codable, CaseIterable {
     }
 
     /// How the type is named in messages about cells that are not of it.
-    var valueNoun: String {
+    func valueNoun(plural: Bool) -> String {
+        let singular: String
         switch self {
-        case .text, .json, .geometry: return "texts"
-        case .integer: return "whole numbers"
-        case .decimal, .double: return "numbers"
-        case .boolean: return "booleans"
-        case .timestamp, .floatingTimestamp: return "timestamps"
-        case .date: return "dates"
+        case .text, .json, .geometry: singular = "text"
+        case .integer: singular = "whole number"
+        case .decimal, .double: singular = "number"
+        case .boolean: singular = "boolean"
+        case .timestamp, .floatingTimestamp: singular = "timestamp"
+        case .date: singular = "date"
         }
+        return plural ? singular + "s" : "a " + singular
     }
 }
 

@@ -20,6 +20,7 @@ struct DropCommand: ParsableCommand {
         let dropped: String?
         do {
             dropped = try queue.write { db in try SQLiteCatalog(db: db).drop(key) }
+            queue.checkpoint()
         } catch let error as SQLiteCatalogError {
             throw UsageError(error.description, command: Self.spec)
         }

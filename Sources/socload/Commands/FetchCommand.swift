@@ -43,7 +43,7 @@ struct FetchCommand: ParsableCommand {
     var index: [IndexColumns]
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
     @Flag(help: "Print the plan (table, columns, types, key, indexes) and load nothing.") var dryRun: Bool
-    @Flag(short: "q", help: "Show no progress.") var quiet: Bool
+    @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
@@ -59,7 +59,7 @@ struct FetchCommand: ParsableCommand {
         } catch let error as DatasetReferenceError where error.kind == .usage {
             throw UsageError(error.description, command: Self.spec)
         }
-        if reference.isBundledCopy {
+        if reference.isBundledCopy, !quiet {
             StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
         }
         var request = LoadRequest(reference: reference, tableName: table, limit: limit, includeSystemColumns: systemColumns)
@@ -117,11 +117,11 @@ struct FetchCommand: ParsableCommand {
         }
         session.meter.clear()
         if summary.isUpToDate {
-            StandardError.line("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
+            session.inform("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
             return
         }
-        StandardError.line("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
+        session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
         Self.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {

@@ -10,13 +10,21 @@ enum LoadOptions {
         let queue: DatabaseQueue
         let loader: DatasetLoader
         let meter: ProgressMeter
+        /// `--quiet`: informational lines (the summary) are not printed; warnings and errors are.
+        let quiet: Bool
         private let signals: SignalTrap
 
-        init(queue: DatabaseQueue, loader: DatasetLoader, meter: ProgressMeter, signals: SignalTrap) {
+        init(queue: DatabaseQueue, loader: DatasetLoader, meter: ProgressMeter, quiet: Bool, signals: SignalTrap) {
             self.queue = queue
             self.loader = loader
             self.meter = meter
+            self.quiet = quiet
             self.signals = signals
+        }
+
+        /// Prints an informational line, unless `--quiet`.
+        func inform(_ line: String) {
+            if !quiet { StandardError.line(line) }
         }
 
         func finish() {
@@ -63,7 +71,7 @@ enum LoadOptions {
                                        StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
                                    })
         let signals = SignalTrap(loader: loader)
-        return Session(queue: queue, loader: loader, meter: meter, signals: signals)
+        return Session(queue: queue, loader: loader, meter: meter, quiet: quiet, signals: signals)
     }
 }
 

@@ -28,6 +28,7 @@ struct QueryCommand: ParsableCommand {
             try queue.inDatabase { db in
                 try db.write(sql: sql ?? "", arguments: Self.parameters(param), to: writer)
             }
+            if write { queue.checkpoint() }
         } catch let error as DatabaseError where error.isNotAuthorized && !write {
             throw CommandFailure("query is read-only and this statement would change the database "
                                  + "(pass --write to allow it): \(sql ?? "")", exitCode: .noPermission)

@@ -20,7 +20,7 @@ struct SyncCommand: ParsableCommand {
     @RepeatedOption(valueName: "column[,column...]", help: "Also build an index over these columns (kept on refresh).")
     var index: [IndexColumns]
     @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
-    @Flag(short: "q", help: "Show no progress.") var quiet: Bool
+    @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
         let path = try database.checkedPath(context, writing: true, command: Self.spec)
@@ -43,7 +43,7 @@ struct SyncCommand: ParsableCommand {
         }
         session.meter.clear()
         let changed = summary.inserted + summary.updated
-        StandardError.line("Synced \(summary.tableName): \(NumberText.grouped(changed)) changed row\(changed == 1 ? "" : "s") "
+        session.inform("Synced \(summary.tableName): \(NumberText.grouped(changed)) changed row\(changed == 1 ? "" : "s") "
                            + "(\(NumberText.grouped(summary.inserted)) new, \(NumberText.grouped(summary.updated)) updated)"
                            + (summary.since.map { " since \($0)" } ?? "")
                            + ", \(NumberText.grouped(summary.rowCount)) rows in all, in \(NumberText.seconds(summary.elapsed))")
