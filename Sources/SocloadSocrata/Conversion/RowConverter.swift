@@ -172,9 +172,18 @@ public struct RowConverter: Sendable {
     private mutating func convertCells(_ row: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int,
                                        whole bytes: UnsafeBufferPointer<UInt8>, to batch: inout RowBatch) throws {
         self.rowNumber = rowNumber
-        for cell in cells where cell.kind == .array || cell.kind == .object {
-            guard RawJSONValidator.isValid(bytes, cell.start..<cell.end, depth: 1) else {
-                throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
+        // Every nested value is checked, stored or not: in an object row, the members of no column too.
+        if format == .objects {
+            for member in members where member.value.kind == .array || member.value.kind == .object {
+                guard RawJSONValidator.isValid(bytes, member.value.start..<member.value.end, depth: 1) else {
+                    throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
+                }
+            }
+        } else {
+            for cell in cells where cell.kind == .array || cell.kind == .object {
+                guard RawJSONValidator.isValid(bytes, cell.start..<cell.end, depth: 1) else {
+                    throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
+                }
             }
         }
         if format == .arrays, cells.count != cellCount {
