@@ -7,13 +7,7 @@ import SocloadSocrata
 public enum ConverterSelfCheck {
     /// nil when everything agrees, else what differed.
     public static func check(_ bytes: [UInt8]) -> String? {
-        let whole = convert(bytes, cuts: [])
-        for chunk in [7, max(1, bytes.count / 2 + 1), 1] where chunk < bytes.count {
-            if chunk == 1, bytes.count > 4096 { continue }
-            let other = convert(bytes, cuts: Array(stride(from: chunk, to: bytes.count, by: chunk)), withReference: false)
-            if other != whole { return "reading in \(chunk)-byte chunks gives\n\(other)\nbut whole\n\(whole)" }
-        }
-        return whole.hasPrefix("MISMATCH") ? whole : nil
+        ChunkedReading.check(bytes) { bytes, cuts, withReference in convert(bytes, cuts: cuts, withReference: withReference) }
     }
 
     /// nil when reading the input cut at each of `points` gives what reading it whole gives (and
@@ -45,47 +39,16 @@ public enum ConverterSelfCheck {
         var converter: RowConverter?
         var comparison = ReferenceComparison(withReference: withReference)
         do {
-            var offset = 0
-            var ends = (cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count]).makeIterator()
-            while offset < bytes.count {
-                let end = ends.next() ?? bytes.count
-                try bytes[offset..<end].withUnsafeBytes { part in
-                    try reader.feed(part, onMetadata: { view in
-                        guard let plan = try? LoadPlan.socrata(view: view, options: PlanOptions(tableName: "t")) else { return }
-                        converter = RowConverter(plan: plan, rows: .arrays)
-                        comparison.reference = ReferenceDecoder(plan: plan)
-                        comparison.note("meta \(plan.mainTable.columns.map { "\($0.name):\($0.type.rawValue)" })")
-                    }, onRow: { row in
-                        guard converter != nil else { return nil }
-                        var batch = RowBatch(columnCount: converter!.table.columns.count, firstRowNumber: row.number,
-                                             expectedRows: 1)
-                        if row.isWhole {
-                            let result = Result { () throws -> [CellValue] in
-                                try converter!.append(row: row.bytes, rowNumber: row.number, offset: row.offset, to: &batch)
-                                return batch.row(0)
-                            }
-                            comparison.compare(withReference ? Array(row.bytes) : [], number: row.number, offset: row.offset,
-                                    converted: result)
-                            if case .failure(let error) = result { throw error }
-                            return nil
-                        }
-                        let end: Int?
-                        do {
-                            end = try converter!.appendIfComplete(row.bytes, from: row.start, limit: row.bytes.count,
-                                                                  rowNumber: row.number, offset: row.offset, to: &batch)
-                        } catch {
-                            // An error in place; the 1-byte reading, where every row arrives whole,
-                            // checks it against the reference, and the readings must agree.
-                            comparison.note("error: \(error)")
-                            throw error
-                        }
-                        guard let end else { return nil }
-                        comparison.compare(withReference ? Array(row.bytes[row.start..<end]) : [], number: row.number, offset: row.offset,
-                                converted: .success(batch.row(0)))
-                        return end
-                    })
-                }
-                offset = end
+            try ChunkedReading.feed(bytes, cuts: cuts) { part in
+                try reader.feed(part, onMetadata: { view in
+                    guard let plan = try? LoadPlan.socrata(view: view, options: PlanOptions(tableName: "t")) else { return }
+                    converter = RowConverter(plan: plan, rows: .arrays)
+                    comparison.reference = ReferenceDecoder(plan: plan)
+                    comparison.note("meta \(plan.mainTable.columns.map { "\($0.name):\($0.type.rawValue)" })")
+                }, onRow: { row in
+                    guard converter != nil else { return nil }
+                    return try comparison.convert(row, with: &converter!)
+                })
             }
             try reader.finish()
         } catch {

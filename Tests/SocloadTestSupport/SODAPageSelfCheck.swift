@@ -20,13 +20,7 @@ public enum SODAPageSelfCheck {
 
     /// nil when everything agrees, else what differed.
     public static func check(_ bytes: [UInt8]) -> String? {
-        let whole = read(bytes, cuts: [])
-        for chunk in [7, max(1, bytes.count / 2 + 1), 1] where chunk < bytes.count {
-            if chunk == 1, bytes.count > 4096 { continue }
-            let other = read(bytes, cuts: Array(stride(from: chunk, to: bytes.count, by: chunk)), withReference: false)
-            if other != whole { return "reading in \(chunk)-byte chunks gives\n\(other)\nbut whole\n\(whole)" }
-        }
-        return whole.hasPrefix("MISMATCH") ? whole : nil
+        ChunkedReading.check(bytes) { bytes, cuts, withReference in read(bytes, cuts: cuts, withReference: withReference) }
     }
 
     /// Stops the process on a disagreement: what a fuzzer looks for.
@@ -40,40 +34,8 @@ public enum SODAPageSelfCheck {
         var comparison = ReferenceComparison(withReference: withReference)
         comparison.reference = ReferenceDecoder(plan: plan, objects: true)
         do {
-            var offset = 0
-            var ends = (cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count]).makeIterator()
-            while offset < bytes.count {
-                let end = ends.next() ?? bytes.count
-                try bytes[offset..<end].withUnsafeBytes { part in
-                    try reader.feed(part) { element in
-                        var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: element.number,
-                                             expectedRows: 1)
-                        if element.isWhole {
-                            let result = Result { () throws -> [CellValue] in
-                                try converter.append(row: element.bytes, rowNumber: element.number, offset: element.offset,
-                                                     to: &batch)
-                                return batch.row(0)
-                            }
-                            comparison.compare(withReference ? Array(element.bytes) : [], number: element.number,
-                                               offset: element.offset, converted: result)
-                            if case .failure(let error) = result { throw error }
-                            return nil
-                        }
-                        let found: Int?
-                        do {
-                            found = try converter.appendIfComplete(element.bytes, from: element.start, limit: element.bytes.count,
-                                                                   rowNumber: element.number, offset: element.offset, to: &batch)
-                        } catch {
-                            comparison.note("error: \(error)")
-                            throw error
-                        }
-                        guard let found else { return nil }
-                        comparison.compare(withReference ? Array(element.bytes[element.start..<found]) : [],
-                                           number: element.number, offset: element.offset, converted: .success(batch.row(0)))
-                        return found
-                    }
-                }
-                offset = end
+            try ChunkedReading.feed(bytes, cuts: cuts) { part in
+                try reader.feed(part) { element in try comparison.convert(element, with: &converter) }
             }
             try reader.finish()
         } catch {
