@@ -1,5 +1,20 @@
 /// Decodes a JSON string's escapes (the bytes between the quotes) straight into a byte buffer.
 enum JSONStringUnescaping {
+    /// The byte a one-letter escape stands for (`\n` → LF, `\"` → `"`); nil for `u` and for
+    /// letters JSON does not define.
+    @inline(__always)
+    static func simpleEscape(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return letter
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        default: return nil
+        }
+    }
+
     /// Appends the decoded content to `output`; false when an escape is malformed (a lone
     /// surrogate, a bad hex digit, an unknown escape), as JSON forbids.
     static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]) -> Bool {
@@ -16,29 +31,12 @@ enum JSONStringUnescaping {
             guard index + 1 < range.upperBound else { return false }
             let escape = bytes[index + 1]
             index += 2
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4(bytes, index, range.upperBound) else { return false }
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard index + 1 < range.upperBound, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                          let low = hex4(bytes, index + 2, range.upperBound), (0xDC00...0xDFFF).contains(low) else { return false }
-                    index += 6
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    return false
-                }
-                guard let unicode = Unicode.Scalar(scalar) else { return false }
-                output.append(contentsOf: String(Character(unicode)).utf8)
-            default:
-                return false
+            if let byte = simpleEscape(escape) {
+                output.append(byte)
+                continue
             }
+            guard escape == UInt8(ascii: "u"), let scalar = unicodeEscape(bytes, &index, range.upperBound) else { return false }
+            output.append(contentsOf: String(Character(scalar)).utf8)
         }
         return true
     }
@@ -56,25 +54,27 @@ enum JSONStringUnescaping {
             guard index + 1 < end else { return false }
             let escape = bytes[index + 1]
             index += 2
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "r"),
-                 UInt8(ascii: "t"), UInt8(ascii: "b"), UInt8(ascii: "f"):
-                continue
-            case UInt8(ascii: "u"):
-                guard let scalar = hex4(bytes, index, end) else { return false }
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                          let low = hex4(bytes, index + 2, end), (0xDC00...0xDFFF).contains(low) else { return false }
-                    index += 6
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    return false
-                }
-            default:
-                return false
-            }
+            if simpleEscape(escape) != nil { continue }
+            guard escape == UInt8(ascii: "u"), unicodeEscape(bytes, &index, end) != nil else { return false }
         }
         return true
+    }
+
+    /// The scalar of a `\u` escape whose four hex digits start at `index`, a surrogate pair
+    /// taking the `\uXXXX` that follows too; `index` is moved past it. nil when malformed (a bad
+    /// digit, a lone or reversed surrogate).
+    private static func unicodeEscape(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) -> Unicode.Scalar? {
+        guard var scalar = hex4(bytes, index, end) else { return nil }
+        index += 4
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                  let low = hex4(bytes, index + 2, end), (0xDC00...0xDFFF).contains(low) else { return nil }
+            index += 6
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            return nil
+        }
+        return Unicode.Scalar(scalar)
     }
 
     private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ end: Int) -> UInt32? {

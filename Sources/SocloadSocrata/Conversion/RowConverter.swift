@@ -173,18 +173,16 @@ public struct RowConverter: Sendable {
                                        whole bytes: UnsafeBufferPointer<UInt8>, to batch: inout RowBatch) throws {
         self.rowNumber = rowNumber
         // Every nested value is checked, stored or not: in an object row, the members of no column too.
+        func checkNested(_ cell: RawCell) throws {
+            guard cell.kind == .array || cell.kind == .object else { return }
+            guard RawJSONValidator.isValid(bytes, cell.start..<cell.end, depth: 1) else {
+                throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
+            }
+        }
         if format == .objects {
-            for member in members where member.value.kind == .array || member.value.kind == .object {
-                guard RawJSONValidator.isValid(bytes, member.value.start..<member.value.end, depth: 1) else {
-                    throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
-                }
-            }
+            for member in members { try checkNested(member.value) }
         } else {
-            for cell in cells where cell.kind == .array || cell.kind == .object {
-                guard RawJSONValidator.isValid(bytes, cell.start..<cell.end, depth: 1) else {
-                    throw Self.rowError(row, rowNumber: rowNumber, offset: offset, format: format)
-                }
-            }
+            for cell in cells { try checkNested(cell) }
         }
         if format == .arrays, cells.count != cellCount {
             throw LoadError.rowShape(row: rowNumber, expected: cellCount, found: cells.count)

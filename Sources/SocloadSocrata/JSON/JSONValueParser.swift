@@ -208,15 +208,12 @@ struct JSONValueParser {
                 guard position < bytes.count else { throw .unexpectedEnd }
                 let escape = bytes[position]
                 position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &decoded)
-                default: throw .invalidEscape(offset: position - 2)
+                if let byte = JSONStringUnescaping.simpleEscape(escape) {
+                    decoded.append(byte)
+                } else if escape == UInt8(ascii: "u") {
+                    try appendUnicodeEscape(to: &decoded)
+                } else {
+                    throw .invalidEscape(offset: position - 2)
                 }
             case 0..<0x20:
                 throw unexpected()

@@ -158,7 +158,7 @@ public final class HTTPDownloader {
         }
         state.captureHeadIfNeeded()
         if state.head.statusCode == 304 { return }
-        if HTTPRedirect.statuses.contains(state.head.statusCode), state.head.headers["location"] != nil { return }
+        if HTTPRedirect.isRedirect(state.head) { return }
         guard TransferState.isSuccess(state.head.statusCode) else {
             let message = SocrataErrorBody.message(from: state.errorBody, contentType: state.head.contentType)
             throw HTTPError.status(code: state.head.statusCode, message: message, url: url,

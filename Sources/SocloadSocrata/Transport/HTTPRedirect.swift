@@ -7,6 +7,11 @@ import Foundation
 enum HTTPRedirect {
     static let statuses: Set<Int> = [301, 302, 303, 307, 308]
 
+    /// True for a response that names where to go next: a redirect status with a Location.
+    static func isRedirect(_ head: HTTPResponseHead) -> Bool {
+        statuses.contains(head.statusCode) && !(head.headers["location"] ?? "").isEmpty
+    }
+
     /// Scheme, host and port of a URL (port made explicit), to compare where requests go.
     struct Origin: Equatable {
         let scheme: String
@@ -33,7 +38,7 @@ enum HTTPRedirect {
     /// and a 301 or 302 after a POST, become a GET as browsers and libcurl do; 307 and 308 repeat
     /// the request. Throws for a Location that is not an http(s) URL.
     static func next(after request: HTTPRequest, head: HTTPResponseHead) throws -> HTTPRequest? {
-        guard statuses.contains(head.statusCode), let location = head.headers["location"], !location.isEmpty else { return nil }
+        guard isRedirect(head), let location = head.headers["location"] else { return nil }
         guard let base = URL(string: request.url), let target = URL(string: location, relativeTo: base)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw HTTPError.transport(code: 1, message: "a redirect to '\(location)', which is not an http(s) URL", url: request.url)

@@ -104,15 +104,11 @@ struct FetchCommand: ParsableCommand {
                 session.close()
                 try staged.moveIntoPlace()
             }
-        } catch let error as PlanError {
-            session.meter.clear()
-            session.close()
-            staged?.discard()
-            throw UsageError(error.description, command: Self.spec)
         } catch {
             session.meter.clear()
             session.close()
             staged?.discard()
+            if let error = error as? PlanError { throw UsageError(error.description, command: Self.spec) }
             throw FetchFailure(underlying: error, table: table, newDatabase: staged?.target)
         }
         session.meter.clear()
