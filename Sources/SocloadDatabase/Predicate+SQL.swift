@@ -17,8 +17,8 @@ extension Predicate {
         switch self {
         case let .comparison(column, op, value):
             let name = column.quotedDatabaseIdentifier
-            if op == .lessOrEqual, let nextDay = Self.dayAfter(value) {
-                return SQLFragment(sql: "\(name) < ?", arguments: [nextDay])
+            if op == .lessOrEqual, let end = Self.periodEnd(value) {
+                return SQLFragment(sql: "\(name) < ?", arguments: [end])
             }
             return SQLFragment(sql: "\(name) \(op.rawValue) ?", arguments: [value])
         case let .isIn(column, values):
@@ -27,8 +27,8 @@ extension Predicate {
             return SQLFragment(sql: "\(column.quotedDatabaseIdentifier) IN (\(placeholders))", arguments: values)
         case let .between(column, lower, upper):
             let name = column.quotedDatabaseIdentifier
-            if let nextDay = Self.dayAfter(upper) {
-                return SQLFragment(sql: "\(name) >= ? AND \(name) < ?", arguments: [lower, nextDay])
+            if let end = Self.periodEnd(upper) {
+                return SQLFragment(sql: "\(name) >= ? AND \(name) < ?", arguments: [lower, end])
             }
             return SQLFragment(sql: "\(name) BETWEEN ? AND ?", arguments: [lower, upper])
         case let .isNull(column):
@@ -74,10 +74,12 @@ extension Predicate {
         return SQLFragment(sql: wrapped.map(\.sql).joined(separator: " \(keyword) "), arguments: wrapped.flatMap(\.arguments))
     }
 
-    /// For a date-only text value (`2015-10-29`), the next day's date: an upper bound `<= day`
-    /// becomes `< next day`, so timestamps during that day (`2015-10-29T12:00:00`) are included.
-    static func dayAfter(_ value: DatabaseValue) -> DatabaseValue? {
-        guard case .text(let text) = value, text.utf8.count == 10, let date = ISO8601Timestamp.parse(text) else { return nil }
-        return .text(String(ISO8601Timestamp.format(date.addingTimeInterval(86_400)).prefix(10)))
+    /// For a text value that names a period finer than a year (`2015-10`, `2015-10-29`,
+    /// `2015-10-29T12:30`, see `DatePeriod`), the start of the next one: an upper bound
+    /// `<= 2015-10-29` becomes `< 2015-10-30`, so the whole period is included, timestamps during
+    /// it too. A bare year is left alone: it may be a number.
+    static func periodEnd(_ value: DatabaseValue) -> DatabaseValue? {
+        guard case .text(let text) = value, text.contains("-"), let end = DatePeriod(text)?.end else { return nil }
+        return .text(end)
     }
 }

@@ -44,7 +44,8 @@ public indirect enum Predicate: Sendable, Equatable {
         .comparison(column: column, operator: .less, value: value.databaseValue)
     }
 
-    /// With a date-only bound (`2015-10-29`) on an ISO-8601 text column, the whole day is included.
+    /// With a date bound (`2015-10`, `2015-10-29`, `2015-10-29T12:30`) on an ISO-8601 text column,
+    /// the whole period it names is included (see `DatePeriod`).
     public static func lessThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
         .comparison(column: column, operator: .lessOrEqual, value: value.databaseValue)
     }
@@ -62,7 +63,7 @@ public indirect enum Predicate: Sendable, Equatable {
         .isIn(column: column, values: values.map(\.databaseValue))
     }
 
-    /// Between two bounds, both included; a date-only upper bound includes its whole day.
+    /// Between two bounds, both included; a date upper bound includes the whole period it names.
     public static func between(_ column: String, _ lower: any DatabaseValueConvertible,
                                _ upper: any DatabaseValueConvertible) -> Predicate {
         .between(column: column, lower: lower.databaseValue, upper: upper.databaseValue)

@@ -77,3 +77,55 @@ final class SelectCommandTests: XCTestCase {
         XCTAssertEqual(count.stdout, "n\r\n300\r\n")
     }
 }
+
+/// `--from`, `--to` and `--on` read a date as the period it names, and refuse what is not a date.
+final class SelectDatePeriodTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    var db: String!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        db = directory.path("periods.sqlite")
+        let fetch = try SocloadProcess.run(["fetch", "n5m4-mism", "--datasets", Fixtures.datasetsDirectory.path, "--db", db, "-q"])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+    }
+
+    private func count(_ options: [String]) throws -> Int {
+        let run = try SocloadProcess.run(["select", "n5m4_mism", "--format", "csv", "--db", db] + options)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout.split(separator: "\r\n").count - 1
+    }
+
+    /// The rows whose text starts with `prefix`, counted by SQL: what a period must find.
+    private func expected(_ column: String, startingWith prefix: String) throws -> Int {
+        let run = try SocloadProcess.run(["query", "select count(*) from n5m4_mism where substr(\"\(column)\", 1, ?) = ?",
+                                          "--param", "\(prefix.count)", "--param", prefix, "--db", db, "--format", "csv"])
+        return Int(run.stdout.split(separator: "\r\n").last ?? "") ?? -1
+    }
+
+    func testPartialDatesAreTheirWholePeriod() throws {
+        // nomination_date is a floating timestamp, _created_at a fixed one (stored with Z).
+        for (column, period) in [("nomination_date", "2014-06"), ("nomination_date", "2014"), ("nomination_date", "2013-10-28"),
+                                 ("_created_at", "2015-01-01"), ("_created_at", "2015")] {
+            let wanted = try expected(column, startingWith: period)
+            XCTAssertGreaterThan(wanted, 0, "\(column) \(period): the fixture has such rows")
+            XCTAssertEqual(try count(["--on", "\(column)=\(period)"]), wanted, "--on \(column)=\(period)")
+            XCTAssertEqual(try count(["--from", "\(column)=\(period)", "--to", "\(column)=\(period)"]), wanted,
+                           "--from/--to \(column)=\(period)")
+        }
+        let june = try expected("nomination_date", startingWith: "2014-06")
+        XCTAssertEqual(try count(["--on", "nomination_date=2014-06"]), june)
+        XCTAssertEqual(try count(["--from", "nomination_date=2014-06-01T00:00", "--to", "nomination_date=2014-06-30 23:59"]), june)
+    }
+
+    func testWhatIsNotADateIsAUsageError() throws {
+        for value in ["yesterday", "2014-13-45", "2014-02-30", "06/15/2014", ""] {
+            for option in ["--from", "--to", "--on"] {
+                let run = try SocloadProcess.run(["select", "n5m4_mism", option, "nomination_date=\(value)", "--db", db])
+                XCTAssertEqual(run.status, 64, "\(option) \(value)")
+                XCTAssertTrue(run.stderr.hasPrefix("Error: \(option) takes COLUMN=DATE with a date or timestamp such as 2014, 2014-06, "),
+                              run.stderr)
+            }
+        }
+    }
+}

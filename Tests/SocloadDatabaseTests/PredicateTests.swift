@@ -13,7 +13,8 @@ final class PredicateTests: XCTestCase {
             (.greaterThanOrEqual("n", 2.5), #""n" >= ?"#, [2.5]),
             (.lessThanOrEqual("d", "2015-10-29"), #""d" < ?"#, ["2015-10-30"]),
             (.lessThanOrEqual("d", "2015-12-31"), #""d" < ?"#, ["2016-01-01"]),
-            (.lessThanOrEqual("d", "2015-10-29T12:00:00"), #""d" <= ?"#, ["2015-10-29T12:00:00"]),
+            // A timestamp bound includes its whole second, so the stored "...12:00:00Z" and "...12:00:00.5" match.
+            (.lessThanOrEqual("d", "2015-10-29T12:00:00"), #""d" < ?"#, ["2015-10-29T12:00:01"]),
             (.in("c", ["x", "y", "z"]), #""c" IN (?, ?, ?)"#, ["x", "y", "z"]),
             (.in("c", []), nil, []),
             (.between("n", 1, 9), #""n" BETWEEN ? AND ?"#, [1, 9]),

@@ -10,8 +10,13 @@ struct SelectCommand: ParsableCommand {
             Every condition option may repeat; all conditions are AND-ed. Values are bound, never
             spliced into SQL. --in col=a,b,c splits on commas; give the same column several --in
             options to take each value whole (values with commas), or --in col=@file for one value
-            per line. An empty list is no condition. --contains ignores case and accents. A date-only
-            --to bound (2015-10-29) includes that whole day.
+            per line. An empty list is no condition. --contains ignores case and accents.
+
+            --from, --to and --on take a date or timestamp as people write it, which names a period:
+            2014 is all of 2014, 2014-06 all of June, 2014-06-15 that day, 2014-06-15T10:30 that
+            minute. --from is on or after its start, --to on or before its end, --on within it
+            (--from d=2014-06 --to d=2014-06 is all of June). Periods are read in UTC for fixed
+            timestamp columns (stored with Z) and as written for floating ones.
             """)
 
     @Argument(name: "table", help: "The table to read.") var table: String?
@@ -22,8 +27,10 @@ struct SelectCommand: ParsableCommand {
     var oneOf: [ColumnValue]
     @RepeatedOption(valueName: "col=text", help: "The column contains the text, ignoring case and accents.")
     var contains: [ColumnValue]
-    @RepeatedOption(valueName: "col=date", help: "The column is on or after the date (or timestamp).") var from: [ColumnValue]
-    @RepeatedOption(valueName: "col=date", help: "The column is on or before the date (or timestamp).") var to: [ColumnValue]
+    @RepeatedOption(valueName: "col=date", help: "The column is on or after the start of the date's period.") var from: [ColumnPeriod]
+    @RepeatedOption(valueName: "col=date", help: "The column is on or before the end of the date's period.") var to: [ColumnPeriod]
+    @RepeatedOption(valueName: "col=date", help: "The column is within the date's period (2014, 2014-06, 2014-06-15...).")
+    var on: [ColumnPeriod]
     @RepeatedOption(valueName: "col", help: "The column is NULL.") var null: [String]
     @Option(valueName: "col,-col", help: "Sort by these columns; a leading - sorts descending.") var order: ColumnList?
     @Option(valueName: "n", help: "At most N rows.") var limit: Int?
@@ -59,8 +66,13 @@ struct SelectCommand: ParsableCommand {
         parts += eq.map { .equals($0.column, $0.value) }
         parts += try Self.inLists(oneOf).map { .in($0.0, $0.1) }
         parts += contains.map { .contains($0.column, $0.value, caseInsensitive: true, diacriticInsensitive: true) }
-        parts += from.map { .greaterThanOrEqual($0.column, $0.value) }
-        parts += to.map { .lessThanOrEqual($0.column, $0.value) }
+        for bound in from + on {
+            parts.append(.greaterThanOrEqual(bound.column, bound.period.start))
+        }
+        // A period that ends after 9999 has no upper bound: every stored date is before it.
+        for bound in to + on {
+            if let end = bound.period.end { parts.append(.lessThan(bound.column, end)) }
+        }
         parts += null.map { .isNull($0) }
         return .all(parts)
     }
@@ -111,6 +123,21 @@ struct ColumnValue: ExpressibleByArgument {
     }
 
     static var expectation: String { "COLUMN=VALUE" }
+}
+
+/// `column=date` for the date options: the date is read as the period it names (`DatePeriod`);
+/// anything else is a usage error naming the forms.
+struct ColumnPeriod: ExpressibleByArgument {
+    let column: String
+    let period: DatePeriod
+
+    init?(argument: String) {
+        guard let pair = ColumnValue(argument: argument), let period = DatePeriod(pair.value) else { return nil }
+        column = pair.column
+        self.period = period
+    }
+
+    static var expectation: String { "COLUMN=DATE with a date or timestamp such as \(DatePeriod.forms)" }
 }
 
 /// `a,b,c`: column names (blanks dropped).
