@@ -32,7 +32,7 @@ final class FetchCommandTests: XCTestCase {
         let viaEnvironment = try fetch(["ci7y-pmts", "--quiet"], environment: ["SOCLOAD_DATASETS": datasets])
         XCTAssertEqual(viaEnvironment.status, 0, viaEnvironment.stderr)
         let tables = try SocloadProcess.run(["tables", "--db", db, "--format", "csv"])
-        XCTAssertEqual(tables.stdout, "table,rows\r\nci7y_pmts,120\r\nn5m4_mism,300\r\n")
+        XCTAssertEqual(tables.stdout, "table,rows,in_sql\r\nci7y_pmts,120,ci7y_pmts\r\nn5m4_mism,300,n5m4_mism\r\n")
     }
 
     func testFromALoopbackPortalWithDomainTableAndLimit() throws {

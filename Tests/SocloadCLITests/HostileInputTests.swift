@@ -242,6 +242,20 @@ final class HostileInputTests: XCTestCase {
                                   "select a from t"), "a\r\nx\r\n")
     }
 
+    /// A table named after a 4x4 id that starts with a digit keeps its name; `tables` shows how
+    /// to write it, and the SQL error says so.
+    func testANameThatStartsWithADigit() throws {
+        let path = directory.path("5mtp-qs2h.json")
+        try Data(Self.simple.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try SocloadProcess.run(["fetch", path, "--db", db]).status, 0)
+        XCTAssertTrue(try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout.contains("5mtp_qs2h,2,\"\"\"5mtp_qs2h\"\"\"\r\n"))
+        let bare = try SocloadProcess.run(["query", "select count(*) from 5mtp_qs2h", "--db", db])
+        XCTAssertEqual(bare.status, 74)
+        XCTAssertTrue(bare.stderr.hasSuffix(#"; a name that starts with a digit is written in double quotes: "5mtp_qs2h""# + "\n"), bare.stderr)
+        XCTAssertEqual(try SocloadProcess.run(["query", #"select count(*) as n from "5mtp_qs2h""#, "--db", db, "--format", "csv"]).stdout,
+                       "n\r\n2\r\n")
+    }
+
     func testNoColumnsIsBadData() throws {
         try assertRejected(doc([], []), "the dataset's metadata describes no column")
     }
@@ -299,7 +313,7 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try SocloadProcess.run(["query", "select \"order\", \"select\" from t", "--db", db, "--format", "csv"]).stdout,
                        "order,select\r\n,v6\r\n") // "v7" is no number: NULL
         let tables = try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout
-        XCTAssertEqual(tables, "table,rows\r\nt,1\r\n")
+        XCTAssertEqual(tables, "table,rows,in_sql\r\nt,1,t\r\n")
     }
 
     func testUnknownTypesAndOddNumbersLoad() throws {

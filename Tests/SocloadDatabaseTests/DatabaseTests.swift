@@ -216,3 +216,14 @@ final class NamedArgumentTests: XCTestCase {
         }
     }
 }
+
+final class SQLIdentifierTests: XCTestCase {
+    func testNamesAreQuotedOnlyWhereSQLNeedsIt() {
+        XCTAssertEqual("n5m4_mism".sqlIdentifier, "n5m4_mism")
+        XCTAssertEqual("_id".sqlIdentifier, "_id")
+        for (name, written) in [("5mtp_qs2h", #""5mtp_qs2h""#), ("select", #""select""#), ("ORDER", #""ORDER""#),
+                                ("a b", #""a b""#), ("x\"y", #""x""y""#), ("é", #""é""#), ("", #""""#)] {
+            XCTAssertEqual(name.sqlIdentifier, written, name)
+        }
+    }
+}

@@ -33,6 +33,21 @@ struct QueryCommand: ParsableCommand {
             throw CommandFailure("query is read-only and this statement would change the database "
                                  + "(pass --write to allow it): \(sql ?? "")", exitCode: .noPermission)
         }
+        catch let error as DatabaseError {
+            throw Self.withQuotingHint(error)
+        }
+    }
+
+    /// SQLite reads `5mtp_qs2h` (a table named after a 4x4 id) as a malformed number: the error
+    /// says how to write the name.
+    static func withQuotingHint(_ error: DatabaseError) -> any Error {
+        let prefix = "unrecognized token: \""
+        guard error.message.hasPrefix(prefix), error.message.hasSuffix("\"") else { return error }
+        let token = String(error.message.dropFirst(prefix.count).dropLast())
+        guard let first = token.unicodeScalars.first, ("0"..."9").contains(first),
+              token.unicodeScalars.contains(where: { !("0"..."9").contains($0) && $0 != "." }) else { return error }
+        return CommandFailure(error.description + "; a name that starts with a digit is written in double quotes: "
+                              + token.quotedDatabaseIdentifier, exitCode: .ioError)
     }
 
     /// `--param VALUE` binds the next `?`; `--param :name=VALUE` binds `:name`. Values are text;

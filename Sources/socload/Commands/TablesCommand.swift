@@ -2,7 +2,7 @@ import SocloadDatabase
 
 /// `socload tables`: the tables in the database with their row counts.
 struct TablesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(name: "tables", abstract: "List the tables in the database with their row counts.")
+    static let configuration = CommandConfiguration(name: "tables", abstract: "List the tables in the database with their row counts and their names as SQL needs them.")
 
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var output = FormatOptions()
@@ -16,10 +16,11 @@ struct TablesCommand: ParsableCommand {
                 where type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like '\\_socload\\_%' escape '\\'
                 order by name
                 """)
-            writer.begin(columns: ["table", "rows"])
+            // in_sql: the name as a query must write it ("5mtp_qs2h" needs its quotes).
+            writer.begin(columns: ["table", "rows", "in_sql"])
             for name in names {
                 let count = try db.fetchValue(sql: "select count(*) from \(name.quotedDatabaseIdentifier)") ?? .null
-                writer.write([.text(name), count])
+                writer.write([.text(name), count, .text(name.sqlIdentifier)])
             }
             writer.finish()
         }
