@@ -15,7 +15,8 @@ public final class Database {
     /// Flipped by `DatabaseQueue.interrupt()` from another thread.
     let interruption: DatabaseInterruption
 
-    /// Opens (or creates) the database file at `path`.
+    /// Opens (or creates) the database file at `path`. A read-only connection to a file in a
+    /// directory it cannot write opens it `immutable=1` when that is safe (see `ReadOnlyOpening`).
     public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
         self.path = path
         // No SQLite mutex: DatabaseQueue already guarantees that one thread at a time uses it.
@@ -26,8 +27,10 @@ public final class Database {
             flags |= SQLITE_OPEN_READWRITE
             if configuration.createIfMissing { flags |= SQLITE_OPEN_CREATE }
         }
+        // A read-only connection in a directory it cannot write opens the file immutable.
+        let name = configuration.readonly ? try ReadOnlyOpening.name(for: path) : path
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard let connection else {
             throw DatabaseError(extendedResultCode: code, message: "cannot open database \(path)")
         }

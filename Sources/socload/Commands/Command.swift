@@ -58,6 +58,8 @@ struct DatabaseOptions: ParsableArguments {
         var configuration = DatabaseConfiguration()
         configuration.createIfMissing = false
         configuration.acceptsChanges = acceptsChanges
+        // Reading needs no write access: a database on a read-only mount can be queried.
+        configuration.readonly = !acceptsChanges
         let queue = try DatabaseQueue(path: path(context), configuration: configuration)
         SQLLogFile.attach(to: queue, environment: context.environment)
         return queue
