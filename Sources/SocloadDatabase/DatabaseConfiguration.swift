@@ -20,4 +20,20 @@ public struct DatabaseConfiguration: Sendable {
     public var acceptsChanges = true
 
     public init() {}
+
+    /// For reading an existing database and nothing else: every change refused
+    /// (`acceptsChanges = false`), nothing created. Where the file's directory can be written the
+    /// connection is read-write under that guard, so that closing it still merges and removes the
+    /// `-wal` and `-shm` files as the last connection does; where it cannot, it is read-only (and
+    /// immutable when that is safe, see `Database.init`), so a database on a read-only mount can
+    /// be read.
+    ///
+    ///     let queue = try DatabaseQueue(path: "socload.sqlite", configuration: .forReading("socload.sqlite"))
+    public static func forReading(_ path: String) -> DatabaseConfiguration {
+        var configuration = DatabaseConfiguration()
+        configuration.acceptsChanges = false
+        configuration.createIfMissing = false
+        configuration.readonly = !ReadOnlyOpening.canWriteDirectory(of: path)
+        return configuration
+    }
 }

@@ -15,10 +15,8 @@ enum ReadOnlyOpening {
     /// The name to give `sqlite3_open_v2` for reading `path`: the path itself, or a `file:` URI
     /// with `immutable=1` (built here from the path, so nothing in it is read as URI syntax).
     static func name(for path: String) throws -> String {
-        guard !path.isEmpty, path != ":memory:" else { return path }
+        guard !canWriteDirectory(of: path) else { return path }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let directory = (absolute as NSString).deletingLastPathComponent
-        guard access(directory, W_OK) != 0 else { return path }
         if FileManager.default.fileExists(atPath: absolute + "-wal") {
             throw DatabaseError(extendedResultCode: SQLITE_CANTOPEN, message: """
                 cannot read \(path): its directory cannot be written and it has a write-ahead log \
@@ -27,6 +25,13 @@ enum ReadOnlyOpening {
                 """)
         }
         return "file:" + percentEncoded(absolute) + "?immutable=1"
+    }
+
+    /// True when files can be created beside `path` (an in-memory name counts as writable).
+    static func canWriteDirectory(of path: String) -> Bool {
+        guard !path.isEmpty, path != ":memory:" else { return true }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        return access((absolute as NSString).deletingLastPathComponent, W_OK) == 0
     }
 
     /// The path with every byte but unreserved ones and `/` percent-encoded, as SQLite's URI

@@ -51,7 +51,7 @@ final class HelpAndUsageTests: XCTestCase {
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.
               select                  Print the rows of a table that match conditions, without writing SQL.
-              tables                  List the tables in the database with their row counts.
+              tables                  List the tables in the database with their row counts and their names as SQL needs them.
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
               drop                    Remove a loaded table and its catalog entry.

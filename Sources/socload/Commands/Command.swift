@@ -55,11 +55,12 @@ struct DatabaseOptions: ParsableArguments {
     func openExisting(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false) throws -> DatabaseQueue {
         _ = try checkedPath(context, writing: acceptsChanges, command: command)
         try requireExisting(context)
-        var configuration = DatabaseConfiguration()
-        configuration.createIfMissing = false
-        configuration.acceptsChanges = acceptsChanges
         // Reading needs no write access: a database on a read-only mount can be queried.
-        configuration.readonly = !acceptsChanges
+        var configuration = DatabaseConfiguration.forReading(path(context))
+        if acceptsChanges {
+            configuration = DatabaseConfiguration()
+            configuration.createIfMissing = false
+        }
         let queue = try DatabaseQueue(path: path(context), configuration: configuration)
         SQLLogFile.attach(to: queue, environment: context.environment)
         return queue
