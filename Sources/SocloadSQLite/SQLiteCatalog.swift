@@ -27,15 +27,16 @@ public final class SQLiteCatalog: CatalogStore {
           "last_modified" TEXT,
           "request_signature" TEXT,
           "plan_json" TEXT,
-          "invalid_cells_json" TEXT
+          "invalid_cells_json" TEXT,
+          "partial_reason" TEXT
         )
         """
 
     static let insertSQL = """
         INSERT INTO "_socload_datasets" ("table_name", "dataset_id", "domain", "name", "source_url",
           "fetched_at", "rows_updated_at", "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
-          "request_signature", "plan_json", "invalid_cells_json")
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          "request_signature", "plan_json", "invalid_cells_json", "partial_reason")
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes the entry, creating the catalog table on first use; an entry for the same table
@@ -48,14 +49,14 @@ public final class SQLiteCatalog: CatalogStore {
         try db.execute(sql: Self.insertSQL, arguments: [
             entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
             entry.rowsUpdatedAt, entry.rowCount, entry.columnsJSON, entry.columnMappingJSON, entry.etag,
-            entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON,
+            entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
         ])
     }
 
     /// Catalogs written by an older socload lack newer columns: add them.
     private func addMissingColumns() throws {
         let present = Set(try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')"))
-        for column in ["request_signature", "plan_json", "invalid_cells_json"] where !present.contains(column) {
+        for column in ["request_signature", "plan_json", "invalid_cells_json", "partial_reason"] where !present.contains(column) {
             try db.execute(sql: "ALTER TABLE \"_socload_datasets\" ADD COLUMN \(column.quotedDatabaseIdentifier) TEXT")
         }
     }
@@ -81,7 +82,7 @@ public final class SQLiteCatalog: CatalogStore {
                             columnsJSON: text("columns_json") ?? "[]", columnMappingJSON: text("column_mapping_json") ?? "[]",
                             etag: text("etag"), lastModified: text("last_modified"),
                             requestSignature: text("request_signature"), planJSON: text("plan_json"),
-                            invalidCellsJSON: text("invalid_cells_json"))
+                            invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"))
     }
 
     /// Drops a loaded table and its catalog entry together (call it inside a transaction, as

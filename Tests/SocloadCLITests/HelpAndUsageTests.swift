@@ -30,7 +30,7 @@ final class HelpAndUsageTests: XCTestCase {
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info", "drop"] {
+        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info", "verify", "drop"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -54,6 +54,7 @@ final class HelpAndUsageTests: XCTestCase {
               tables                  List the tables in the database with their row counts and their names as SQL needs them.
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
+              verify                  Check a loaded table against the portal's own column statistics.
               drop                    Remove a loaded table and its catalog entry.
               help                    Show help for a command.
             """), run.stdout)

@@ -27,11 +27,15 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
     public var planJSON: String?
     /// Per column, the cells that were not of its type and were stored as NULL (JSON).
     public var invalidCellsJSON: String?
+    /// Why the table is not the whole dataset the portal described (`--limit`, `--where`,
+    /// `--select`, a sync since): its counts cannot be checked against the portal's. nil for a
+    /// complete load.
+    public var partialReason: String?
 
     public init(tableName: String, datasetID: String?, domain: String?, name: String?, sourceURL: String,
                 fetchedAt: String, rowsUpdatedAt: String?, rowCount: Int, columnsJSON: String,
                 columnMappingJSON: String, etag: String?, lastModified: String?, requestSignature: String? = nil,
-                planJSON: String? = nil, invalidCellsJSON: String? = nil) {
+                planJSON: String? = nil, invalidCellsJSON: String? = nil, partialReason: String? = nil) {
         self.tableName = tableName
         self.datasetID = datasetID
         self.domain = domain
@@ -47,6 +51,12 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         self.requestSignature = requestSignature
         self.planJSON = planJSON
         self.invalidCellsJSON = invalidCellsJSON
+        self.partialReason = partialReason
+    }
+
+    /// The portal's column descriptions recorded with the entry.
+    public var columns: [ColumnMetadata] {
+        (try? JSONDecoder().decode([ColumnMetadata].self, from: Data(columnsJSON.utf8))) ?? []
     }
 
     /// The plan recorded with the entry (nil for tables loaded by an older socload).

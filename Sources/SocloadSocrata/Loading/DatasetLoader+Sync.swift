@@ -69,6 +69,7 @@ extension DatasetLoader {
             refreshed.rowsUpdatedAt = view.rowsUpdatedAtText
             refreshed.columnsJSON = view.columnsJSON
             refreshed.planJSON = stored.jsonText
+            refreshed.partialReason = "the table was synced since it was loaded (the invalid-cell counts are the load's)"
             try transaction.catalog.record(refreshed)
             try cancellation?.check()
             return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,

@@ -101,7 +101,11 @@ public final class DatasetLoader: @unchecked Sendable {
             guard let plan = state.plan, let writer = state.writer, let view = state.view else {
                 throw RowsJSONError.missingMetadata
             }
-            let notes = state.notes + (try writer.finish(strict: request.strict))
+            var notes = state.notes + (try writer.finish(strict: request.strict))
+            if request.partialReason == nil, let stated = view.statedRowCount, stated != state.rowCount {
+                notes.append("the portal's column statistics count \(stated) rows, but \(state.rowCount) were loaded "
+                             + "(socload verify \(plan.mainTable.name) compares every column)")
+            }
             try cancellation?.check()
             let entry = CatalogEntry(
                 tableName: plan.mainTable.name, datasetID: request.reference.datasetID ?? view.id,
@@ -110,7 +114,7 @@ public final class DatasetLoader: @unchecked Sendable {
                 rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
                 etag: state.head?.etag, lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
-                invalidCellsJSON: LoadPlan.encode(state.invalidCells))
+                invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason)
             try transaction.catalog.record(entry)
             return LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,

@@ -88,6 +88,15 @@ public struct LoadRequest: Sendable {
         tableName ?? LoadPlan.tableName(forDatasetID: reference.datasetID ?? view?.id ?? "dataset")
     }
 
+    /// Why a load of this request is not the whole dataset, if it is not.
+    var partialReason: String? {
+        var reasons: [String] = []
+        if let limit { reasons.append("only the first \(limit) rows were loaded (--limit)") }
+        if let condition = query.where, !condition.isEmpty { reasons.append("the rows were filtered (--where)") }
+        if query.select != nil { reasons.append("the columns were chosen (--select)") }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+    }
+
     func signature(api: DatasetAPI) -> String {
         var parts = ["api=\(api.rawValue)"]
         if !query.isEmpty { parts.append(query.signature) }

@@ -12,10 +12,12 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
     public var description: String?
     public var subColumnTypes: [String]?
     public var flags: [String]?
+    /// The portal's statistics for the column at export time, when it gave them.
+    public var cachedContents: ColumnStatistics?
 
     public init(id: Int? = nil, name: String? = nil, fieldName: String? = nil, dataTypeName: String? = nil,
                 renderTypeName: String? = nil, position: Int? = nil, description: String? = nil,
-                subColumnTypes: [String]? = nil, flags: [String]? = nil) {
+                subColumnTypes: [String]? = nil, flags: [String]? = nil, cachedContents: ColumnStatistics? = nil) {
         self.id = id
         self.name = name
         self.fieldName = fieldName
@@ -25,6 +27,7 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
         self.description = description
         self.subColumnTypes = subColumnTypes
         self.flags = flags
+        self.cachedContents = cachedContents
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,6 +41,8 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
         description = try? container.decodeIfPresent(String.self, forKey: .description)
         subColumnTypes = try? container.decodeIfPresent([String].self, forKey: .subColumnTypes)
         flags = try? container.decodeIfPresent([String].self, forKey: .flags)
+        cachedContents = (try? container.decodeIfPresent(ColumnStatistics.self, forKey: .cachedContents)).flatMap { $0 }
+            .flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// True for Socrata's own row columns (`:sid`, `:id`, `:created_at`, ...), old or new spelling.

@@ -36,6 +36,17 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         columns = try container.decode([ColumnMetadata].self, forKey: .columns)
     }
 
+    /// The number of rows the portal's statistics describe (set plus empty cells of a column),
+    /// when a column states both.
+    public var statedRowCount: Int? {
+        for column in columns where !column.isSystemColumn {
+            if let statistics = column.cachedContents, let set = statistics.nonNull, let empty = statistics.null {
+                return set + empty
+            }
+        }
+        return nil
+    }
+
     /// The columns as compact JSON, for the catalog.
     public var columnsJSON: String {
         let encoder = JSONEncoder()

@@ -1,0 +1,60 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// Measures a SQLite table for the portal's checks (`PortalCheck`): counts, bounds, membership.
+public enum SQLiteVerifier {
+    /// Holds the table of `tableOrDatasetID` against the statistics its catalog entry recorded;
+    /// nil when the catalog has no such table.
+    ///
+    ///     let verification = try queue.read { db in try SQLiteVerifier.verify("n5m4_mism", db: db) }
+    ///     for line in verification?.differenceLines ?? [] { print(line) }
+    public static func verify(_ tableOrDatasetID: String, db: Database) throws -> PortalVerification? {
+        guard let entry = try SQLiteCatalog(db: db).entry(for: tableOrDatasetID) else { return nil }
+        guard let plan = entry.plan else {
+            return PortalVerification(tableName: entry.tableName, partialReason: "loaded by an older socload, without a plan",
+                                      results: [])
+        }
+        let checks = PortalCheck.checks(plan: plan, columns: entry.columns, invalidCells: entry.invalidCells)
+        let table = entry.tableName.quotedDatabaseIdentifier
+        var results: [PortalCheckResult] = []
+        for check in checks {
+            let answer = try measure(check, table: table, db: db)
+            results.append(PortalCheckResult(check: check, answer: answer))
+        }
+        return PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
+    }
+
+    /// The table's answer to one check, as text (nil for NULL).
+    static func measure(_ check: PortalCheck, table: String, db: Database) throws -> String? {
+        let columns = check.columns.map(\.quotedDatabaseIdentifier)
+        let column = columns[0]
+        let value: DatabaseValue?
+        switch check.question {
+        case .nonNullCount:
+            let anySet = columns.map { "\($0) IS NOT NULL" }.joined(separator: " OR ")
+            value = try db.fetchValue(sql: "SELECT count(*) FROM \(table) WHERE \(anySet)")
+        case .smallest:
+            value = try db.fetchValue(sql: "SELECT min(\(column)) FROM \(table)")
+        case .largest:
+            value = try db.fetchValue(sql: "SELECT max(\(column)) FROM \(table)")
+        case .contains(let probe):
+            value = try db.fetchValue(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(column) = ?)",
+                                      arguments: [databaseValue(probe)])
+        }
+        switch value {
+        case .integer(let number)?: return String(number)
+        case .real(let number)?: return String(number)
+        case .text(let text)?: return text
+        default: return nil
+        }
+    }
+
+    private static func databaseValue(_ cell: CellValue) -> DatabaseValue {
+        switch cell {
+        case .null: return .null
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .text(let value), .decimal(let value): return .text(value)
+        }
+    }
+}

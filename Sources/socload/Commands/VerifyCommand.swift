@@ -1,0 +1,57 @@
+import SocloadDatabase
+import SocloadSocrata
+import SocloadSQLite
+
+/// `socload verify TABLE`: the loaded table against the portal's own column statistics.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "verify",
+        abstract: "Check a loaded table against the portal's own column statistics.",
+        discussion: """
+            The portal's metadata states, per column, how many cells are set and the smallest and
+            largest value at export time. verify prints each statement with what the table holds
+            and exits 0 when all agree, 65 listing the differences otherwise: a pipeline can gate
+            on it. Counts include the cells stored as NULL because they were not of their type;
+            text bounds are checked by membership (the portal orders text its own way). A table
+            that is not the whole dataset (--limit, --where, --select, a sync) is not comparable:
+            exit 0 with the reason, 65 with --strict.
+            """)
+
+    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
+    @OptionGroup var database = DatabaseOptions()
+    @OptionGroup var output = FormatOptions()
+    @Flag(help: "Fail (exit 65) when the table cannot be compared with the portal's statistics.") var strict: Bool
+
+    func run(context: CommandContext) throws {
+        let key = tableOrID ?? ""
+        let writer = try output.writer(context, command: Self.spec)
+        let queue = try database.openExisting(context, command: Self.spec)
+        guard let verification = try queue.read({ db in try SQLiteVerifier.verify(key, db: db) }) else {
+            throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",
+                                 exitCode: .noInput)
+        }
+        writer.begin(columns: ["column", "field", "statement", "portal", "table", "agrees"])
+        for result in verification.results {
+            writer.write([.text(result.check.columns.joined(separator: ",")), .text(result.check.field),
+                          .text(result.check.statement.rawValue), .text(result.check.stated), .text(result.measured),
+                          .text(result.agrees ? "yes" : "NO")])
+        }
+        writer.finish()
+        context.output.flush()
+        if let reason = verification.partialReason {
+            let message = "\(verification.tableName) is not comparable with the portal's statistics: \(reason)"
+            if strict { throw CommandFailure(message, exitCode: .dataError) }
+            StandardError.line("Not comparable: " + message)
+            return
+        }
+        if verification.results.isEmpty {
+            StandardError.line("Nothing to compare: the portal's metadata for \(verification.tableName) states no column statistics")
+            return
+        }
+        let differences = verification.differenceLines
+        guard differences.isEmpty else {
+            throw CommandFailure("\(differences.count) of \(verification.results.count) statements of the portal differ from "
+                                 + "\(verification.tableName): " + differences.joined(separator: "; "), exitCode: .dataError)
+        }
+    }
+}
