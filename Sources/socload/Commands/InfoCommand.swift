@@ -2,14 +2,22 @@ import SocloadDatabase
 import SocloadSocrata
 import SocloadSQLite
 
-/// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table.
+/// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table; `--columns`, one row
+/// per column with the portal's statistics next to the table's.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        name: "info", abstract: "Show where a loaded table came from: dataset, source, time, row count, columns.")
+        name: "info", abstract: "Show where a loaded table came from: dataset, source, time, row count, columns.",
+        discussion: """
+            Without --columns: one row per fact (field, value). With --columns: one row per column
+            — its logical type, the portal field it came from, the cells set in the table, and where
+            the portal gave them its own counts and bounds, with the statements that disagree
+            (see socload verify).
+            """)
 
     @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var output = FormatOptions()
+    @Flag(help: "One row per column, with the portal's statistics beside the table's.") var columns: Bool
 
     func run(context: CommandContext) throws {
         let key = tableOrID ?? ""
@@ -20,6 +28,10 @@ struct InfoCommand: ParsableCommand {
             throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",
                                  exitCode: .noInput)
         }
+        if columns {
+            try writeColumns(of: entry, queue: queue, to: writer)
+            return
+        }
         let fields: [(String, DatabaseValue)] = [
             ("table", .text(entry.tableName)),
             ("dataset_id", entry.datasetID.map { .text($0) } ?? .null),
@@ -29,16 +41,60 @@ struct InfoCommand: ParsableCommand {
             ("fetched_at", .text(entry.fetchedAt)),
             ("rows_updated_at", entry.rowsUpdatedAt.map { .text($0) } ?? .null),
             ("rows", .integer(Int64(entry.rowCount))),
+            ("columns", entry.plan.map { .integer(Int64($0.mainTable.columns.count)) } ?? .null),
             ("etag", entry.etag.map { .text($0) } ?? .null),
             ("last_modified", entry.lastModified.map { .text($0) } ?? .null),
-            ("columns", .text(entry.columnMappingJSON)),
             ("key", entry.plan.map { .text($0.mainTable.primaryKey.joined(separator: ",")) } ?? .null),
             ("invalid_cells", .text(entry.invalidCells.isEmpty ? "none" : entry.invalidCells.map(\.summary).joined(separator: "\n"))),
+            ("partial", entry.partialReason.map { .text($0) } ?? .null),
         ]
         writer.begin(columns: ["field", "value"])
         for (name, value) in fields {
             writer.write([.text(name), value])
         }
         writer.finish()
+    }
+
+    /// One row per plan column: type, source field, set cells, the portal's statistics and the
+    /// statements about it that disagree.
+    private func writeColumns(of entry: CatalogEntry, queue: DatabaseQueue, to writer: any ResultWriter) throws {
+        guard let plan = entry.plan else {
+            throw CommandFailure("\(entry.tableName) was loaded by an older socload: no plan to describe its columns",
+                                 exitCode: .noInput)
+        }
+        let (counts, verification) = try queue.read { db -> ([String: DatabaseValue], PortalVerification?) in
+            var counts: [String: DatabaseValue] = [:]
+            for column in plan.mainTable.columns {
+                counts[column.name] = try db.fetchValue(sql: "SELECT count(\(column.name.quotedDatabaseIdentifier)) FROM "
+                                                        + entry.tableName.quotedDatabaseIdentifier)
+            }
+            return (counts, try SQLiteVerifier.verify(entry.tableName, db: db))
+        }
+        let statistics = Dictionary(entry.columns.compactMap { column in
+            column.fieldName.flatMap { field in column.cachedContents.map { (field, $0) } }
+        }, uniquingKeysWith: { first, _ in first })
+        writer.begin(columns: ["column", "type", "field", "non_null", "portal_non_null", "portal_null", "portal_smallest",
+                               "portal_largest", "differs"])
+        for column in plan.mainTable.columns {
+            let field = Self.field(of: column, in: plan)
+            let stated = field.flatMap { statistics[$0] }
+            let disagreeing = verification?.differences.filter { $0.check.columns.contains(column.name) }
+                .map(\.check.statement.rawValue) ?? []
+            let differs: DatabaseValue = stated == nil ? .null
+                : entry.partialReason != nil ? .text("not comparable") : .text(disagreeing.joined(separator: ","))
+            writer.write([.text(column.name), .text(column.type.rawValue), field.map { .text($0) } ?? .null,
+                          counts[column.name] ?? .null, stated?.nonNull.map { .integer(Int64($0)) } ?? .null,
+                          stated?.null.map { .integer(Int64($0)) } ?? .null, stated?.smallest.map { .text($0) } ?? .null,
+                          stated?.largest.map { .text($0) } ?? .null, differs])
+        }
+        writer.finish()
+    }
+
+    /// The portal field a column comes from (`:id` for the row identifier).
+    static func field(of column: PlanColumn, in plan: LoadPlan) -> String? {
+        switch column.source {
+        case .field(let cell), .part(let cell, _, _): return plan.sourceFields.indices.contains(cell) ? plan.sourceFields[cell] : nil
+        case .rowIdentifier: return ":id"
+        }
     }
 }
