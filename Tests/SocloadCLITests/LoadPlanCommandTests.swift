@@ -82,7 +82,7 @@ final class LoadPlanCommandTests: XCTestCase {
         XCTAssertEqual(try fetch(amounts).status, 0)
         XCTAssertEqual(try query("select name from sqlite_schema where type = 'index' and tbl_name = 't'"),
                        "name\r\n_socload_key_t\r\n")
-        let schema = try SocloadProcess.run(["schema", "t", "--db", db]).stdout
+        let schema = try SocloadProcess.run(["schema", "t", "--db", db, "--format", "table"]).stdout
         let fields = schema.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         XCTAssertTrue(fields.contains(["_id", "TEXT", "1", "1", "text"]), schema)
         XCTAssertTrue(fields.contains(["amount", "NUMERIC", "0", "0", "decimal"]), schema)

@@ -165,7 +165,7 @@ final class TablesAndSchemaTests: XCTestCase {
     func testSchema() throws {
         let directory = try TemporaryDirectory()
         let db = try SampleDatabase.create(in: directory)
-        let run = try SocloadProcess.run(["schema", "people", "--db", db])
+        let run = try SocloadProcess.run(["schema", "people", "--db", db, "--format", "table"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
             CREATE TABLE people(id integer, name text, score real, note text, photo blob);
@@ -179,6 +179,12 @@ final class TablesAndSchemaTests: XCTestCase {
             photo   BLOB            0            0
 
             """)
+        // Other formats (and a pipe, by default) hold the columns only.
+        XCTAssertEqual(try SocloadProcess.run(["schema", "people", "--db", db]).stdout,
+                       "column,type,not_null,primary_key,logical_type\r\nid,INTEGER,0,0,\r\nname,TEXT,0,0,\r\n"
+                       + "score,REAL,0,0,\r\nnote,TEXT,0,0,\r\nphoto,BLOB,0,0,\r\n")
+        XCTAssertEqual(try SocloadProcess.run(["schema", "people", "--db", db, "--format", "ndjson"]).stdout.split(separator: "\n").first,
+                       #"{"column":"id","type":"INTEGER","not_null":0,"primary_key":0,"logical_type":null}"#)
         let missing = try SocloadProcess.run(["schema", "nope", "--db", db])
         XCTAssertEqual(missing.status, 66)
         XCTAssertEqual(missing.stderr, "Error: no table 'nope' in '\(db)'\n")

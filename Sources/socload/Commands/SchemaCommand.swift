@@ -9,9 +9,11 @@ struct SchemaCommand: ParsableCommand {
 
     @Argument(name: "table", help: "The table name.") var tableName: String?
     @OptionGroup var database = DatabaseOptions()
+    @OptionGroup var output = FormatOptions()
 
     func run(context: CommandContext) throws {
         let table = tableName ?? ""
+        let format = try OutputFormat.resolve(output.format, output: context.output, command: Self.spec)
         let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             guard let create = try db.fetchOne(String.self, sql: "select sql from sqlite_schema where type = 'table' and name = ?",
@@ -27,12 +29,14 @@ struct SchemaCommand: ParsableCommand {
                 statement.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
                     .joined(separator: "\n") + ";"
             }
-            context.output.write(lines.joined(separator: "\n") + "\n\n")
+            // The statements are for reading: the table format shows them above the columns; the
+            // other formats hold one record shape, the columns.
+            if format == .table { context.output.write(lines.joined(separator: "\n") + "\n\n") }
             // The key and logical types come from the plan socload recorded: the key is a unique
             // index there, which pragma table_info does not call a primary key.
             let plan = try SQLiteCatalog(db: db).entry(for: table)
                 .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan?.mainTable : nil }
-            let writer = TableWriter(output: context.output)
+            let writer = format.makeWriter(output: context.output)
             writer.begin(columns: ["column", "type", "not_null", "primary_key", "logical_type"])
             for row in try db.fetchRows(sql: "select name, type, \"notnull\", pk from pragma_table_info(?)", arguments: [table]) {
                 guard case .text(let name) = row[0] else { continue }
