@@ -52,6 +52,9 @@ let package = Package(
         .target(name: "SocloadTestSupport", dependencies: ["SocloadSocrata"], path: "Tests/SocloadTestSupport"),
         .testTarget(name: "SocloadSocrataTests",
                     dependencies: ["SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
+        // The README's and the doc comments' Swift examples, compiled and run.
+        .testTarget(name: "SocloadExamplesTests",
+                    dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
                     dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite",
                                    "SocloadTestSupport"]),

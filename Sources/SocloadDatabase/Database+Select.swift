@@ -34,9 +34,9 @@ extension Database {
 
     /// The rows of `table` where `predicate` holds, decoded as `T` by column name.
     ///
-    ///     try db.fetchAll(Event.self, from: "t",
-    ///                     where: .in("category", cats) && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true),
-    ///                     orderBy: ["start_time"], limit: 100)
+    ///     let events = try db.fetchAll(Event.self, from: "t",
+    ///                                  where: .in("category", cats) && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true),
+    ///                                  orderBy: ["start_time"], limit: 100)
     public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
                                        where predicate: Predicate = .all([]), orderBy: [String] = [],
                                        limit: Int? = nil) throws -> [T] {

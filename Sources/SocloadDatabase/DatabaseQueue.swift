@@ -8,7 +8,7 @@ import Dispatch
 ///     let queue = try DatabaseQueue(path: "socload.sqlite")
 ///     try queue.write { db in try db.execute(sql: "insert into t(name) values (?)", arguments: ["Ann"]) }
 ///     let names = try queue.read { db in try db.fetchAll(String.self, sql: "select name from t") }
-///     let same = try await queue.read { db in try db.fetchAll(String.self, sql: "select name from t") }
+///     // In async code: let same = try await queue.read { db in try db.fetchAll(String.self, sql: "select name from t") }
 ///
 /// Calling the queue again from inside one of its own closures is a programming error that would
 /// deadlock; it stops the program with "Database methods are not reentrant" instead.

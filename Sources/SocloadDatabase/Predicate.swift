@@ -3,7 +3,7 @@
 ///
 /// For example:
 ///
-///     let predicate: Predicate = .in("category", categories)
+///     let predicate: SocloadDatabase.Predicate = .in("category", categories)
 ///         && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true)
 ///         && .between("start_time", "2015-10-01", "2015-10-29")
 ///

@@ -8,7 +8,7 @@ import Foundation
 /// result is the same however the bytes are split into chunks.
 ///
 ///     let reader = RowsJSONReader()
-///     try reader.feed(chunk, onMetadata: { view in ... }, onRow: { row in ... })   // for each chunk
+///     try reader.feed(chunk, onMetadata: { view in print(view.columns.count) }, onRow: { row in nil })   // each chunk
 ///     try reader.finish()
 ///
 /// Rows are handed over as their bytes, one way only (`RowText`): in place in the chunk when the

@@ -8,7 +8,7 @@ import SocloadDatabase
 ///
 ///     let queue = try DatabaseQueue(path: "socload.sqlite")
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
-///     let reference = try DatasetReference.resolve("n5m4-mism", domain: "data.example.org", datasetsDirectories: [])
+///     let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
 ///     let summary = try loader.load(LoadRequest(reference: reference))
 public final class DatasetLoader: @unchecked Sendable {
     // @unchecked Sendable: its properties never change after init, and a load runs on one thread

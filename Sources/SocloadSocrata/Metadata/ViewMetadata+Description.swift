@@ -4,7 +4,8 @@ extension ViewMetadata {
     /// Reads a dataset description as `/api/views/ID.json` returns it, strictly (see
     /// `MetadataSyntax`). `source` (its URL) starts the message of a `RowsJSONError.invalidMetadata`.
     ///
-    ///     let view = try ViewMetadata(description: Array(#"{"id":"abcd-1234","columns":[]}"#.utf8), source: "test")
+    ///     let json = #"{"id":"abcd-1234","columns":[{"fieldName":"name","dataTypeName":"text"}]}"#
+    ///     let view = try ViewMetadata(description: Array(json.utf8), source: "test")
     public init(description bytes: [UInt8], source: String) throws {
         try MetadataSyntax.validate(bytes, base: 0, label: "view", context: "\(source) is not a dataset description: ",
                                     watched: MetadataSyntax.viewsAPI)

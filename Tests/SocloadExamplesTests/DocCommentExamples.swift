@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import Glibc
+import SocloadDatabase
+import SocloadSocrata
+import SocloadSQLite
+import SocloadTestSupport
+import XCTest
+
+/// The examples in the public API's doc comments, compiled and run as written
+/// (`testTheDocCommentsExamplesAreTheseOnes` checks that every line of them is here).
+final class DocCommentExamples: XCTestCase {
+    private var directory: URL!
+    private var previousDirectory: String!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("socload-doc-examples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Datasets"),
+                                                   withDestinationURL: Fixtures.datasetsDirectory)
+        previousDirectory = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
+    }
+
+    override func tearDown() {
+        _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func testDatabaseExamples() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table t(name, votes, agency, year, x)")
+        // DatabaseValue
+        try db.execute(sql: "insert into t(name, votes) values (?, ?)", arguments: ["Ann", 42])
+        // StatementArguments
+        let rows = try db.fetchRows(sql: "select * from t where agency = ? and year > ?", arguments: ["State", 2010])
+        try db.execute(sql: "update t set x = :x", arguments: ["x": 1])   // or [":x": 1]
+        XCTAssertEqual(rows.count, 0)
+        XCTAssertEqual(try db.fetchValue(sql: "select x from t"), .integer(1))
+
+        // Database+Fetch
+        try db.execute(sql: "create table n5m4_mism(name, agency)")
+        try db.execute(sql: "insert into n5m4_mism values ('Ann', 'State')")
+        do {
+            struct Nomination: Decodable { var name: String; var agency: String? }
+            let rows = try db.fetchAll(Nomination.self, sql: "select name, agency from n5m4_mism where agency = ?",
+                                       arguments: ["State"])
+            XCTAssertEqual(rows.map(\.name), ["Ann"])
+        }
+
+        // Predicate and Database+Select
+        struct Event: Decodable { var note: String }
+        try db.execute(sql: "create table events(category, note, start_time)")
+        try db.execute(sql: "insert into events values ('a', 'Café', '2015-10-29T10:00:00')")
+        let categories = ["a"]
+        let cats = categories
+        let predicate: SocloadDatabase.Predicate = .in("category", categories)
+            && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true)
+            && .between("start_time", "2015-10-01", "2015-10-29")
+        XCTAssertEqual(try db.fetchAll(Event.self, from: "events", where: predicate).map(\.note), ["Café"])
+        try db.execute(sql: "alter table events rename to t2")
+        try db.execute(sql: "drop table t")
+        try db.execute(sql: "alter table t2 rename to t")
+        let events = try db.fetchAll(Event.self, from: "t",
+                                     where: .in("category", cats) && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true),
+                                     orderBy: ["start_time"], limit: 100)
+        XCTAssertEqual(events.count, 1)
+
+        // DatePeriod
+        let june = DatePeriod("2014-06")!        // start "2014-06", end "2014-07"
+        let query = SocloadDatabase.Predicate.all([.greaterThanOrEqual("day", june.start), .lessThan("day", june.end!)])
+        XCTAssertEqual(query.sql()?.arguments, [.text("2014-06"), .text("2014-07")])
+    }
+
+    func testDatabaseQueueExamples() throws {
+        do {
+            let queue = try DatabaseQueue(path: "socload.sqlite")
+            try queue.inDatabase { db in try db.execute(sql: "create table t(name)") }
+            try queue.write { db in try db.execute(sql: "insert into t(name) values (?)", arguments: ["Ann"]) }
+            let names = try queue.read { db in try db.fetchAll(String.self, sql: "select name from t") }
+            XCTAssertEqual(names, ["Ann"])
+            try queue.write { db in try db.execute(sql: "insert into t values (1)") }
+            queue.checkpoint()
+            let signalSource = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
+            signalSource.setEventHandler { queue.interrupt() }
+            signalSource.resume()
+            signalSource.cancel()
+        }
+        do {
+            var configuration = DatabaseConfiguration()
+            configuration.acceptsChanges = false
+            let queue = try DatabaseQueue(path: "socload.sqlite", configuration: configuration)
+            XCTAssertThrowsError(try queue.inDatabase { db in try db.execute(sql: "delete from t") })
+        }
+        do {
+            let queue = try DatabaseQueue(path: "socload.sqlite", configuration: .forReading("socload.sqlite"))
+            XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "select count(*) from t") }, .integer(2))
+        }
+    }
+
+    func testLoadingExamples() throws {
+        // DatasetLoader and SQLiteDestination
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+        let summary = try loader.load(LoadRequest(reference: reference))
+        XCTAssertEqual(summary.rowCount, 300)
+
+        // SQLiteVerifier and SQLiteCatalog.drop
+        let verification = try queue.read { db in try SQLiteVerifier.verify("n5m4_mism", db: db) }
+        for line in verification?.differenceLines ?? [] { print(line) }
+        XCTAssertEqual(verification?.differences, [])
+        let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop("n5m4_mism") }
+        XCTAssertEqual(dropped, "n5m4_mism")
+
+        // StagedDatabaseFile
+        let staged = try StagedDatabaseFile(target: "city.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: staged.path)
+            try queue.write { db in try db.execute(sql: "create table t(a)") }
+            queue.close()
+            try staged.moveIntoPlace()       // or staged.discard() after a failure
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "city.sqlite"))
+    }
+
+    func testSocrataExamples() throws {
+        // ViewMetadata(description:)
+        let json = #"{"id":"abcd-1234","columns":[{"fieldName":"name","dataTypeName":"text"}]}"#
+        let view = try ViewMetadata(description: Array(json.utf8), source: "test")
+        // LoadPlan
+        let plan = try LoadPlan.socrata(view: view, options: PlanOptions(tableName: "n5m4_mism"))
+        print(plan.tables[0].columns.map(\.name))
+        // RowConverter
+        var converter = RowConverter(plan: plan, rows: .arrays)
+        var batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: 1024)
+        try Array(#"["Ann"]"#.utf8).withUnsafeBufferPointer { rowBytes in
+            try converter.append(row: rowBytes, rowNumber: 1, offset: 0, to: &batch)
+        }
+        XCTAssertEqual(batch.row(0), [.text("Ann")])
+        // RowsJSONReader
+        let document = Array(#"{"meta":{"view":{"columns":[{"fieldName":"name","dataTypeName":"text"}]}},"data":[["Ann"]]}"#.utf8)
+        try document.withUnsafeBytes { chunk in
+            let reader = RowsJSONReader()
+            try reader.feed(chunk, onMetadata: { view in print(view.columns.count) }, onRow: { row in nil })   // each chunk
+            try reader.finish()
+        }
+    }
+
+    /// Every line of every code example in the doc comments of the libraries is in this file, so
+    /// an example that stops compiling or working fails here. (A block of output, such as an
+    /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
+    func testTheDocCommentsExamplesAreTheseOnes() throws {
+        let here = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/DocCommentExamples.swift"),
+                              encoding: .utf8)
+        let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        var checked = 0
+        for library in ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"] {
+            let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
+            guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                var block: [String] = []
+                for line in source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [""] {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if trimmed.hasPrefix("///     ") {
+                        block.append(String(trimmed.dropFirst(3)).trimmingCharacters(in: .whitespaces))
+                        continue
+                    }
+                    let isSwift = block.contains { $0.hasPrefix("let ") || $0.hasPrefix("var ") || $0.hasPrefix("try ") }
+                    for code in block where isSwift && !code.hasPrefix("//") {
+                        XCTAssertTrue(lines.contains(code), "\(library)/\(file): example line not compiled here: \(code)")
+                        checked += 1
+                    }
+                    block = []
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 30)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+import SocloadSQLite
+import SocloadTestSupport
+import XCTest
+
+/// The README's Swift examples, compiled and run as written (`testTheReadmesExamplesAreTheseOnes`
+/// checks that every line of them is here). Each runs in a temporary directory that has the
+/// bundled `Datasets`, so `socload.sqlite` and `Datasets` mean what the README says.
+final class ReadmeExamples: XCTestCase {
+    private var directory: URL!
+    private var previousDirectory: String!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("socload-examples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Datasets"),
+                                                   withDestinationURL: Fixtures.datasetsDirectory)
+        previousDirectory = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
+    }
+
+    override func tearDown() {
+        _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// "Loading a dataset from Swift".
+    func testLoadingADataset() throws {
+        let token = ProcessInfo.processInfo.environment["SOCRATA_APP_TOKEN"]
+        let domain: String? = nil                    // a portal such as "data.example.org"; nil: the bundled copy
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue),
+                                   http: HTTPOptions(appToken: token))
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: domain,
+                                                     datasetsDirectories: ["Datasets"])
+        var request = LoadRequest(reference: reference)
+        request.typeOverrides = ["confirmation_vote": .text]  // --type confirmation_vote=text
+        request.indexes = [["agency"]]               // --index agency
+        let summary = try loader.load(request)       // or: try await loader.load(request)
+        print("\(summary.rowCount) rows in \(summary.tableName)")
+        for column in summary.invalidCells { print(column.summary) }
+
+        let plan = try DatasetLoader.plan(for: request) // what --dry-run prints: no rows, no database
+
+        XCTAssertEqual(summary.rowCount, 300)
+        XCTAssertEqual(plan.mainTable.column(named: "confirmation_vote")?.type, .text)
+        XCTAssertEqual(plan.mainTable.indexes.map(\.columns), [["agency"]])
+    }
+
+    /// "Using the library from Swift": rows decoded by column name, synchronously and with async.
+    func testReadingRows() async throws {
+        try loadBundledCopy()
+        struct Nomination: Decodable {
+            var name: String
+            var agency: String?
+            var nominationDate: Date?   // ISO-8601 text or epoch seconds
+
+            enum CodingKeys: String, CodingKey {
+                case name, agency, nominationDate = "nomination_date"
+            }
+        }
+
+        // The synchronous call, where the context is not async (as at a script's top level).
+        func readSynchronously() throws -> [Nomination] {
+            let queue = try DatabaseQueue(path: "socload.sqlite")
+            let rows = try queue.read { db in
+                try db.fetchAll(Nomination.self, sql: "select name, agency from n5m4_mism where agency = ?",
+                                arguments: ["State"])
+            }
+            return rows
+        }
+
+        // In async code the same call is awaited; the closure runs on the queue meanwhile.
+        func nominations(from queue: DatabaseQueue) async throws -> [Nomination] {
+            try await queue.read { db in
+                try db.fetchAll(Nomination.self, sql: "select name, agency from n5m4_mism where agency = ?",
+                                arguments: ["State"])
+            }
+        }
+
+        let rows = try readSynchronously()
+        let same = try await nominations(from: DatabaseQueue(path: "socload.sqlite"))
+        XCTAssertFalse(rows.isEmpty)
+        XCTAssertEqual(rows.map(\.name), same.map(\.name))
+        XCTAssertTrue(rows.allSatisfy { $0.agency == "State" })
+    }
+
+    /// "Conditions without SQL: Predicate".
+    func testPredicates() throws {
+        struct Event: Decodable {
+            var category: String
+            var note: String
+        }
+        let queue = try DatabaseQueue(path: "events.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "create table t(category, note, start_time)")
+            for (category, note, start) in [("a", "Café Zürich", "2015-01-02"), ("b", "CAFE", "2015-01-01"), ("c", "cafe", "2015-01-03")] {
+                try db.execute(sql: "insert into t values (?, ?, ?)", arguments: [category, note, start])
+            }
+        }
+        let cats = ["a", "b"]
+        let events = try queue.read { db in
+            try db.fetchAll(Event.self, from: "t",
+                            where: .in("category", cats) && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true),
+                            orderBy: ["start_time"], limit: 100)
+        }
+        XCTAssertEqual(events.map(\.category), ["b", "a"])
+    }
+
+    private func loadBundledCopy() throws {
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+    }
+
+    /// Every line of every Swift example in the README is in this file (imports aside), so an
+    /// example that stops compiling or working fails here.
+    func testTheReadmesExamplesAreTheseOnes() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let here = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/ReadmeExamples.swift"),
+                              encoding: .utf8)
+        let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        XCTAssertGreaterThanOrEqual(blocks.count, 3)
+        for block in blocks {
+            for line in block.split(separator: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, !trimmed.hasPrefix("import ") else { continue }
+                XCTAssertTrue(lines.contains(trimmed), "README example line not compiled here: \(trimmed)")
+            }
+        }
+    }
+}
