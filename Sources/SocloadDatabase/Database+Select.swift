@@ -3,8 +3,13 @@ extension Database {
     /// A SELECT of `columns` (all when nil) from `table` where `predicate` holds, ordered by
     /// `orderBy` (a leading `-` sorts that column descending), at most `limit` rows. Every column
     /// named is checked against the table first.
+    ///
+    /// A `Date` in the predicate is compared in its column's form (see `TimestampForm`): the form
+    /// given in `timestampForms` (socload's catalog knows it from each column's logical type:
+    /// `SQLiteCatalog.timestampForms(of:)`), else the form of a value stored in the column.
     public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
-                            orderBy: [String] = [], limit: Int? = nil) throws -> SQLFragment {
+                            orderBy: [String] = [], limit: Int? = nil,
+                            timestampForms: [String: TimestampForm]? = nil) throws -> SQLFragment {
         let available = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
         guard !available.isEmpty else { throw SelectError.unknownTable(table) }
         let known = Set(available.map { $0.lowercased() })
@@ -17,7 +22,8 @@ extension Database {
         let selected = columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*"
         var sql = "SELECT \(selected) FROM \(table.quotedDatabaseIdentifier)"
         var arguments: [DatabaseValue] = []
-        if let condition = predicate.sql() {
+        let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
+        if let condition = predicate.adapted(to: forms).sql() {
             sql += " WHERE \(condition.sql)"
             arguments = condition.arguments
         }
@@ -32,6 +38,18 @@ extension Database {
         return SQLFragment(sql: sql, arguments: arguments)
     }
 
+    /// The form of a text value stored in each of `columns` (one sample each).
+    private func storedTimestampForms(in table: String, of columns: Set<String>) throws -> [String: TimestampForm] {
+        var forms: [String: TimestampForm] = [:]
+        for column in columns {
+            let name = column.quotedDatabaseIdentifier
+            let sample = try fetchOne(String.self, sql: "SELECT \(name) FROM \(table.quotedDatabaseIdentifier) "
+                                      + "WHERE typeof(\(name)) = 'text' LIMIT 1")
+            if let form = sample.flatMap(TimestampForm.init(storedValue:)) { forms[column] = form }
+        }
+        return forms
+    }
+
     /// The rows of `table` where `predicate` holds, decoded as `T` by column name.
     ///
     ///     let events = try db.fetchAll(Event.self, from: "t",
@@ -39,8 +57,9 @@ extension Database {
     ///                                  orderBy: ["start_time"], limit: 100)
     public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
                                        where predicate: Predicate = .all([]), orderBy: [String] = [],
-                                       limit: Int? = nil) throws -> [T] {
-        let query = try selectQuery(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit)
+                                       limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil) throws -> [T] {
+        let query = try selectQuery(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
+                                    timestampForms: timestampForms)
         return try fetchAll(type, sql: query.sql, arguments: StatementArguments(positional: query.arguments))
     }
 }

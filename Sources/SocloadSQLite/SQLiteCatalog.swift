@@ -85,6 +85,26 @@ public final class SQLiteCatalog: CatalogStore {
                             invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"))
     }
 
+    /// How each date or time column of a loaded table stores its values, from the plan's logical
+    /// types: what `Database.selectQuery(...timestampForms:)` needs to compare a `Date` with it.
+    /// Empty for a table the catalog does not know.
+    ///
+    ///     let forms = try SQLiteCatalog(db: db).timestampForms(of: "n5m4_mism")
+    public func timestampForms(of table: String) throws -> [String: TimestampForm] {
+        guard let entry = try entry(for: table), entry.tableName.lowercased() == table.lowercased(),
+              let plan = entry.plan else { return [:] }
+        var forms: [String: TimestampForm] = [:]
+        for column in plan.mainTable.columns {
+            switch column.type {
+            case .timestamp: forms[column.name] = .fixed
+            case .floatingTimestamp: forms[column.name] = .floating
+            case .date: forms[column.name] = .date
+            default: break
+            }
+        }
+        return forms
+    }
+
     /// Drops a loaded table and its catalog entry together (call it inside a transaction, as
     /// `DatabaseQueue.write` does, so that neither goes without the other). `name` is a table
     /// name (any case) or a dataset id. Returns the name of the table dropped, nil when there is

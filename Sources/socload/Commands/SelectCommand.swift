@@ -1,5 +1,6 @@
 import Foundation
 import SocloadDatabase
+import SocloadSQLite
 
 /// `socload select TABLE`: filter a table without writing SQL; all conditions are AND-ed.
 struct SelectCommand: ParsableCommand {
@@ -46,7 +47,7 @@ struct SelectCommand: ParsableCommand {
             let query: SQLFragment
             do {
                 query = try db.selectQuery(from: table, columns: columns?.names, where: predicate, orderBy: order?.names ?? [],
-                                           limit: limit)
+                                           limit: limit, timestampForms: try SQLiteCatalog(db: db).timestampForms(of: table))
             } catch let error as SelectError {
                 if case .unknownTable = error { throw CommandFailure(error.description, exitCode: .noInput) }
                 throw UsageError(error.description, command: Self.spec)
