@@ -110,6 +110,10 @@ final class DocCommentExamples: XCTestCase {
         let verification = try queue.read { db in try SQLiteVerifier.verify("n5m4_mism", db: db) }
         for line in verification?.differenceLines ?? [] { print(line) }
         XCTAssertEqual(verification?.differences, [])
+        try queue.read { db in
+            let forms = try SQLiteCatalog(db: db).timestampForms(of: "n5m4_mism")
+            XCTAssertEqual(forms["nomination_date"], .floating)
+        }
         let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop("n5m4_mism") }
         XCTAssertEqual(dropped, "n5m4_mism")
 
