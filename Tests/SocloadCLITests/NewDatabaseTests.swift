@@ -113,4 +113,17 @@ final class NewDatabaseTests: XCTestCase {
         let again = try SocloadProcess.run(["fetch", dataset, "--db", db, "--table", "slow"])
         XCTAssertEqual(again.status, 0, again.stderr)
     }
+
+    /// After each fetch (the second one in WAL mode) the database file alone holds every table:
+    /// a copy of it without its `-wal` (what `scp`, a mail or a `make` artifact carries) is complete.
+    func testTheMainFileAloneIsCompleteAfterEachFetch() throws {
+        for (round, table) in ["t", "u"].enumerated() {
+            let run = try SocloadProcess.run(["fetch", dataset, "--table", table, "--db", db, "-q"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let copy = directory.path("copy-\(round).sqlite")
+            try FileManager.default.copyItem(atPath: db, toPath: copy)
+            let copied = try Database(path: copy)
+            XCTAssertEqual(try copied.fetchValue(sql: "select count(*) from \(table)"), .integer(300), "round \(round)")
+        }
+    }
 }
