@@ -9,24 +9,7 @@ import XCTest
 
 /// The examples in the public API's doc comments, compiled and run as written
 /// (`testTheDocCommentsExamplesAreTheseOnes` checks that every line of them is here).
-final class DocCommentExamples: XCTestCase {
-    private var directory: URL!
-    private var previousDirectory: String!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("socload-doc-examples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Datasets"),
-                                                   withDestinationURL: Fixtures.datasetsDirectory)
-        previousDirectory = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
-    }
-
-    override func tearDown() {
-        _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class DocCommentExamples: ExampleTestCase {
     func testDatabaseExamples() throws {
         let db = try Database(path: ":memory:")
         try db.execute(sql: "create table t(name, votes, agency, year, x)")

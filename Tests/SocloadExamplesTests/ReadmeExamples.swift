@@ -8,24 +8,7 @@ import XCTest
 /// The README's Swift examples, compiled and run as written (`testTheReadmesExamplesAreTheseOnes`
 /// checks that every line of them is here). Each runs in a temporary directory that has the
 /// bundled `Datasets`, so `socload.sqlite` and `Datasets` mean what the README says.
-final class ReadmeExamples: XCTestCase {
-    private var directory: URL!
-    private var previousDirectory: String!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("socload-examples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Datasets"),
-                                                   withDestinationURL: Fixtures.datasetsDirectory)
-        previousDirectory = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
-    }
-
-    override func tearDown() {
-        _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class ReadmeExamples: ExampleTestCase {
     /// "Loading a dataset from Swift".
     func testLoadingADataset() throws {
         let token = ProcessInfo.processInfo.environment["SOCRATA_APP_TOKEN"]

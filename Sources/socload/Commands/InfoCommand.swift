@@ -25,8 +25,7 @@ struct InfoCommand: ParsableCommand {
         let queue = try database.openExisting(context, command: Self.spec)
         let entry = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
         guard let entry else {
-            throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",
-                                 exitCode: .noInput)
+            throw CommandFailure.notInCatalog(key, path: queue.path)
         }
         if columns {
             try writeColumns(of: entry, queue: queue, to: writer)

@@ -27,8 +27,7 @@ struct VerifyCommand: ParsableCommand {
         let writer = try output.writer(context, command: Self.spec)
         let queue = try database.openExisting(context, command: Self.spec)
         guard let verification = try queue.read({ db in try SQLiteVerifier.verify(key, db: db) }) else {
-            throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(queue.path)'",
-                                 exitCode: .noInput)
+            throw CommandFailure.notInCatalog(key, path: queue.path)
         }
         writer.begin(columns: ["column", "field", "statement", "portal", "table", "agrees"])
         for result in verification.results {
