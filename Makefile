@@ -2,7 +2,9 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev sqlite3 python3 time
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libpq-dev sqlite3 python3 time
+# The tests also start a throwaway PostgreSQL 15 server, with PostGIS (scripts/with-postgres.sh).
+TEST_PACKAGES := postgresql-15 postgresql-15-postgis-3
 N ?= 1000000
 SOCLOAD := .build/release/socload
 DB ?= socload.sqlite
@@ -15,7 +17,7 @@ help:
 	@echo "make build    build socload in release mode"
 	@echo "make run      build, then fetch n5m4-mism (bundled copy) and query it"
 	@echo "make data/ID.sqlite   fetch dataset ID into its own database (DOMAIN=host to use a portal)"
-	@echo "make test     build and run the whole test suite"
+	@echo "make test     build and run the whole test suite (beside a throwaway PostgreSQL server)"
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make fuzz     run libFuzzer on the readers ($(FUZZ_TARGETS)) for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds each"
 	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
@@ -46,8 +48,9 @@ datasets:
 	$(SWIFT) run socload-datasets Datasets
 
 test: deps
+	@./scripts/install-deps.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	./scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
 	python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
 		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md > /dev/null

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
+        .library(name: "SocloadPostgreSQL", targets: ["SocloadPostgreSQL"]),
     ],
     targets: [
         // C boundary: system libraries plus typed wrappers for their variadic functions.
@@ -35,8 +36,17 @@ let package = Package(
         .systemLibrary(name: "CFileSystem"),
         .target(name: "SocloadSQLite", dependencies: ["SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"]),
 
+        // The PostgreSQL destination: libpq, binary COPY into a new table swapped in at the end.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "SocloadPostgreSQL", dependencies: ["SocloadDatabase", "SocloadSocrata", "CPostgreSQL"]),
+
         // Command-line front end: argument parsing, commands, output formats, progress.
-        .executableTarget(name: "socload", dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"]),
+        .executableTarget(name: "socload",
+                         dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"]),
 
         // Writes the bundled sample datasets (Datasets/*.json), deterministically.
         .executableTarget(name: "socload-datasets",
@@ -49,15 +59,19 @@ let package = Package(
 
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
-        .target(name: "SocloadTestSupport", dependencies: ["SocloadSocrata"], path: "Tests/SocloadTestSupport"),
+        .target(name: "SocloadTestSupport", dependencies: ["SocloadSocrata", "SocloadPostgreSQL"], path: "Tests/SocloadTestSupport"),
         .testTarget(name: "SocloadSocrataTests",
                     dependencies: ["SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
+        // The PostgreSQL destination against a real server (scripts/with-postgres.sh starts one).
+        .testTarget(name: "SocloadPostgreSQLTests",
+                    dependencies: ["SocloadPostgreSQL", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase",
+                                   "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
                     dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
                     dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite",
-                                   "SocloadTestSupport"]),
+                                   "SocloadPostgreSQL", "SocloadTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -117,7 +117,8 @@ public enum ISO8601Timestamp {
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, days since 1970-01-01)
 
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (negative before it).
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -138,7 +139,8 @@ public enum ISO8601Timestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// How many days the month has in that year.
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

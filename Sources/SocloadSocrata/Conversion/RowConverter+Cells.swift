@@ -36,7 +36,12 @@ extension RowConverter {
         if cell.kind == .null { return batch.values.append(.null) }
         switch type {
         case .text, .json, .geometry:
+            let start = batch.values.count
             appendText(cell, bytes, &batch)
+            if !storable.allowsNULInText, !isStorableText(batch, at: start, isJSON: type == .json) {
+                batch.values.removeLast()
+                try invalidCell(column, cell, bytes, &batch, notStorable: true)
+            }
         case .integer, .decimal, .double:
             switch cell.kind {
             case .true: batch.values.append(.integer(1))
@@ -44,6 +49,13 @@ extension RowConverter {
             case .string, .number:
                 let result = Self.withContent(cell, bytes) { Self.number($0, as: type, into: &batch) }
                 if !result { try invalidCell(column, cell, bytes, &batch) }
+                if result, type == .decimal, !storable.isAnything, case let .decimal(offset, length)? = batch.values.last,
+                   !batch.arena.withUnsafeBufferPointer({
+                       storable.allowsDecimal(UnsafeBufferPointer(rebasing: $0[Int(offset)..<Int(offset + length)]))
+                   }) {
+                    batch.values.removeLast()
+                    try invalidCell(column, cell, bytes, &batch, notStorable: true)
+                }
             default: try invalidCell(column, cell, bytes, &batch)
             }
         case .boolean:
@@ -70,6 +82,24 @@ extension RowConverter {
             guard cell.kind == .string || (cell.kind == .number && type == .timestamp),
                   Self.withContent(cell, bytes, { Self.timestamp($0, as: type, into: &batch) })
             else { return try invalidCell(column, cell, bytes, &batch) }
+            if type == .timestamp, let range = storable.timestampSeconds, case let .text(offset, length)? = batch.values.last {
+                let seconds = batch.arena.withUnsafeBufferPointer {
+                    ISO8601Timestamp.epochSeconds(utf8: UnsafeBufferPointer(rebasing: $0[Int(offset)..<Int(offset + length)]))
+                }
+                // Years beyond four digits are not read back by the parser: outside any such range.
+                if !(seconds.map(range.contains) ?? false) {
+                    batch.values.removeLast()
+                    try invalidCell(column, cell, bytes, &batch, notStorable: true)
+                }
+            }
+        }
+    }
+
+    /// True when the text value appended at `index` can be stored (see `StorableValues`).
+    func isStorableText(_ batch: RowBatch, at index: Int, isJSON: Bool) -> Bool {
+        guard index < batch.values.count, case let .text(offset, length) = batch.values[index] else { return true }
+        return batch.arena.withUnsafeBufferPointer {
+            storable.allowsText(UnsafeBufferPointer(rebasing: $0[Int(offset)..<Int(offset + length)]), isJSON: isJSON)
         }
     }
 

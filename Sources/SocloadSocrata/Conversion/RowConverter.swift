@@ -20,6 +20,8 @@ public struct RowConverter: Sendable {
     public let table: PlanTable
     public let format: RowFormat
     public let strict: Bool
+    /// What the destination can store (see `StorableValues`).
+    public let storable: StorableValues
     /// How many cells a source row has.
     var cellCount: Int { fieldNames.count }
     private let fieldIndexes: [String: Int]
@@ -53,11 +55,13 @@ public struct RowConverter: Sendable {
     }
     var rowNumber = 0
 
-    public init(plan: LoadPlan, table: Int = 0, rows format: RowFormat, strict: Bool = false) {
+    public init(plan: LoadPlan, table: Int = 0, rows format: RowFormat, strict: Bool = false,
+                storable: StorableValues = .anything) {
         let planTable = plan.tables[table]
         self.table = planTable
         self.format = format
         self.strict = strict
+        self.storable = storable
         var indexes: [String: Int] = [:]
         for (index, field) in plan.sourceFields.enumerated() where indexes[field] == nil {
             indexes[field] = index
@@ -221,12 +225,13 @@ public struct RowConverter: Sendable {
 
     /// Records a cell that is not of its column's type and stores NULL (or stops, when strict).
     mutating func invalidCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
-                              _ batch: inout RowBatch) throws {
+                              _ batch: inout RowBatch, notStorable: Bool = false) throws {
         if invalid[column] != nil {
             invalid[column]!.count += 1
         } else {
             invalid[column] = InvalidCells(column: table.columns[column].name, type: table.columns[column].type,
-                                           count: 1, firstRow: rowNumber, firstValue: InvalidCells.display(bytes, cell))
+                                           count: 1, firstRow: rowNumber, firstValue: InvalidCells.display(bytes, cell),
+                                           destinationNote: notStorable ? storable.note : nil)
         }
         if strict { throw InvalidCellError(cells: invalid[column]!) }
         batch.values.append(.null)

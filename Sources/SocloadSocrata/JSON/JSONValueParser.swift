@@ -2,7 +2,7 @@
 ///
 /// Nesting is limited (`maximumDepth`) so hostile input cannot exhaust the stack, and text must
 /// be valid UTF-8.
-struct JSONValueParser {
+public struct JSONValueParser {
     static let maximumDepth = 512
 
     enum Failure: Error, Equatable {
@@ -28,6 +28,12 @@ struct JSONValueParser {
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.unexpected() }
         return value
+    }
+
+    /// True when the bytes are one complete JSON value (what a JSON column of a database that
+    /// checks JSON, such as PostgreSQL's jsonb, accepts as is).
+    public static func isJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (try? parse(bytes)) != nil
     }
 
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {

@@ -19,7 +19,7 @@ extension DatasetLoader {
             let plan = try request.plan(for: layout.view)
             try self.beginTable(plan, transaction: transaction, state: state)
             if state.view == nil { state.view = layout.view }
-            return PageRowSink(plan: plan, strict: request.strict) { batch in try state.writer?.insert(batch) }
+            return PageRowSink(plan: plan, strict: request.strict, storable: self.destination.storableValues) { batch in try state.writer?.insert(batch) }
         }
         state.invalidCells = sink?.converter.invalidCells ?? []
     }

@@ -91,7 +91,7 @@ extension DatasetLoader {
             try view.requireTabular()
             let plan = try request.plan(for: view)
             guard channel.send(.plan(plan, view)) else { throw Stopped() }
-            converter = RowConverter(plan: plan, rows: .arrays, strict: request.strict)
+            converter = RowConverter(plan: plan, rows: .arrays, strict: request.strict, storable: request.storable)
             batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: batchRows)
             if request.limit == 0 { throw LimitReached() }
         }

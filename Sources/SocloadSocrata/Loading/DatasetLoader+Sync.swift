@@ -43,7 +43,8 @@ extension DatasetLoader {
             var stored = try storedPlan(of: entry)
             var options = stored.options ?? PlanOptions(tableName: entry.tableName)
             options.includeSystemColumns = false // SODA gives only :id, :created_at and :updated_at
-            let plan = try LoadPlan.socrata(view: layout.view, options: options)
+            var plan = try LoadPlan.socrata(view: layout.view, options: options)
+            if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
             try Self.checkColumns(plan.mainTable, against: stored.mainTable)
             guard !plan.mainTable.primaryKey.isEmpty else {
                 throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
@@ -61,7 +62,7 @@ extension DatasetLoader {
             state.view = view
             let sink = try readPages(api: .soda2, portal: portal, query: query, pageSize: pageSize, limit: nil,
                                      layout: layout, transaction: transaction, state: state) { _ in
-                PageRowSink(plan: plan, strict: false) { batch in inserted += try upserter.upsert(batch) }
+                PageRowSink(plan: plan, strict: false, storable: self.destination.storableValues) { batch in inserted += try upserter.upsert(batch) }
             }
             var refreshed = entry
             refreshed.rowCount = try upserter.rowCount()

@@ -62,7 +62,10 @@ public final class DatasetLoader: @unchecked Sendable {
 
     /// Loads the dataset `request` names, replacing its table, in one transaction.
     public func load(_ request: LoadRequest) throws -> LoadSummary {
-        try reportingCancellation { try performLoad(request) }
+        var request = request
+        request.storable = destination.storableValues
+        request.maximumNameBytes = destination.maximumNameBytes
+        return try reportingCancellation { try performLoad(request) }
     }
 
     /// Runs `body`; once the load is cancelled, whatever failed because of it (an interrupted

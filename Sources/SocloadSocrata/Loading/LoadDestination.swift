@@ -14,12 +14,22 @@ public protocol LoadDestination {
 
     /// Lets the destination work again after `interrupt()` (called when the load has ended).
     func resumeAfterInterrupt()
+
+    /// What the destination can store, where that is less than the converter produces: cells
+    /// beyond it are treated as not of their column's type.
+    var storableValues: StorableValues { get }
+
+    /// The longest table, column or index name the destination takes, in UTF-8 bytes (nil: any
+    /// length). Longer names in a plan are shortened deterministically before the load.
+    var maximumNameBytes: Int? { get }
 }
 
 extension LoadDestination {
     /// Nothing to stop: the load notices the cancellation between batches.
     public func interrupt() {}
     public func resumeAfterInterrupt() {}
+    public var storableValues: StorableValues { .anything }
+    public var maximumNameBytes: Int? { nil }
 }
 
 /// The operations of one load, all inside its transaction.

@@ -37,6 +37,10 @@ public struct LoadRequest: Sendable {
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false
+    /// What the destination can store; set by the loader from its destination.
+    var storable = StorableValues.anything
+    /// The destination's longest name; set by the loader from its destination.
+    var maximumNameBytes: Int?
 
     public init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
                 includeSystemColumns: Bool = false) {
@@ -74,8 +78,9 @@ public struct LoadRequest: Sendable {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
-        let plan = try LoadPlan.socrata(view: view, options: PlanOptions(
+        var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
             tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes))
+        if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")

@@ -10,8 +10,8 @@ final class PageRowSink {
     /// True when the last page had no row ids and the very rows of the page before it.
     private(set) var lastPageLooksRepeated = false
 
-    init(plan: LoadPlan, strict: Bool, deliver: @escaping (RowBatch) throws -> Void) {
-        converter = RowConverter(plan: plan, rows: .objects, strict: strict)
+    init(plan: LoadPlan, strict: Bool, storable: StorableValues, deliver: @escaping (RowBatch) throws -> Void) {
+        converter = RowConverter(plan: plan, rows: .objects, strict: strict, storable: storable)
         checkpoint = converter
         repeats = RepeatedPageDetector(idColumn: plan.mainTable.columns.firstIndex { column in
             if case .rowIdentifier = column.source { return true }

@@ -1,5 +1,6 @@
 import Foundation
 import SocloadDatabase
+import SocloadPostgreSQL
 
 /// A subcommand of socload: its interface, and what it does with parsed arguments.
 protocol Command {
@@ -15,8 +16,33 @@ struct CommandContext {
 
 /// The `--db` option shared by every command that reads or writes the database.
 struct DatabaseOptions: ParsableArguments {
-    @Option(valueName: "path", help: "The SQLite database file.", default: "socload.sqlite, or $SOCLOAD_DB")
+    @Option(valueName: "path|url",
+            help: "The SQLite database file, or a PostgreSQL database: postgresql://user@host:5432/db, or postgres: "
+                + "alone for the PG* environment variables.",
+            default: "socload.sqlite, or $SOCLOAD_DB")
     var db: String?
+    @Option(valueName: "name", help: "The PostgreSQL schema for tables and the catalog.", default: "public")
+    var schema: String?
+
+    /// The PostgreSQL database `--db` (or `$SOCLOAD_DB`) names, with the schema to use; nil
+    /// for a SQLite file. `--schema` with a SQLite file is a usage error.
+    func postgreSQL(_ context: CommandContext, command: CommandSpec) throws -> (PostgreSQLConnectionString, String)? {
+        guard let connectionString = PostgreSQLConnectionString(path(context)) else {
+            if schema != nil {
+                throw UsageError("--schema is for a PostgreSQL --db (postgresql://...), not a SQLite file", command: command)
+            }
+            return nil
+        }
+        if let schema, schema.isEmpty || schema.contains("\u{0}") {
+            throw UsageError("--schema needs a name", command: command)
+        }
+        return (connectionString, schema ?? "public")
+    }
+
+    /// Connects to the PostgreSQL database `--db` names.
+    func connect(_ connectionString: PostgreSQLConnectionString) throws -> PostgreSQLConnection {
+        try PostgreSQLConnection(connectionString)
+    }
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.
     func path(_ context: CommandContext) -> String {

@@ -84,13 +84,20 @@ struct FetchCommand: ParsableCommand {
             return
         }
 
-        let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
-        if incremental { try database.requireExisting(context) }
-        // A new database is built beside its target and moved into place only when the load
-        // commits: a failure leaves no file, and a file that appears meanwhile is never replaced.
-        let staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
-        let session = try LoadOptions.session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries,
+        let session: LoadOptions.Session
+        var staged: StagedDatabaseFile?
+        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
+            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
+                                              retries: retries, quiet: quiet, context)
+        } else {
+            let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
+            if incremental { try database.requireExisting(context) }
+            // A new database is built beside its target and moved into place only when the load
+            // commits: a failure leaves no file, and a file that appears meanwhile is never replaced.
+            staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
+            session = try LoadOptions.session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries,
                                               quiet: quiet, context)
+        }
         defer { session.finish() }
         if incremental {
             try SyncCommand.sync(table ?? dataset ?? "", session: session, pageSize: request.pageSize,

@@ -2,20 +2,22 @@ import Foundation
 import SocloadDatabase
 import SocloadSocrata
 import SocloadSQLite
+import SocloadPostgreSQL
 
 /// What `fetch` and `sync` share: the database, credentials, retries, signals and progress.
 enum LoadOptions {
     /// An open database and a loader wired to the terminal: progress, retry notices, Ctrl-C.
     final class Session {
-        let queue: DatabaseQueue
+        private let closeDatabase: () -> Void
         let loader: DatasetLoader
         let meter: ProgressMeter
         /// `--quiet`: informational lines (the summary) are not printed; warnings and errors are.
         let quiet: Bool
         private let signals: SignalTrap
 
-        init(queue: DatabaseQueue, loader: DatasetLoader, meter: ProgressMeter, quiet: Bool, signals: SignalTrap) {
-            self.queue = queue
+        init(closeDatabase: @escaping () -> Void, loader: DatasetLoader, meter: ProgressMeter, quiet: Bool,
+             signals: SignalTrap) {
+            self.closeDatabase = closeDatabase
             self.loader = loader
             self.meter = meter
             self.quiet = quiet
@@ -34,7 +36,7 @@ enum LoadOptions {
 
         /// Closes the database (before a staged new file is moved into place).
         func close() {
-            queue.close()
+            closeDatabase()
         }
     }
 
@@ -49,9 +51,25 @@ enum LoadOptions {
         return http
     }
 
-    /// Opens (or creates) the database at `path` and wires a loader to the terminal.
+    /// Opens (or creates) the SQLite database at `path` and wires a loader to the terminal.
     static func session(path: String, appToken: String?, retries: Int?, quiet: Bool,
                         _ context: CommandContext) throws -> Session {
+        let queue = try DatabaseQueue(path: path)
+        SQLLogFile.attach(to: queue, environment: context.environment)
+        return session(destination: SQLiteDestination(queue: queue), close: { queue.close() }, appToken: appToken,
+                       retries: retries, quiet: quiet, context)
+    }
+
+    /// Connects to a PostgreSQL database and wires a loader to the terminal.
+    static func session(postgreSQL connectionString: PostgreSQLConnectionString, schema: String, appToken: String?,
+                        retries: Int?, quiet: Bool, _ context: CommandContext) throws -> Session {
+        let connection = try PostgreSQLConnection(connectionString)
+        return session(destination: PostgreSQLDestination(connection: connection, schema: schema), close: {},
+                       appToken: appToken, retries: retries, quiet: quiet, context)
+    }
+
+    private static func session(destination: any LoadDestination, close: @escaping () -> Void, appToken: String?,
+                                retries: Int?, quiet: Bool, _ context: CommandContext) -> Session {
         let environment = context.environment
         let http = httpOptions(appToken: appToken, context)
         var retry = RetryPolicy()
@@ -60,18 +78,16 @@ enum LoadOptions {
             retry.baseDelay = delay
             retry.maximumRetryAfter = max(delay * 10, 0)
         }
-        let queue = try DatabaseQueue(path: path)
-        SQLLogFile.attach(to: queue, environment: environment)
         let cancellation = LoadCancellation()
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)
-        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http, retry: retry,
+        let loader = DatasetLoader(destination: destination, http: http, retry: retry,
                                    cancellation: cancellation, progress: meter.report,
                                    onRetry: quiet ? nil : { notice in
                                        meter.clear()
                                        StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
                                    })
         let signals = SignalTrap(loader: loader)
-        return Session(queue: queue, loader: loader, meter: meter, quiet: quiet, signals: signals)
+        return Session(closeDatabase: close, loader: loader, meter: meter, quiet: quiet, signals: signals)
     }
 }
 

@@ -23,9 +23,15 @@ struct SyncCommand: ParsableCommand {
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
-        let path = try database.checkedPath(context, writing: true, command: Self.spec)
-        try database.requireExisting(context)
-        let session = try LoadOptions.session(path: path, appToken: appToken, retries: retries, quiet: quiet, context)
+        let session: LoadOptions.Session
+        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
+            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
+                                              retries: retries, quiet: quiet, context)
+        } else {
+            let path = try database.checkedPath(context, writing: true, command: Self.spec)
+            try database.requireExisting(context)
+            session = try LoadOptions.session(path: path, appToken: appToken, retries: retries, quiet: quiet, context)
+        }
         defer { session.finish() }
         try Self.sync(tableOrID ?? "", session: session, pageSize: pageSize?.rows ?? 50_000, indexes: index.map(\.names))
     }

@@ -1,0 +1,78 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// The `_socload_datasets` table in the load's schema: one row per loaded table, the same
+/// columns as SQLite's catalog. Table names compare exactly, as PostgreSQL compares quoted names.
+public final class PostgreSQLCatalog: CatalogStore {
+    public static let tableName = "_socload_datasets"
+    private let connection: PostgreSQLConnection
+    private let schema: String
+    /// Runs before each statement (a load's transaction ends its open COPY here).
+    var beforeStatement: () throws -> Void = {}
+
+    public init(connection: PostgreSQLConnection, schema: String = "public") {
+        self.connection = connection
+        self.schema = schema
+    }
+
+    private var qualifiedName: String {
+        schema.quotedDatabaseIdentifier + "." + Self.tableName.quotedDatabaseIdentifier
+    }
+
+    static let textColumns = ["table_name", "dataset_id", "domain", "name", "source_url", "fetched_at", "rows_updated_at",
+                              "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
+                              "request_signature", "plan_json", "invalid_cells_json", "partial_reason"]
+
+    private func run() throws -> PostgreSQLConnection {
+        try beforeStatement()
+        return connection
+    }
+
+    public func record(_ entry: CatalogEntry) throws {
+        try run().execute("""
+            CREATE TABLE IF NOT EXISTS \(qualifiedName) (
+              "table_name" text PRIMARY KEY, "dataset_id" text, "domain" text, "name" text,
+              "source_url" text NOT NULL, "fetched_at" text NOT NULL, "rows_updated_at" text,
+              "row_count" bigint NOT NULL, "columns_json" text NOT NULL, "column_mapping_json" text NOT NULL,
+              "etag" text, "last_modified" text, "request_signature" text, "plan_json" text,
+              "invalid_cells_json" text, "partial_reason" text)
+            """)
+        try run().execute("DELETE FROM \(qualifiedName) WHERE \"table_name\" = $1", [entry.tableName])
+        let placeholders = (1...Self.textColumns.count).map { "$\($0)" }.joined(separator: ", ")
+        try run().execute("""
+            INSERT INTO \(qualifiedName) (\(Self.textColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
+            VALUES (\(placeholders))
+            """, [entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
+                  entry.rowsUpdatedAt, String(entry.rowCount), entry.columnsJSON, entry.columnMappingJSON, entry.etag,
+                  entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason])
+    }
+
+    /// The entry for a table name (exactly) or a dataset id; nil when there is none.
+    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
+        guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return nil }
+        let columns = Self.textColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let result = try run().execute("""
+            SELECT \(columns) FROM \(qualifiedName) WHERE "table_name" = $1 OR "dataset_id" = $1
+            ORDER BY "table_name" = $1 DESC, "fetched_at" DESC LIMIT 1
+            """, [tableOrDatasetID])
+        guard let row = result.rows.first else { return nil }
+        return CatalogEntry(tableName: row[0] ?? "", datasetID: row[1], domain: row[2], name: row[3], sourceURL: row[4] ?? "",
+                            fetchedAt: row[5] ?? "", rowsUpdatedAt: row[6], rowCount: Int(row[7] ?? "") ?? 0,
+                            columnsJSON: row[8] ?? "[]", columnMappingJSON: row[9] ?? "{}", etag: row[10],
+                            lastModified: row[11], requestSignature: row[12], planJSON: row[13],
+                            invalidCellsJSON: row[14], partialReason: row[15])
+    }
+
+    /// Every entry, by table name.
+    public func entries() throws -> [CatalogEntry] {
+        guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return [] }
+        let names = try run().execute("SELECT \"table_name\" FROM \(qualifiedName) ORDER BY 1").rows.compactMap { $0[0] }
+        return try names.compactMap { try entry(for: $0) }
+    }
+
+    /// Removes a table's entry.
+    public func remove(tableName: String) throws {
+        guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return }
+        try run().execute("DELETE FROM \(qualifiedName) WHERE \"table_name\" = $1", [tableName])
+    }
+}

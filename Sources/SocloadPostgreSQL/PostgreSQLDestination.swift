@@ -1,0 +1,158 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+
+/// Loads into a PostgreSQL database: the whole load is ONE transaction in which the new table is
+/// created under a temporary name, filled by binary `COPY`, given its key and indexes, and only
+/// then swapped in for the old one (locks taken with a `lock_timeout`, retried). Readers keep
+/// reading the old table during the COPY and wait only for the swap itself.
+///
+///     let connection = try PostgreSQLConnection(PostgreSQLConnectionString("postgres:")!)
+///     let loader = DatasetLoader(destination: PostgreSQLDestination(connection: connection))
+public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
+    public let connection: PostgreSQLConnection
+    /// The schema the tables and the catalog go into.
+    public let schema: String
+    /// How the swap waits for readers of the old table (see `SwapLocking`).
+    public var swapLocking = SwapLocking()
+
+    /// How long each attempt to lock the old table for the swap waits, and how many are made.
+    /// A reader that holds the table longer than all attempts fails the load (nothing changed);
+    /// meanwhile new readers queue behind the waiting swap at most `timeout` at a time.
+    public struct SwapLocking: Sendable {
+        public var timeout: Double = 2
+        public var attempts = 8
+        public init() {}
+    }
+
+    public init(connection: PostgreSQLConnection, schema: String = "public") {
+        self.connection = connection
+        self.schema = schema
+    }
+
+    public var storableValues: StorableValues { PostgreSQLTypes.storableValues }
+    public var maximumNameBytes: Int? { 63 }
+
+    public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
+        try connection.execute("BEGIN")
+        do {
+            try ensureSchema()
+            let transaction = PostgreSQLLoadTransaction(connection: connection, schema: schema, swapLocking: swapLocking)
+            let result = try body(transaction)
+            try transaction.pauseCopy()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            connection.abortCopy(reason: "socload: the load failed")
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Creates the schema when it does not exist (checked first: creating needs a privilege that
+    /// loading into an existing schema does not).
+    private func ensureSchema() throws {
+        guard try connection.value("SELECT to_regnamespace($1) IS NULL", [schema.quotedDatabaseIdentifier]) == "t" else { return }
+        try connection.execute("CREATE SCHEMA \(schema.quotedDatabaseIdentifier)")
+    }
+
+    /// Cancels the statement or COPY running on the connection.
+    public func interrupt() { connection.cancel() }
+}
+
+/// One load's transaction on the connection. At most one COPY is open at a time; any other
+/// statement first ends it (`pauseCopy`), and the next batch starts a new one.
+final class PostgreSQLLoadTransaction: LoadTransaction {
+    let connection: PostgreSQLConnection
+    let schema: String
+    let swapLocking: PostgreSQLDestination.SwapLocking
+    let catalog: any CatalogStore
+    private var savepointDepth = 0
+    /// Sends the end of the open COPY's data (its trailer) before the COPY ends.
+    private var copyTrailer: (() throws -> Void)?
+    private static let tableCounter = Counter()
+
+    init(connection: PostgreSQLConnection, schema: String, swapLocking: PostgreSQLDestination.SwapLocking) {
+        self.connection = connection
+        self.schema = schema
+        self.swapLocking = swapLocking
+        let catalog = PostgreSQLCatalog(connection: connection, schema: schema)
+        self.catalog = catalog
+        catalog.beforeStatement = { [unowned self] in try self.pauseCopy() }
+    }
+
+    /// `"schema"."name"`.
+    func qualified(_ name: String) -> String {
+        schema.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+    }
+
+    /// A name for a table that exists only inside this transaction until the swap.
+    func temporaryName(_ purpose: String) -> String {
+        "_socload_\(purpose)_\(getpid())_\(Self.tableCounter.next())"
+    }
+
+    /// Runs a statement after ending any open COPY.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgreSQLResult {
+        try pauseCopy()
+        return try connection.execute(sql, parameters)
+    }
+
+    func value(_ sql: String, _ parameters: [String?] = []) throws -> String? {
+        try execute(sql, parameters).rows.first?.first ?? nil
+    }
+
+    /// Starts a COPY whose data ends with `trailer` (run by `pauseCopy`).
+    func beginCopy(_ sql: String, trailer: @escaping () throws -> Void) throws {
+        try pauseCopy()
+        try connection.beginCopy(sql)
+        copyTrailer = trailer
+    }
+
+    /// Ends the open COPY, if any, checking that the server took every row.
+    func pauseCopy() throws {
+        guard connection.isCopying, let trailer = copyTrailer else { return }
+        copyTrailer = nil
+        try trailer()
+        try connection.endCopy()
+    }
+
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "socload_attempt_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            copyTrailer = nil
+            connection.abortCopy(reason: "socload: the attempt failed")
+            _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
+            _ = try? connection.execute("RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    func replaceTable(_ table: PlanTable, previous: PlanTable?) throws -> any TableWriter {
+        try PostgreSQLTableWriter(transaction: self, table: table, previous: previous)
+    }
+
+    func upserter(for table: PlanTable) throws -> any RowUpserter {
+        try PostgreSQLUpserter(transaction: self, table: table)
+    }
+}
+
+/// A process-wide counter for unique temporary names.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

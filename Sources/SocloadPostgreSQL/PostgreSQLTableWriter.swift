@@ -1,0 +1,132 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// Writes a new copy of a plan table: creates it under a temporary name (the old table stays
+/// readable), streams the rows in by binary COPY, then builds the key and the plan's indexes and
+/// swaps it in for the old table (`PostgreSQLTableSwap`), keeping what the user built on that.
+final class PostgreSQLTableWriter: TableWriter {
+    private let transaction: PostgreSQLLoadTransaction
+    private let table: PlanTable
+    private let previous: PlanTable?
+    private let newName: String
+    private let encoder: PostgreSQLCopyEncoder
+    private var buffer: [UInt8] = []
+    /// The dataset row number of the first row of the open COPY (for its errors' line numbers).
+    private var copyFirstRow = 1
+    private var rowsSent = 0
+
+    init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?) throws {
+        self.transaction = transaction
+        self.table = table
+        self.previous = previous
+        newName = transaction.temporaryName("new")
+        encoder = PostgreSQLCopyEncoder(table: table)
+        try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName)))
+    }
+
+    /// `CREATE TABLE` with the columns' PostgreSQL types; key columns are NOT NULL, so an empty
+    /// key stops the COPY at its row. The key itself is added after the rows.
+    static func createTableSQL(_ table: PlanTable, as qualifiedName: String) -> String {
+        let key = Set(table.primaryKey)
+        let definitions = table.columns.map { column in
+            "\(column.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType(column.type))"
+                + (key.contains(column.name) ? " NOT NULL" : "")
+        }
+        return "CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"
+    }
+
+    static func quotedList(_ names: [String]) -> String {
+        names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    }
+
+    func insert(_ batch: RowBatch) throws {
+        guard batch.rowCount > 0 else { return }
+        let connection = transaction.connection
+        if !connection.isCopying {
+            try transaction.beginCopy("COPY \(transaction.qualified(newName)) (\(Self.quotedList(table.columns.map(\.name)))) "
+                                      + "FROM STDIN (FORMAT binary)") {
+                try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
+            }
+            copyFirstRow = batch.firstRowNumber
+            buffer = PostgreSQLCopyEncoder.header
+        } else {
+            buffer.removeAll(keepingCapacity: true)
+        }
+        try encoder.encode(batch, into: &buffer)
+        do {
+            try buffer.withUnsafeBytes { try connection.sendCopyData($0) }
+        } catch let error as PostgreSQLError {
+            throw describe(error)
+        }
+        rowsSent += batch.rowCount
+    }
+
+    /// A server error during the COPY with the dataset's row number and the column named:
+    /// `COPY t, line 3, column n` counts lines of this COPY, which may have started mid-dataset.
+    private func describe(_ error: PostgreSQLError) -> any Error {
+        guard let context = error.context, let lineRange = context.range(of: ", line ") else { return error }
+        let digits = context[lineRange.upperBound...].prefix { $0.isNumber }
+        guard let line = Int(digits) else { return error }
+        let row = copyFirstRow + line - 1
+        var column: String?
+        if let columnRange = context.range(of: ", column ") {
+            column = String(context[columnRange.upperBound...].prefix { $0 != ":" })
+        }
+        if error.sqlState == "23502", let column {
+            return LoadError.nullKey(table: table.name, column: column, row: row)
+        }
+        return PostgreSQLError(sqlState: error.sqlState, message: error.message, detail: error.detail,
+                               context: "row \(row)" + (column.map { ", column \($0)" } ?? ""), sql: nil)
+    }
+
+    func finish(strict: Bool) throws -> [String] {
+        do {
+            try transaction.pauseCopy()
+        } catch let error as PostgreSQLError {
+            throw describe(error)
+        }
+        let newTable = transaction.qualified(newName)
+        let keyName = transaction.temporaryName("key")
+        if !table.primaryKey.isEmpty {
+            do {
+                try transaction.execute("SAVEPOINT socload_key")
+                try transaction.execute("ALTER TABLE \(newTable) ADD CONSTRAINT \(keyName.quotedDatabaseIdentifier) "
+                                        + "PRIMARY KEY (\(Self.quotedList(table.primaryKey)))")
+                try transaction.execute("RELEASE SAVEPOINT socload_key")
+            } catch let error as PostgreSQLError where error.sqlState == "23505" {
+                try transaction.execute("ROLLBACK TO SAVEPOINT socload_key")
+                throw try duplicateKey(in: newTable) ?? error
+            }
+        }
+        var indexNames: [(temporary: String, final: String)] = []
+        for index in table.indexes {
+            let name = transaction.temporaryName("index")
+            try transaction.execute("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(name.quotedDatabaseIdentifier) "
+                                    + "ON \(newTable) (\(Self.quotedList(index.columns)))")
+            indexNames.append((name, index.name))
+        }
+        if !table.primaryKey.isEmpty {
+            indexNames.append((keyName, PostgreSQLTableSwap.keyName(of: table)))
+        }
+        let swap = PostgreSQLTableSwap(transaction: transaction, table: table, previous: previous, newName: newName,
+                                       ownedIndexes: indexNames)
+        return try swap.run(strict: strict)
+    }
+
+    /// The first duplicate key, with the row numbers of its first two rows (the new table was
+    /// filled in dataset order, so its physical order is the rows' order).
+    private func duplicateKey(in newTable: String) throws -> LoadError? {
+        let columns = Self.quotedList(table.primaryKey)
+        let result = try transaction.execute("""
+            WITH numbered AS (SELECT \(columns), row_number() OVER (ORDER BY ctid) AS socload_row FROM \(newTable))
+            SELECT (array_agg(socload_row ORDER BY socload_row))[1:2]::text, \(table.primaryKey.map { "min(\($0.quotedDatabaseIdentifier)::text)" }.joined(separator: ", "))
+            FROM numbered GROUP BY \(columns) HAVING count(*) > 1 ORDER BY min(socload_row) LIMIT 1
+            """)
+        guard let row = result.rows.first, let rows = row[0] else { return nil }
+        let numbers = rows.trimmingCharacters(in: ["{", "}"]).split(separator: ",").compactMap { Int($0) }
+        let shown = row.dropFirst().map { $0.map { JSONValue.quoted($0.count > 40 ? String($0.prefix(40)) + "…" : $0) } ?? "NULL" }
+        let key = table.primaryKey.count == 1 ? table.primaryKey[0] : "(" + table.primaryKey.joined(separator: ", ") + ")"
+        let value = shown.count == 1 ? shown[0] : "(" + shown.joined(separator: ", ") + ")"
+        return LoadError.duplicateKey(table: table.name, key: key, value: value, rows: numbers)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+
+/// Inserts or updates rows by the table's key (sync): each batch goes by binary COPY into a
+/// temporary table, then into the table with one `INSERT ... ON CONFLICT (key) DO UPDATE`. A key
+/// given twice in a batch counts once, its last row winning, as row-by-row upserts would.
+final class PostgreSQLUpserter: RowUpserter {
+    private let transaction: PostgreSQLLoadTransaction
+    private let table: PlanTable
+    private let stagingName: String
+    private let encoder: PostgreSQLCopyEncoder
+
+    init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
+        self.transaction = transaction
+        self.table = table
+        stagingName = transaction.temporaryName("sync")
+        encoder = PostgreSQLCopyEncoder(table: table)
+        let definitions = table.columns.map {
+            "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
+        } + ["\"_socload_order\" bigserial"]
+        try transaction.execute("CREATE TEMPORARY TABLE \(stagingName.quotedDatabaseIdentifier) "
+                                + "(\(definitions.joined(separator: ", "))) ON COMMIT DROP")
+    }
+
+    func upsert(_ batch: RowBatch) throws -> Int {
+        guard batch.rowCount > 0 else { return 0 }
+        let staging = stagingName.quotedDatabaseIdentifier
+        let columns = PostgreSQLTableWriter.quotedList(table.columns.map(\.name))
+        let connection = transaction.connection
+        try transaction.execute("TRUNCATE \(staging)")
+        try transaction.beginCopy("COPY \(staging) (\(columns)) FROM STDIN (FORMAT binary)") {
+            try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
+        }
+        var buffer = PostgreSQLCopyEncoder.header
+        try encoder.encode(batch, into: &buffer)
+        try buffer.withUnsafeBytes { try connection.sendCopyData($0) }
+        try transaction.pauseCopy()
+        let key = Set(table.primaryKey)
+        let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)
+        let updates = table.columns.filter { !key.contains($0.name) }.map {
+            "\($0.name.quotedDatabaseIdentifier) = EXCLUDED.\($0.name.quotedDatabaseIdentifier)"
+        }
+        let action = updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
+        let inserted = try transaction.value("""
+            WITH upserted AS (
+              INSERT INTO \(transaction.qualified(table.name)) (\(columns))
+              SELECT DISTINCT ON (\(keyList)) \(columns) FROM \(staging) ORDER BY \(keyList), "_socload_order" DESC
+              ON CONFLICT (\(keyList)) DO \(action)
+              RETURNING (xmax = 0) AS inserted)
+            SELECT count(*) FILTER (WHERE inserted) FROM upserted
+            """)
+        return Int(inserted ?? "0") ?? 0
+    }
+
+    /// The largest value, as the SQLite destination stores it: a fixed timestamp as ISO-8601 UTC.
+    func largestValue(of column: String) throws -> String? {
+        guard let planColumn = table.column(named: column) else { return nil }
+        let name = planColumn.name.quotedDatabaseIdentifier
+        let target = transaction.qualified(table.name)
+        if planColumn.type == .timestamp {
+            guard let seconds = try transaction.value("SELECT extract(epoch FROM max(\(name)))::text FROM \(target)"),
+                  let value = Double(seconds) else { return nil }
+            return ISO8601Timestamp.format(Date(timeIntervalSince1970: value))
+        }
+        return try transaction.value("SELECT max(\(name))::text FROM \(target)")
+    }
+
+    func addIndex(_ index: PlanIndex) throws {
+        try transaction.execute("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name.quotedDatabaseIdentifier) "
+                                + "ON \(transaction.qualified(table.name)) (\(PostgreSQLTableWriter.quotedList(index.columns)))")
+    }
+
+    func rowCount() throws -> Int {
+        Int(try transaction.value("SELECT count(*) FROM \(transaction.qualified(table.name))") ?? "0") ?? 0
+    }
+}

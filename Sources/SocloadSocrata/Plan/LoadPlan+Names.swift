@@ -1,0 +1,69 @@
+/// Names longer than a destination takes (PostgreSQL: 63 bytes) are shortened in the plan itself,
+/// before the load, so every later step — the DDL, the catalog's column mapping, `select`,
+/// `info` — sees the one name the table really has.
+extension LoadPlan {
+    /// The plan with every table, column and index name longer than `limit` UTF-8 bytes
+    /// shortened to `limit` bytes: its start (cut at a character boundary), `_`, and eight hex
+    /// digits of a hash of the whole name, so the same long name always gets the same short one
+    /// and two long names that share a start stay apart. Keys and foreign keys follow.
+    ///
+    ///     let short = LoadPlan.shortenedName(String(repeating: "a", count: 80), toBytes: 63)
+    public func withNamesShortened(toBytes limit: Int) -> LoadPlan {
+        var plan = self
+        let tableNames = Dictionary(tables.map { ($0.name, Self.shortenedName($0.name, toBytes: limit)) },
+                                    uniquingKeysWith: { first, _ in first })
+        for tableIndex in plan.tables.indices {
+            var table = plan.tables[tableIndex]
+            let columnNames = Dictionary(table.columns.map { ($0.name, Self.shortenedName($0.name, toBytes: limit)) },
+                                         uniquingKeysWith: { first, _ in first })
+            func renamed(_ names: [String]) -> [String] { names.map { columnNames[$0] ?? $0 } }
+            table.name = tableNames[table.name] ?? table.name
+            for index in table.columns.indices { table.columns[index].name = columnNames[table.columns[index].name]! }
+            table.primaryKey = renamed(table.primaryKey)
+            table.uniqueKeys = table.uniqueKeys.map(renamed)
+            for index in table.foreignKeys.indices {
+                table.foreignKeys[index].columns = renamed(table.foreignKeys[index].columns)
+                table.foreignKeys[index].referencedTable = tableNames[table.foreignKeys[index].referencedTable]
+                    ?? table.foreignKeys[index].referencedTable
+            }
+            for index in table.indexes.indices {
+                table.indexes[index].name = Self.shortenedName(table.indexes[index].name, toBytes: limit)
+                table.indexes[index].columns = renamed(table.indexes[index].columns)
+            }
+            plan.tables[tableIndex] = table
+        }
+        // A foreign key's referenced columns are the other table's, renamed there.
+        for tableIndex in plan.tables.indices {
+            for index in plan.tables[tableIndex].foreignKeys.indices {
+                plan.tables[tableIndex].foreignKeys[index].referencedColumns =
+                    plan.tables[tableIndex].foreignKeys[index].referencedColumns.map { Self.shortenedName($0, toBytes: limit) }
+            }
+        }
+        if var options = plan.options {
+            options.tableName = tableNames[options.tableName] ?? options.tableName
+            plan.options = options
+        }
+        return plan
+    }
+
+    /// `name` itself when it fits in `limit` UTF-8 bytes, else its start, `_` and eight hex
+    /// digits of its FNV-1a hash, `limit` bytes in all.
+    public static func shortenedName(_ name: String, toBytes limit: Int) -> String {
+        guard name.utf8.count > limit, limit > 9 else { return name }
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        var start = ""
+        var bytes = 0
+        for character in name.unicodeScalars {
+            let size = String(character).utf8.count
+            if bytes + size > limit - 9 { break }
+            start.unicodeScalars.append(character)
+            bytes += size
+        }
+        let hex = String(hash, radix: 16)
+        return start + "_" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}
