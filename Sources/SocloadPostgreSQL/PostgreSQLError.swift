@@ -35,15 +35,16 @@ public struct PostgreSQLError: CategorizedError, Equatable {
     /// True for 57014, a statement cancelled (by socload's `interrupt()`, say).
     public var isCancelled: Bool { sqlState == "57014" }
 
-    /// Bad data (classes 22 and 23) is exit 65; a server that cannot be reached or refuses the
-    /// connection (class 08, 28, 3D, 57P0x, no SQLSTATE) is 69; anything else, a disk that is
-    /// full among them, is a database failure (74).
+    /// Bad data (classes 22 and 23) is exit 65; a server that cannot be reached, refuses the
+    /// connection (class 08, 28, 3D, 57P0x, no SQLSTATE) or keeps a table locked (55P03) is 69;
+    /// anything else, a disk that is full among them, is a database failure (74).
     public var kind: FailureKind {
         guard let sqlState else { return .unavailable }
         switch String(sqlState.prefix(2)) {
         case "22", "23": return .badData
         case "08", "28", "3D": return .unavailable
         case "57" where sqlState.hasPrefix("57P0"): return .unavailable
+        case "55" where sqlState == "55P03": return .unavailable
         default: return .database
         }
     }

@@ -1,4 +1,5 @@
 import SocloadDatabase
+import SocloadPostgreSQL
 import SocloadSQLite
 
 /// `socload drop TABLE`: removes a loaded table and its catalog entry in one transaction.
@@ -16,6 +17,21 @@ struct DropCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let key = tableOrID ?? ""
+        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
+            let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+            let dropped: String?
+            do {
+                dropped = try database.drop(key)
+            } catch let error as PostgreSQLDatabaseError {
+                throw UsageError(error.description, command: Self.spec)
+            }
+            guard let dropped else {
+                throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in schema \(schema) of "
+                                     + connectionString.redacted, exitCode: .noInput)
+            }
+            StandardError.line("Dropped \(TerminalText.escaped(dropped))")
+            return
+        }
         let queue = try database.openExisting(context, command: Self.spec, acceptsChanges: true)
         let dropped: String?
         do {

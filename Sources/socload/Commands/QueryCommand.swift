@@ -1,4 +1,5 @@
 import SocloadDatabase
+import SocloadPostgreSQL
 
 /// `socload query SQL`: runs one statement and prints its rows.
 struct QueryCommand: ParsableCommand {
@@ -12,6 +13,11 @@ struct QueryCommand: ParsableCommand {
             The database is read-only unless --write is given: a statement that would change it
             (INSERT, DELETE, DROP, ATTACH, VACUUM INTO, a PRAGMA that sets something) is refused
             with exit 77 before it runs. To remove a loaded table, use socload drop.
+
+            In a PostgreSQL database (--db postgresql://...) the statement is PostgreSQL's own, as
+            written: placeholders are $1, $2 (given with --param, in order), and nothing in it is
+            rewritten (? is a jsonb operator there, :: a cast). Without --write it runs in a READ
+            ONLY transaction that is rolled back, and COPY is refused.
             """)
 
     @Argument(name: "sql", help: "The SQL statement to run.") var sql: String?
@@ -23,6 +29,9 @@ struct QueryCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let writer = try output.writer(context, command: Self.spec)
+        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
+            return try runInPostgreSQL(connectionString, schema: schema, writer: writer)
+        }
         let queue = try database.openExisting(context, command: Self.spec, acceptsChanges: write)
         do {
             try queue.inDatabase { db in
@@ -35,6 +44,27 @@ struct QueryCommand: ParsableCommand {
         }
         catch let error as DatabaseError {
             throw Self.withQuotingHint(error)
+        }
+    }
+
+    private func runInPostgreSQL(_ connectionString: PostgreSQLConnectionString, schema: String,
+                                 writer: any ResultWriter) throws {
+        if let named = param.first(where: { $0.hasPrefix(":") && $0.contains("=") }) {
+            throw UsageError("PostgreSQL takes $1, $2... placeholders: give --param values in order, not '\(named)'",
+                             command: Self.spec)
+        }
+        let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+        try database.connection.execute("SELECT set_config('search_path', $1, false)", [schema.quotedDatabaseIdentifier])
+        var begun = false
+        do {
+            try database.run(sql ?? "", parameters: param, allowingChanges: write, columns: { names in
+                begun = true
+                writer.begin(columns: names)
+            }, row: writer.write)
+            if begun { writer.finish() }
+        } catch PostgreSQLDatabaseError.changeRefused {
+            throw CommandFailure("query is read-only and this statement would change the database "
+                                 + "(pass --write to allow it): \(sql ?? "")", exitCode: .noPermission)
         }
     }
 

@@ -1,4 +1,5 @@
 import SocloadDatabase
+import SocloadPostgreSQL
 
 /// `socload tables`: the tables in the database with their row counts.
 struct TablesCommand: ParsableCommand {
@@ -9,6 +10,15 @@ struct TablesCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let writer = try output.writer(context, command: Self.spec)
+        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
+            let tables = try PostgreSQLDatabase(connection: PostgreSQLConnection(connectionString), schema: schema).tables()
+            writer.begin(columns: ["table", "rows", "in_sql"])
+            for table in tables {
+                writer.write([.text(table.name), .integer(Int64(table.rowCount)), .text(table.nameInSQL)])
+            }
+            writer.finish()
+            return
+        }
         let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             let names = try db.fetchAll(String.self, sql: """

@@ -1,0 +1,129 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// What socload's commands do in a PostgreSQL database besides loading: list the loaded
+/// tables, run a user's statement read-only, drop a table with its catalog entry.
+///
+///     let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(PostgreSQLConnectionString("postgres:")!))
+///     for table in try database.tables() { print(table.name, table.rowCount) }
+public struct PostgreSQLDatabase {
+    public let connection: PostgreSQLConnection
+    public let schema: String
+
+    public init(connection: PostgreSQLConnection, schema: String = "public") {
+        self.connection = connection
+        self.schema = schema
+    }
+
+    public var catalog: PostgreSQLCatalog { PostgreSQLCatalog(connection: connection, schema: schema) }
+
+    /// `"schema"."name"`.
+    public func qualified(_ name: String) -> String {
+        schema.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+    }
+
+    /// A table of the schema: its name, its row count and its name as SQL must write it
+    /// (`quote_ident`: `"5mtp_qs2h"`, `"Name"`).
+    public struct Table: Sendable, Equatable {
+        public let name: String
+        public let rowCount: Int
+        public let nameInSQL: String
+    }
+
+    /// The schema's tables, socload's catalog aside, by name.
+    public func tables() throws -> [Table] {
+        let names = try connection.execute("""
+            SELECT c.relname, quote_ident(c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND c.relname NOT LIKE '\\_socload\\_%'
+            ORDER BY c.relname COLLATE "C"
+            """, [schema]).rows
+        return try names.compactMap { row in
+            guard let name = row[0] else { return nil }
+            let count = try connection.value("SELECT count(*) FROM \(qualified(name))")
+            return Table(name: name, rowCount: Int(count ?? "0") ?? 0, nameInSQL: row[1] ?? name)
+        }
+    }
+
+    /// Runs one statement of the user's with `$1`, `$2`... bound to `parameters` (as text; the
+    /// SQL is never rewritten). Unless `allowingChanges`, it runs in a READ ONLY transaction that
+    /// is always rolled back, and COPY is refused: `PostgreSQLDatabaseError.changeRefused`.
+    /// `columns` gets the result's column names before its first row (only for a statement
+    /// that returns rows); each row goes to `row` as it arrives.
+    @discardableResult
+    public func run(_ sql: String, parameters: [String?] = [], allowingChanges: Bool = false,
+                    columns onColumns: ([String]) -> Void = { _ in },
+                    row: ([DatabaseValue]) throws -> Void) throws -> [String] {
+        if !allowingChanges, Self.firstKeyword(of: sql) == "copy" { throw PostgreSQLDatabaseError.changeRefused }
+        try connection.execute(allowingChanges ? "BEGIN" : "BEGIN READ ONLY")
+        do {
+            let columns = try connection.query(sql, parameters, columns: { onColumns($0.map(\.name)) }) { result in
+                try row((0..<result.count).map { PostgreSQLValues.databaseValue(result[$0], typeOID: result.columns[$0].typeOID) })
+            }
+            try connection.execute(allowingChanges ? "COMMIT" : "ROLLBACK")
+            return columns.map(\.name)
+        } catch let error as PostgreSQLError {
+            _ = try? connection.execute("ROLLBACK")
+            if error.sqlState == "25006" { throw PostgreSQLDatabaseError.changeRefused }
+            throw error
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The statement's first word, lower-cased, comments and parentheses skipped.
+    static func firstKeyword(of sql: String) -> String {
+        var text = Substring(sql)
+        while true {
+            text = text.drop { $0.isWhitespace || $0 == "(" }
+            if text.hasPrefix("--") {
+                text = text.drop { $0 != "\n" }
+            } else if text.hasPrefix("/*"), let end = text.range(of: "*/") {
+                text = text[end.upperBound...]
+            } else {
+                break
+            }
+        }
+        return String(text.prefix { $0.isLetter }).lowercased()
+    }
+
+    /// Drops a loaded table (by name or dataset id) and its catalog entry in one transaction,
+    /// never with CASCADE: a view of the user's on it stops the drop. Returns the table's name,
+    /// or nil when neither the table nor an entry exists.
+    public func drop(_ tableOrDatasetID: String) throws -> String? {
+        try connection.execute("BEGIN")
+        do {
+            let entry = try catalog.entry(for: tableOrDatasetID)
+            let name = entry?.tableName ?? tableOrDatasetID
+            if name.hasPrefix("_socload_") { throw PostgreSQLDatabaseError.internalTable(name) }
+            let exists = try connection.value("SELECT c.relkind IN ('r', 'p') FROM pg_class c WHERE c.oid = to_regclass($1)",
+                                              [qualified(name)]) == "t"
+            guard entry != nil || exists else {
+                try connection.execute("ROLLBACK")
+                return nil
+            }
+            if exists { try connection.execute("DROP TABLE \(qualified(name))") }
+            if entry != nil { try catalog.remove(tableName: name) }
+            try connection.execute("COMMIT")
+            return name
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A command refused in a PostgreSQL database.
+public enum PostgreSQLDatabaseError: Error, Equatable, CustomStringConvertible {
+    /// A read-only statement would have changed the database.
+    case changeRefused
+    /// socload's catalog is not a loaded table.
+    case internalTable(String)
+
+    public var description: String {
+        switch self {
+        case .changeRefused: return "the statement would change the database"
+        case .internalTable(let name): return "'\(name)' is socload's own table, not a loaded table"
+        }
+    }
+}
