@@ -86,9 +86,11 @@ public final class PostgreSQLConnection {
     }
 
     /// Runs one statement and calls `row` for each of its rows as it arrives (libpq's single-row
-    /// mode). Returns the result's columns (empty for a statement without rows).
+    /// mode). `columns` is called once, before the first row (or at the end when there is
+    /// none), for a statement that returns rows. Returns the result's columns (empty for a
+    /// statement without rows).
     @discardableResult
-    public func query(_ sql: String, _ parameters: [String?] = [],
+    public func query(_ sql: String, _ parameters: [String?] = [], columns onColumns: ([PostgreSQLColumn]) -> Void = { _ in },
                       row: (PostgreSQLRow) throws -> Void) throws -> [PostgreSQLColumn] {
         guard !isCopying else { throw PostgreSQLError(sqlState: nil, message: "a statement was sent during a COPY", sql: sql) }
         let sent = Self.withParameters(parameters) { values, lengths in
@@ -103,14 +105,20 @@ public final class PostgreSQLConnection {
             defer { PQclear(result) }
             switch PQresultStatus(result) {
             case PGRES_SINGLE_TUPLE:
-                if columns.isEmpty { columns = Self.columns(of: result) }
+                if columns.isEmpty {
+                    columns = Self.columns(of: result)
+                    onColumns(columns)
+                }
                 guard failure == nil, rowError == nil else { continue }
                 do { try row(PostgreSQLRow(result: result, columns: columns)) } catch {
                     rowError = error
                     cancel()
                 }
             case PGRES_TUPLES_OK:
-                if columns.isEmpty { columns = Self.columns(of: result) }
+                if columns.isEmpty {
+                    columns = Self.columns(of: result)
+                    if failure == nil { onColumns(columns) }
+                }
             case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
                 break
             case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:

@@ -44,7 +44,7 @@ final class CrashSafetyTests: XCTestCase {
     /// while it loads them, and kills it with SIGKILL. The rest of the document never comes, so
     /// the kill cannot miss the load however fast the build is: the test asserts that the process
     /// was still running and died of the signal.
-    private func killMidLoad(_ document: [UInt8], cut: Int, db: String, table: String, in directory: TemporaryDirectory,
+    func killMidLoad(_ document: [UInt8], cut: Int, db: String, table: String, in directory: TemporaryDirectory,
                              file: StaticString = #filePath, line: UInt = #line) throws {
         let fifo = directory.path("feed-\(UUID().uuidString.prefix(8))")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)

@@ -1,0 +1,171 @@
+import Foundation
+import SocloadPostgreSQL
+import SocloadTestSupport
+import XCTest
+
+/// The commands against a PostgreSQL database (`--db postgresql://...`): the same output as on
+/// SQLite for the same data, PostgreSQL's own SQL in `query`, and no password anywhere.
+final class PostgreSQLCommandTests: XCTestCase {
+    var database: TestPostgreSQL.TestDatabase!
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        database = try TestPostgreSQL.makeDatabase()
+        directory = try TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        database = nil
+    }
+
+    private func socload(_ arguments: [String], db: String? = nil) throws -> SocloadRun {
+        try SocloadProcess.run(arguments + ["--db", db ?? database.url],
+                               environment: ["SOCLOAD_DATASETS": Fixtures.datasetsDirectory.path, "SOCLOAD_RETRY_DELAY": "0.01"])
+    }
+
+    func testQueriesPrintTheSameInPostgreSQLAsInSQLite() throws {
+        let sqlite = directory.path("same.sqlite")
+        for id in Fixtures.bundledIDs {
+            let pg = try socload(["fetch", id])
+            XCTAssertEqual(pg.status, 0, pg.stderr)
+            XCTAssertTrue(pg.stderr.contains("Loaded "), pg.stderr)
+            XCTAssertEqual(try socload(["fetch", id, "--quiet"], db: sqlite).status, 0)
+        }
+        let queries = [
+            "select agency, count(*) as nominations, sum(case when holdover then 1 else 0 end) as holdovers from n5m4_mism group by agency order by nominations desc, agency",
+            "select _id, name, _created_at, confirmation_vote, holdover from n5m4_mism order by _id limit 20",
+            "select permit_number, fee, valuation, density, approved, issued_at from ci7y_pmts order by permit_number",
+            "select count(*) as n, min(fee) as smallest, max(valuation) as largest from ci7y_pmts",
+        ]
+        for query in queries {
+            for format in ["csv", "json", "table", "ndjson"] {
+                let pg = try socload(["query", query, "--format", format])
+                let lite = try socload(["query", query, "--format", format], db: sqlite)
+                XCTAssertEqual(pg.status, 0, pg.stderr)
+                XCTAssertEqual(pg.stdout, lite.stdout, "\(format): \(query)")
+            }
+        }
+        let tables = try socload(["tables", "--format", "csv"])
+        XCTAssertEqual(tables.stdout, try socload(["tables", "--format", "csv"], db: sqlite).stdout)
+    }
+
+    func testQueryTakesPostgreSQLsOwnSQLAndIsReadOnlyWithoutWrite() throws {
+        XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet"]).status, 0)
+        let parameters = try socload(["query", "select count(*)::int as n from n5m4_mism where agency = $1 and holdover = $2::boolean",
+                                      "--param", "State", "--param", "true", "--format", "csv"])
+        XCTAssertEqual(parameters.status, 0, parameters.stderr)
+        XCTAssertEqual(parameters.stdout, "n\r\n7\r\n")
+        // `?` is a jsonb operator and `::` a cast: nothing is rewritten.
+        let operators = try socload(["query", #"select '{"a":1}'::jsonb ? 'a' as has_a"#, "--format", "csv"])
+        XCTAssertEqual(operators.stdout, "has_a\r\n1\r\n", operators.stderr)
+        for statement in ["delete from n5m4_mism", "drop table n5m4_mism", "create table x (a int)",
+                          "copy n5m4_mism to stdout", "  /* c */ COPY n5m4_mism TO '/tmp/socload-x'", "select nextval('s')",
+                          "insert into _socload_datasets (table_name) values ('x')"] {
+            let refused = try socload(["query", statement])
+            XCTAssertTrue(refused.status == 77 || (refused.status == 74 && statement.contains("nextval")), "\(statement): \(refused.stderr)")
+        }
+        XCTAssertEqual(try socload(["query", "select count(*) from n5m4_mism", "--format", "csv"]).stdout, "count\r\n300\r\n")
+        let named = try socload(["query", "select 1", "--param", ":x=1"])
+        XCTAssertEqual(named.status, 64, named.stderr)
+        let write = try socload(["query", "delete from n5m4_mism where agency = $1", "--param", "State", "--write"])
+        XCTAssertEqual(write.status, 0, write.stderr)
+        XCTAssertEqual(try socload(["query", "select count(*) from n5m4_mism", "--format", "csv"]).stdout, "count\r\n238\r\n")
+        let twoStatements = try socload(["query", "select 1; delete from n5m4_mism", "--write"])
+        XCTAssertEqual(twoStatements.status, 74, twoStatements.stderr)
+        XCTAssertEqual(try socload(["query", "select count(*) from n5m4_mism", "--format", "csv"]).stdout, "count\r\n238\r\n")
+    }
+
+    func testSchemaOptionTablesAndDrop() throws {
+        let fetched = try socload(["fetch", "n5m4-mism", "--schema", "open data", "--quiet"])
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertEqual(try socload(["tables", "--format", "csv"]).stdout, "table,rows,in_sql\r\n")
+        XCTAssertEqual(try socload(["tables", "--schema", "open data", "--format", "csv"]).stdout,
+                       "table,rows,in_sql\r\nn5m4_mism,300,n5m4_mism\r\n")
+        let dropped = try socload(["drop", "n5m4-mism", "--schema", "open data"])
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        XCTAssertEqual(dropped.stderr, "Dropped n5m4_mism\n")
+        let again = try socload(["drop", "n5m4-mism", "--schema", "open data"])
+        XCTAssertEqual(again.status, 66, again.stderr)
+        let sqliteSchema = try socload(["tables", "--schema", "x"], db: directory.path("a.sqlite"))
+        XCTAssertEqual(sqliteSchema.status, 64, sqliteSchema.stderr)
+    }
+
+    func testAPasswordIsNeverPrintedNorStored() throws {
+        var withPassword = URLComponents(string: database.url)!
+        withPassword.password = "s3cret-pw"
+        let url = withPassword.string!
+        XCTAssertTrue(url.contains("s3cret-pw"))
+        let fetched = try socload(["fetch", "n5m4-mism"], db: url)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertFalse(fetched.stderr.contains("s3cret"), fetched.stderr)
+        let catalog = try socload(["query", "select * from _socload_datasets", "--format", "json"], db: url)
+        XCTAssertFalse(catalog.stdout.contains("s3cret"))
+        var unreachable = withPassword
+        unreachable.port = 1
+        let failed = try socload(["tables"], db: unreachable.string! + "?password=other-s3cret")
+        XCTAssertEqual(failed.status, 69, failed.stderr)
+        XCTAssertFalse(failed.stderr.contains("s3cret"), failed.stderr)
+        XCTAssertTrue(failed.stderr.hasPrefix("Error: PostgreSQL error: cannot connect to postgresql://postgres@127.0.0.1:1/"), failed.stderr)
+        XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
+    }
+
+    func testFetchThenSyncThroughTheSODAAPI() throws {
+        let columns: [FakeSocrataPortal.Column] = [.init("name", "text"), .init("amount", "number")]
+        func row(_ index: Int, updated: Int = 0) -> FakeSocrataPortal.Row {
+            .init(id: "row-\(String(format: "%04d", index))", createdAt: 1_420_070_400 + index,
+                  updatedAt: 1_420_070_400 + index + updated, cells: ["name": .text("Name \(index)"), "amount": .number("\(index).5")])
+        }
+        let portal = try FakeSocrataPortal(datasetID: "port-0001", columns: columns, rows: (1...12).map { row($0) },
+                                           rowsUpdatedAt: 1_430_000_000)
+        defer { portal.stop() }
+        let fetch = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+        portal.update({ rows, _ in
+            rows[0].cells["name"] = .text("Changed")
+            rows[0].updatedAt += 10_000
+            rows.append(row(13, updated: 20_000))
+        }, rowsUpdatedAt: 1_430_000_100)
+        let sync = try socload(["sync", "port_0001", "--page-size", "5"])
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertTrue(sync.stderr.hasPrefix("Synced port_0001: 2 changed rows (1 new, 1 updated) since 2015-01-01T00:00:12Z, 13 rows in all, in "),
+                      sync.stderr)
+        let names = try socload(["query", "select name, amount from port_0001 order by _id limit 2", "--format", "csv"])
+        XCTAssertEqual(names.stdout, "name,amount\r\nChanged,1.5\r\nName 2,2.5\r\n")
+    }
+}
+
+extension CrashSafetyTests {
+    /// SIGKILL at random moments of a load into PostgreSQL: the server rolls the transaction
+    /// back, so the old table and the catalog are as they were, and no new table is left.
+    func testKilledPostgreSQLLoadsLeaveThePreviousTableAndCatalogIntact() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let database = try TestPostgreSQL.makeDatabase()
+        let directory = try TemporaryDirectory()
+        let document = Array(try Data(contentsOf: URL(fileURLWithPath: try Self.largeDataset(in: directory))))
+        let first = try SocloadProcess.run(["fetch", Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path,
+                                            "--table", "t", "--db", database.url])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let connection = try database.connect()
+        func state() throws -> [String] {
+            let tables = try connection.execute("SELECT relname FROM pg_class WHERE relkind = 'r' AND "
+                                                + "relnamespace = 'public'::regnamespace ORDER BY 1").rows.map { $0[0] ?? "" }
+            return try tables + tables.map { table in
+                try connection.value("SELECT count(*) || ' ' || md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM \(table.quotedDatabaseIdentifierForTests) r") ?? ""
+            }
+        }
+        let before = try state()
+        XCTAssertEqual(before.prefix(2), ["_socload_datasets", "t"])
+        for trial in 0..<max(4, Self.trials / 3) {
+            let cut = Int.random(in: 1...min(document.count - 1, 2_000_000))
+            try killMidLoad(document, cut: cut, db: database.url, table: "t", in: directory)
+            XCTAssertEqual(try state(), before, "trial \(trial), killed after \(cut) bytes")
+        }
+        let complete = try SocloadProcess.run(["fetch", try Self.largeDataset(in: directory), "--db", database.url, "--table", "t", "--quiet"])
+        XCTAssertEqual(complete.status, 0, complete.stderr)
+        XCTAssertEqual(try connection.value("SELECT count(*) FROM t"), "30000")
+    }
+}
+
+extension String {
+    var quotedDatabaseIdentifierForTests: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+}
