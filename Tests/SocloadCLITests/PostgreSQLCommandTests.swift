@@ -49,6 +49,55 @@ final class PostgreSQLCommandTests: XCTestCase {
         XCTAssertEqual(tables.stdout, try socload(["tables", "--format", "csv"], db: sqlite).stdout)
     }
 
+    func testSelectInfoVerifyAndSchemaMeanTheSameInPostgreSQLAsInSQLite() throws {
+        let sqlite = directory.path("same.sqlite")
+        for id in ["n5m4-mism", "ci7y-pmts"] {
+            XCTAssertEqual(try socload(["fetch", id, "--quiet"]).status, 0)
+            XCTAssertEqual(try socload(["fetch", id, "--quiet"], db: sqlite).status, 0)
+        }
+        try database.connect().execute("CREATE EXTENSION unaccent")
+        let commands: [[String]] = [
+            ["select", "n5m4_mism", "--contains", "name=EMILIE", "--columns", "name,agency", "--order", "_id"],
+            ["select", "n5m4_mism", "--on", "nomination_date=2014-06", "--columns", "name,nomination_date", "--order", "nomination_date,_id"],
+            ["select", "n5m4_mism", "--on", "nomination_date=2014", "--columns", "_id", "--order", "_id"],
+            ["select", "n5m4_mism", "--from", "_created_at=2015-01-01T05:00", "--to", "_created_at=2015-01-01T06:00", "--columns", "_id,_created_at",
+             "--order", "_id"],
+            ["select", "n5m4_mism", "--in", "agency=State,Defense", "--eq", "holdover=1", "--limit", "5", "--order", "-_id"],
+            ["select", "ci7y_pmts", "--null", "fee", "--columns", "permit_number", "--order", "permit_number"],
+            ["info", "n5m4-mism"], ["info", "ci7y_pmts", "--columns"], ["verify", "n5m4_mism"], ["verify", "ci7y-pmts"],
+        ]
+        for command in commands {
+            let pg = try socload(command + ["--format", "csv"])
+            let lite = try socload(command + ["--format", "csv"], db: sqlite)
+            XCTAssertEqual(pg.status, lite.status, "\(command): \(pg.stderr)")
+            let ignoringTimes = { (text: String) in text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("fetched_at,") } }
+            XCTAssertEqual(ignoringTimes(pg.stdout), ignoringTimes(lite.stdout), "\(command)")
+            if command[0] != "verify", !command.contains("--null") {
+                XCTAssertGreaterThan(pg.stdout.split(whereSeparator: \.isNewline).count, 1, "\(command)")
+            }
+        }
+        let schema = try socload(["schema", "n5m4_mism", "--format", "table"])
+        XCTAssertTrue(schema.stdout.hasPrefix("CREATE TABLE \"public\".\"n5m4_mism\" (\n  \"_id\" text NOT NULL,"), schema.stdout)
+        XCTAssertTrue(schema.stdout.contains("ADD CONSTRAINT _socload_key_n5m4_mism PRIMARY KEY (_id);"), schema.stdout)
+        XCTAssertTrue(schema.stdout.contains("confirmation_vote       numeric                             0            0  decimal"),
+                      schema.stdout)
+        let missing = try socload(["schema", "nothing"])
+        XCTAssertEqual(missing.status, 66, missing.stderr)
+        let unknownColumn = try socload(["select", "n5m4_mism", "--eq", "nope=1"])
+        XCTAssertEqual(unknownColumn.status, 64, unknownColumn.stderr)
+    }
+
+    /// Without the unaccent extension, --contains folds case only (as its help says).
+    func testContainsFoldsOnlyCaseWithoutUnaccent() throws {
+        XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet"]).status, 0)
+        let plain = try socload(["select", "n5m4_mism", "--contains", "name=emilie", "--columns", "name", "--format", "csv"])
+        XCTAssertEqual(plain.stdout, "name\r\n")
+        let accented = try socload(["select", "n5m4_mism", "--contains", "name=ÉMILIE ÁLVAREZ", "--columns", "name", "--format", "csv"])
+        let names = accented.stdout.split(whereSeparator: \.isNewline)
+        XCTAssertGreaterThan(names.count, 1)
+        XCTAssertEqual(Set(names.dropFirst()), ["Émilie Álvarez"])
+    }
+
     func testQueryTakesPostgreSQLsOwnSQLAndIsReadOnlyWithoutWrite() throws {
         XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet"]).status, 0)
         let parameters = try socload(["query", "select count(*)::int as n from n5m4_mism where agency = $1 and holdover = $2::boolean",

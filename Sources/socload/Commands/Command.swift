@@ -39,9 +39,16 @@ struct DatabaseOptions: ParsableArguments {
         return (connectionString, schema ?? "public")
     }
 
-    /// Connects to the PostgreSQL database `--db` names.
-    func connect(_ connectionString: PostgreSQLConnectionString) throws -> PostgreSQLConnection {
-        try PostgreSQLConnection(connectionString)
+    /// The PostgreSQL database `--db` names, connected, with its schema; nil for a SQLite file.
+    func openPostgreSQL(_ context: CommandContext, command: CommandSpec) throws -> PostgreSQLDatabase? {
+        guard let (connectionString, schema) = try postgreSQL(context, command: command) else { return nil }
+        return PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+    }
+
+    /// How a PostgreSQL database is named in messages: its URL without the password, and the schema.
+    func postgreSQLDescription(_ context: CommandContext) -> String {
+        let url = PostgreSQLConnectionString(path(context))?.redacted ?? path(context)
+        return "schema \(schema ?? "public") of \(url)"
     }
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.

@@ -1,6 +1,7 @@
 import SocloadDatabase
 import SocloadSocrata
 import SocloadSQLite
+import SocloadPostgreSQL
 
 /// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table; `--columns`, one row
 /// per column with the portal's statistics next to the table's.
@@ -22,13 +23,37 @@ struct InfoCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let key = tableOrID ?? ""
         let writer = try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context, command: Self.spec)
-        let entry = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
-        guard let entry else {
-            throw CommandFailure.notInCatalog(key, path: queue.path)
+        let found: CatalogEntry?
+        let place: String
+        // The set cells of each column and the table against the portal's statistics.
+        let measure: (CatalogEntry, PlanTable) throws -> ([String: DatabaseValue], PortalVerification?)
+        if let database = try database.openPostgreSQL(context, command: Self.spec) {
+            found = try database.catalog.entry(for: key)
+            place = self.database.postgreSQLDescription(context)
+            measure = { entry, table in
+                let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
+                return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
+            }
+        } else {
+            let queue = try database.openExisting(context, command: Self.spec)
+            found = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
+            place = queue.path
+            measure = { entry, table in
+                try queue.read { db -> ([String: DatabaseValue], PortalVerification?) in
+                    var counts: [String: DatabaseValue] = [:]
+                    for column in table.columns {
+                        counts[column.name] = try db.fetchValue(sql: "SELECT count(\(column.name.quotedDatabaseIdentifier)) FROM "
+                                                                + entry.tableName.quotedDatabaseIdentifier)
+                    }
+                    return (counts, try SQLiteVerifier.verify(entry.tableName, db: db))
+                }
+            }
+        }
+        guard let entry = found else {
+            throw CommandFailure.notInCatalog(key, path: place)
         }
         if columns {
-            try writeColumns(of: entry, queue: queue, to: writer)
+            try writeColumns(of: entry, measure: measure, to: writer)
             return
         }
         let fields: [(String, DatabaseValue)] = [
@@ -56,19 +81,14 @@ struct InfoCommand: ParsableCommand {
 
     /// One row per plan column: type, source field, set cells, the portal's statistics and the
     /// statements about it that disagree.
-    private func writeColumns(of entry: CatalogEntry, queue: DatabaseQueue, to writer: any ResultWriter) throws {
+    private func writeColumns(of entry: CatalogEntry,
+                              measure: (CatalogEntry, PlanTable) throws -> ([String: DatabaseValue], PortalVerification?),
+                              to writer: any ResultWriter) throws {
         guard let plan = entry.plan else {
             throw CommandFailure("\(entry.tableName) was loaded by an older socload: no plan to describe its columns",
                                  exitCode: .noInput)
         }
-        let (counts, verification) = try queue.read { db -> ([String: DatabaseValue], PortalVerification?) in
-            var counts: [String: DatabaseValue] = [:]
-            for column in plan.mainTable.columns {
-                counts[column.name] = try db.fetchValue(sql: "SELECT count(\(column.name.quotedDatabaseIdentifier)) FROM "
-                                                        + entry.tableName.quotedDatabaseIdentifier)
-            }
-            return (counts, try SQLiteVerifier.verify(entry.tableName, db: db))
-        }
+        let (counts, verification) = try measure(entry, plan.mainTable)
         let statistics = Dictionary(entry.columns.compactMap { column in
             column.fieldName.flatMap { field in column.cachedContents.map { (field, $0) } }
         }, uniquingKeysWith: { first, _ in first })

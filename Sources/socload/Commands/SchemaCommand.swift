@@ -1,5 +1,6 @@
 import SocloadDatabase
 import SocloadSQLite
+import SocloadPostgreSQL
 
 /// `socload schema TABLE`: the CREATE statements (table, indexes, triggers) and the columns with
 /// their types, key and logical types.
@@ -14,6 +15,9 @@ struct SchemaCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let table = tableName ?? ""
         let format = try OutputFormat.resolve(output.format, output: context.output, command: Self.spec)
+        if let database = try database.openPostgreSQL(context, command: Self.spec) {
+            return try run(in: database, table: table, format: format, context: context)
+        }
         let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             guard let create = try db.fetchOne(String.self, sql: "select sql from sqlite_schema where type = 'table' and name = ?",
@@ -50,5 +54,31 @@ struct SchemaCommand: ParsableCommand {
             }
             writer.finish()
         }
+    }
+
+    /// The same for a PostgreSQL table: its DDL as PostgreSQL has it, then its columns.
+    private func run(in database: PostgreSQLDatabase, table: String, format: OutputFormat, context: CommandContext) throws {
+        let statements = try database.definition(of: table)
+        guard !statements.isEmpty else {
+            throw CommandFailure("no table '\(TerminalText.escaped(table))' in \(self.database.postgreSQLDescription(context))",
+                                 exitCode: .noInput)
+        }
+        if format == .table {
+            let lines = statements.map { statement in
+                statement.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+                    .joined(separator: "\n") + ";"
+            }
+            context.output.write(lines.joined(separator: "\n") + "\n\n")
+        }
+        let plan = try database.catalog.entry(for: table).flatMap { $0.tableName == table ? $0.plan?.mainTable : nil }
+        let key = try database.primaryKey(of: table)
+        let writer = format.makeWriter(output: context.output)
+        writer.begin(columns: ["column", "type", "not_null", "primary_key", "logical_type"])
+        for column in try database.columns(of: table) {
+            let position = key.firstIndex(of: column.name).map { $0 + 1 } ?? 0
+            writer.write([.text(column.name), .text(column.type), .integer(column.notNull ? 1 : 0), .integer(Int64(position)),
+                          plan?.column(named: column.name).map { .text($0.type.rawValue) } ?? .null])
+        }
+        writer.finish()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSQLite
+import SocloadPostgreSQL
 
 /// `socload select TABLE`: filter a table without writing SQL; all conditions are AND-ed.
 struct SelectCommand: ParsableCommand {
@@ -18,6 +19,10 @@ struct SelectCommand: ParsableCommand {
             minute. --from is on or after its start, --to on or before its end, --on within it
             (--from d=2014-06 --to d=2014-06 is all of June). Periods are read in UTC for fixed
             timestamp columns (stored with Z) and as written for floating ones.
+
+            In PostgreSQL, --contains ignores accents only where the database has the unaccent
+            extension (socload never installs one: CREATE EXTENSION unaccent); without it, it
+            ignores case only.
             """)
 
     @Argument(name: "table", help: "The table to read.") var table: String?
@@ -42,6 +47,9 @@ struct SelectCommand: ParsableCommand {
         let table = self.table ?? ""
         let predicate = try predicate()
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
+        if let database = try database.openPostgreSQL(context, command: Self.spec) {
+            return try run(in: database, table: table, predicate: predicate, writer: writer, context: context)
+        }
         let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
             let query: SQLFragment
@@ -59,6 +67,30 @@ struct SelectCommand: ParsableCommand {
             }
             try db.write(sql: query.sql, arguments: StatementArguments(positional: query.arguments), to: writer)
         }
+    }
+
+    private func run(in database: PostgreSQLDatabase, table: String, predicate: SocloadDatabase.Predicate,
+                     writer: (any ResultWriter)?, context: CommandContext) throws {
+        let query: (sql: String, parameters: [String?])
+        do {
+            query = try database.selectQuery(from: table, columns: columns?.names, where: predicate,
+                                             orderBy: order?.names ?? [], limit: limit)
+        } catch let error as SelectError {
+            if case .unknownTable = error { throw CommandFailure(error.description, exitCode: .noInput) }
+            throw UsageError(error.description, command: Self.spec)
+        }
+        guard let writer else {
+            context.output.write(query.sql + "\n")
+            context.output.write("-- arguments: [" + query.parameters.map { $0.map { JSONWriter.literal(.text($0)) } ?? "null" }
+                .joined(separator: ", ") + "]\n")
+            return
+        }
+        var begun = false
+        try database.run(query.sql, parameters: query.parameters, columns: { names in
+            begun = true
+            writer.begin(columns: names)
+        }, row: writer.write)
+        if begun { writer.finish() }
     }
 
     /// The AND of every condition option.

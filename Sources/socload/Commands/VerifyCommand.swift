@@ -25,9 +25,18 @@ struct VerifyCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let key = tableOrID ?? ""
         let writer = try output.writer(context, command: Self.spec)
-        let queue = try database.openExisting(context, command: Self.spec)
-        guard let verification = try queue.read({ db in try SQLiteVerifier.verify(key, db: db) }) else {
-            throw CommandFailure.notInCatalog(key, path: queue.path)
+        let found: PortalVerification?
+        let place: String
+        if let database = try database.openPostgreSQL(context, command: Self.spec) {
+            found = try database.verify(key)
+            place = self.database.postgreSQLDescription(context)
+        } else {
+            let queue = try database.openExisting(context, command: Self.spec)
+            found = try queue.read { db in try SQLiteVerifier.verify(key, db: db) }
+            place = queue.path
+        }
+        guard let verification = found else {
+            throw CommandFailure.notInCatalog(key, path: place)
         }
         writer.begin(columns: ["column", "field", "statement", "portal", "table", "agrees"])
         for result in verification.results {
