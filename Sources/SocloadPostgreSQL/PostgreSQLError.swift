@@ -18,12 +18,22 @@ public struct PostgreSQLError: CategorizedError, Equatable {
     /// The statement being run, when there was one.
     public let sql: String?
 
+    /// A kind that overrides the one the SQLSTATE gives.
+    var kindOverride: FailureKind?
+
     public init(sqlState: String?, message: String, detail: String? = nil, context: String? = nil, sql: String? = nil) {
         self.sqlState = sqlState
         self.message = message
         self.detail = detail
         self.context = context
         self.sql = sql
+    }
+
+    /// The same error, of another kind.
+    func withKind(_ kind: FailureKind) -> PostgreSQLError {
+        var error = self
+        error.kindOverride = kind
+        return error
     }
 
     /// The SQLSTATE class: its first two characters (`23` for integrity constraint violations).
@@ -39,6 +49,7 @@ public struct PostgreSQLError: CategorizedError, Equatable {
     /// connection (class 08, 28, 3D, 57P0x, no SQLSTATE) or keeps a table locked (55P03) is 69;
     /// anything else, a disk that is full among them, is a database failure (74).
     public var kind: FailureKind {
+        if let kindOverride { return kindOverride }
         guard let sqlState else { return .unavailable }
         switch String(sqlState.prefix(2)) {
         case "22", "23": return .badData

@@ -22,6 +22,21 @@ final class PostgreSQLTableWriter: TableWriter {
         newName = transaction.temporaryName("new")
         encoder = PostgreSQLCopyEncoder(table: table)
         try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName)))
+        if let column = table.distributionColumn {
+            try Self.distribute(transaction.qualified(newName), by: column, table: table.name, transaction: transaction)
+        }
+    }
+
+    /// Makes the new, still empty table a Citus distributed table, so the COPY routes its rows
+    /// to the workers; a clear error where Citus is not installed.
+    static func distribute(_ qualifiedName: String, by column: String, table: String,
+                           transaction: PostgreSQLLoadTransaction) throws {
+        guard try transaction.value("SELECT count(*) FROM pg_proc WHERE proname = 'create_distributed_table'") != "0" else {
+            throw PostgreSQLError(sqlState: "42883", message: "--distribute-by \(column) needs Citus, and this database has no "
+                                  + "create_distributed_table() (CREATE EXTENSION citus, on a Citus server)")
+                .withKind(.unavailable)
+        }
+        try transaction.execute("SELECT create_distributed_table($1::regclass, $2)", [qualifiedName, column])
     }
 
     /// `CREATE TABLE` with the columns' PostgreSQL types; key columns are NOT NULL, so an empty

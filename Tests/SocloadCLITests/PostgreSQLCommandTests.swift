@@ -98,6 +98,46 @@ final class PostgreSQLCommandTests: XCTestCase {
         XCTAssertEqual(Set(names.dropFirst()), ["Émilie Álvarez"])
     }
 
+    /// Citus is not in this machine's package sources: a stand-in create_distributed_table()
+    /// records its calls, which shows that socload distributes the new table, empty, before the
+    /// COPY, and by the column asked for.
+    func testDistributeByCallsCreateDistributedTableOnTheNewTableBeforeItsRows() throws {
+        let withoutCitus = try socload(["fetch", "n5m4-mism", "--distribute-by", "_id"])
+        XCTAssertEqual(withoutCitus.status, 69, withoutCitus.stderr)
+        XCTAssertTrue(withoutCitus.stderr.contains("--distribute-by _id needs Citus"), withoutCitus.stderr)
+        try database.connect().execute("""
+            CREATE TABLE citus_calls (table_name text, distribution_column text, rows_then bigint);
+            """)
+        try database.connect().execute("""
+            CREATE FUNCTION create_distributed_table(table_name regclass, distribution_column text) RETURNS void
+            LANGUAGE plpgsql AS $$
+            DECLARE n bigint;
+            BEGIN
+              EXECUTE format('SELECT count(*) FROM %s', table_name) INTO n;
+              INSERT INTO citus_calls VALUES (table_name::text, distribution_column, n);
+            END $$
+            """)
+        let wrongColumn = try socload(["fetch", "n5m4-mism", "--distribute-by", "agency"])
+        XCTAssertEqual(wrongColumn.status, 64, wrongColumn.stderr)
+        XCTAssertTrue(wrongColumn.stderr.contains("Error: --distribute-by agency: a distributed table's unique key must include "
+                                                   + "its distribution column, and n5m4_mism has the key (_id); pass --distribute-by _id instead"),
+                      wrongColumn.stderr)
+        let fetched = try socload(["fetch", "n5m4-mism", "--distribute-by", "_id", "--quiet"])
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        // A refresh keeps the distribution.
+        XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet"]).status, 0)
+        let calls = try database.connect().execute("SELECT table_name, distribution_column, rows_then FROM citus_calls").rows
+        XCTAssertEqual(calls.count, 2)
+        for call in calls {
+            XCTAssertTrue(call[0]?.hasPrefix("_socload_new_") ?? false, "\(call)")
+            XCTAssertEqual(call[1], "_id")
+            XCTAssertEqual(call[2], "0")
+        }
+        XCTAssertEqual(try database.connect().value("SELECT count(*) FROM n5m4_mism"), "300")
+        let sqlite = try socload(["fetch", "n5m4-mism", "--distribute-by", "_id"], db: directory.path("x.sqlite"))
+        XCTAssertEqual(sqlite.status, 64, sqlite.stderr)
+    }
+
     func testQueryTakesPostgreSQLsOwnSQLAndIsReadOnlyWithoutWrite() throws {
         XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet"]).status, 0)
         let parameters = try socload(["query", "select count(*)::int as n from n5m4_mism where agency = $1 and holdover = $2::boolean",

@@ -195,6 +195,14 @@ public final class DatasetLoader: @unchecked Sendable {
                                    + "\(table.name) no longer has all of those columns")
             }
         }
+        // A distributed table stays distributed by the same column on a refresh.
+        if plan.mainTable.distributionColumn == nil, let column = previous?.mainTable.distributionColumn {
+            do {
+                try plan.tables[0].distribute(by: column)
+            } catch let error as PlanError {
+                state.notes.append("\(plan.mainTable.name) is no longer distributed by \(column): \(error.description)")
+            }
+        }
         state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         state.plan = plan
     }

@@ -34,6 +34,9 @@ public struct LoadRequest: Sendable {
     public var typeOverrides: [String: LogicalType] = [:]
     /// Extra indexes, one column list each (`--index`).
     public var indexes: [[String]] = []
+    /// Distribute the table by this column (Citus; `--distribute-by`). A refresh keeps the
+    /// distribution of the table it replaces unless this says otherwise.
+    public var distributeBy: String?
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false
@@ -79,7 +82,8 @@ public struct LoadRequest: Sendable {
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
         var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
-            tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes))
+            tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes,
+            distributeBy: distributeBy))
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {

@@ -20,6 +20,7 @@ extension LoadPlan {
             table.name = tableNames[table.name] ?? table.name
             for index in table.columns.indices { table.columns[index].name = columnNames[table.columns[index].name]! }
             table.primaryKey = renamed(table.primaryKey)
+            table.distributionColumn = table.distributionColumn.map { columnNames[$0] ?? $0 }
             table.uniqueKeys = table.uniqueKeys.map(renamed)
             for index in table.foreignKeys.indices {
                 table.foreignKeys[index].columns = renamed(table.foreignKeys[index].columns)

@@ -61,6 +61,9 @@ extension LoadPlan {
         for list in options.indexes {
             table.indexes.append(try index(on: list, in: table))
         }
+        if let column = options.distributeBy {
+            try table.distribute(by: column)
+        }
         let fields = view.columns.map { $0.fieldName ?? $0.name ?? "" }
         return LoadPlan(tables: [table], sourceFields: fields, options: options)
     }
@@ -90,6 +93,7 @@ extension LoadPlan {
     }
 
     /// An index over existing columns, named as sqlite-utils names them: `idx_TABLE_COL_COL`.
+    /// The `--index` over these columns (names matched as destinations match them).
     static func index(on columns: [String], in table: PlanTable) throws -> PlanIndex {
         guard !columns.isEmpty, !columns.contains(where: \.isEmpty) else {
             throw PlanError("--index needs one or more column names separated by commas")
@@ -108,5 +112,24 @@ extension LoadPlan {
     /// The table name for a dataset id: `n5m4-mism` → `n5m4_mism`.
     public static func tableName(forDatasetID id: String) -> String {
         id.replacingOccurrences(of: "-", with: "_")
+    }
+}
+
+extension PlanTable {
+    /// Distributes the table by `name` (see `distributionColumn`), after checking what a
+    /// distributed table needs: the column exists, and the key includes it — a key without it
+    /// could not be unique across servers, and an upsert could never move a row between them.
+    public mutating func distribute(by name: String) throws {
+        guard let column = column(named: name) else {
+            throw PlanError("--distribute-by \(name): \(self.name) has no column '\(name)' "
+                            + "(its columns: \(columns.map(\.name).joined(separator: ", ")))")
+        }
+        guard primaryKey.contains(column.name) else {
+            let key = primaryKey.isEmpty ? "no key" : "the key (\(primaryKey.joined(separator: ", ")))"
+            let instead = primaryKey.count == 1 ? "; pass --distribute-by \(primaryKey[0]) instead" : ""
+            throw PlanError("--distribute-by \(name): a distributed table's unique key must include its distribution "
+                            + "column, and \(self.name) has \(key)\(instead)")
+        }
+        distributionColumn = column.name
     }
 }

@@ -34,6 +34,10 @@ public struct PlanTable: Sendable, Codable, Equatable {
     public var foreignKeys: [PlanForeignKey]
     /// Indexes socload builds after the rows are in (`--index`).
     public var indexes: [PlanIndex]
+    /// The column whose value spreads the rows over several servers (`--distribute-by`; Citus
+    /// on PostgreSQL); nil for a table kept whole. It is always part of the key, since a
+    /// distributed table's unique keys must include it.
+    public var distributionColumn: String?
 
     public init(name: String, columns: [PlanColumn], primaryKey: [String] = [], uniqueKeys: [[String]] = [],
                 foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = []) {

@@ -9,9 +9,12 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     public var typeOverrides: [String: LogicalType]
     /// Column lists, one index each, built after the rows are in.
     public var indexes: [[String]]
+    /// The column to distribute the table by (`--distribute-by`), if any.
+    public var distributeBy: String?
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
-                indexes: [[String]] = []) {
+                indexes: [[String]] = [], distributeBy: String? = nil) {
+        self.distributeBy = distributeBy
         self.tableName = tableName
         self.includeSystemColumns = includeSystemColumns
         self.typeOverrides = typeOverrides

@@ -41,6 +41,8 @@ struct FetchCommand: ParsableCommand {
     var type: [TypeAssignment]
     @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows (kept on refresh).")
     var index: [IndexColumns]
+    @Option(valueName: "column", help: "PostgreSQL with Citus: distribute the table by this column (part of its key).")
+    var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
     @Flag(help: "Print the plan (table, columns, types, key, indexes) and load nothing.") var dryRun: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
@@ -71,6 +73,7 @@ struct FetchCommand: ParsableCommand {
         request.indexes = index.map(\.names)
         request.strict = strict
         request.maxRows = maxRows
+        request.distributeBy = distributeBy
         let table = self.table ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
 
         if dryRun {
@@ -90,6 +93,9 @@ struct FetchCommand: ParsableCommand {
             session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
                                               retries: retries, quiet: quiet, context)
         } else {
+            if distributeBy != nil {
+                throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
+            }
             let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
             if incremental { try database.requireExisting(context) }
             // A new database is built beside its target and moved into place only when the load
