@@ -7,28 +7,54 @@ struct PostgreSQLCopyEncoder {
     /// The plan column's logical types, in column order.
     let types: [LogicalType]
     let columnNames: [String]
+    /// PostGIS columns written after the plan's columns.
+    let geometries: [PostgreSQLGeometryColumn]
+    /// Per geometry column: values that could not be read as one (left NULL), and the first row.
+    private(set) var unreadableGeometries: [Int: (count: Int, firstRow: Int)] = [:]
 
     /// What a binary COPY starts with: signature, flags, header extension length.
     static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
     /// What it ends with: a field count of -1.
     static let trailer: [UInt8] = [0xFF, 0xFF]
 
-    init(table: PlanTable) {
+    init(table: PlanTable, geometries: [PostgreSQLGeometryColumn] = []) {
         types = table.columns.map(\.type)
         columnNames = table.columns.map(\.name)
+        self.geometries = geometries
+    }
+
+    /// One line per geometry column that had values it could not read.
+    func geometryNotes(table: String) -> [String] {
+        unreadableGeometries.sorted { $0.key < $1.key }.map { index, found in
+            let geometry = geometries[index]
+            return "\(table).\(geometry.name): \(found.count) value\(found.count == 1 ? "" : "s") could not be read as a geometry "
+                + "(left NULL); first at row \(found.firstRow)"
+        }
     }
 
     /// Appends every row of `batch` to `buffer`.
-    func encode(_ batch: RowBatch, into buffer: inout [UInt8]) throws {
+    mutating func encode(_ batch: RowBatch, into buffer: inout [UInt8]) throws {
         buffer.reserveCapacity(buffer.count + batch.arena.count + batch.values.count * 12 + batch.rowCount * 2)
         try batch.arena.withUnsafeBufferPointer { arena in
             for row in 0..<batch.rowCount {
-                buffer.appendBigEndian(UInt16(types.count))
+                buffer.appendBigEndian(UInt16(types.count + geometries.count))
                 let first = row * batch.columnCount
                 for column in 0..<types.count {
                     try encode(batch.values[first + column], types[column], arena, into: &buffer) {
                         LoadError.constraint(row: batch.firstRowNumber + row,
                                              message: "\(columnNames[column]): PostgreSQL cannot take \($0)")
+                    }
+                }
+                for (index, geometry) in geometries.enumerated() {
+                    if let bytes = geometry.value(row: row, of: batch, arena: arena) {
+                        buffer.appendBigEndian(UInt32(bytes.count))
+                        buffer.append(contentsOf: bytes)
+                    } else {
+                        buffer.appendBigEndian(UInt32(bitPattern: -1))
+                        if geometry.hasSource(row: row, of: batch) {
+                            let found = unreadableGeometries[index] ?? (0, batch.firstRowNumber + row)
+                            unreadableGeometries[index] = (found.count + 1, found.firstRow)
+                        }
                     }
                 }
             }

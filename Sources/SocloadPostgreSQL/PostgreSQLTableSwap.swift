@@ -152,7 +152,7 @@ struct PostgreSQLTableSwap {
             WHERE i.indrelid = $1::oid AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
             ORDER BY i.indexrelid
             """, [oid]).rows {
-            guard let name = row[0], let definition = row[1], !owned.contains(name) else { continue }
+            guard let name = row[0], let definition = row[1], !owned.contains(name), !name.hasPrefix("_socload_") else { continue }
             objects.append(UserObject(description: "index \(name)", statements: [definition]))
         }
         return objects

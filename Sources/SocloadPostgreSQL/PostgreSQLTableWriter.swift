@@ -9,7 +9,8 @@ final class PostgreSQLTableWriter: TableWriter {
     private let table: PlanTable
     private let previous: PlanTable?
     private let newName: String
-    private let encoder: PostgreSQLCopyEncoder
+    private var encoder: PostgreSQLCopyEncoder
+    private let geometries: [PostgreSQLGeometryColumn]
     private var buffer: [UInt8] = []
     /// The dataset row number of the first row of the open COPY (for its errors' line numbers).
     private var copyFirstRow = 1
@@ -20,8 +21,11 @@ final class PostgreSQLTableWriter: TableWriter {
         self.table = table
         self.previous = previous
         newName = transaction.temporaryName("new")
-        encoder = PostgreSQLCopyEncoder(table: table)
-        try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName)))
+        let postGIS = try transaction.postGISSchema()
+        geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS)
+        encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
+        try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName), geometries: geometries,
+                                                    postGISSchema: postGIS))
         if let column = table.distributionColumn {
             try Self.distribute(transaction.qualified(newName), by: column, table: table.name, transaction: transaction)
         }
@@ -41,12 +45,13 @@ final class PostgreSQLTableWriter: TableWriter {
 
     /// `CREATE TABLE` with the columns' PostgreSQL types; key columns are NOT NULL, so an empty
     /// key stops the COPY at its row. The key itself is added after the rows.
-    static func createTableSQL(_ table: PlanTable, as qualifiedName: String) -> String {
+    static func createTableSQL(_ table: PlanTable, as qualifiedName: String, geometries: [PostgreSQLGeometryColumn] = [],
+                               postGISSchema: String? = nil) -> String {
         let key = Set(table.primaryKey)
         let definitions = table.columns.map { column in
             "\(column.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType(column.type))"
                 + (key.contains(column.name) ? " NOT NULL" : "")
-        }
+        } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGISSchema ?? "public"))" }
         return "CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"
     }
 
@@ -58,7 +63,7 @@ final class PostgreSQLTableWriter: TableWriter {
         guard batch.rowCount > 0 else { return }
         let connection = transaction.connection
         if !connection.isCopying {
-            try transaction.beginCopy("COPY \(transaction.qualified(newName)) (\(Self.quotedList(table.columns.map(\.name)))) "
+            try transaction.beginCopy("COPY \(transaction.qualified(newName)) (\(Self.quotedList(table.columns.map(\.name) + geometries.map(\.name)))) "
                                       + "FROM STDIN (FORMAT binary)") {
                 try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
             }
@@ -120,12 +125,18 @@ final class PostgreSQLTableWriter: TableWriter {
                                     + "ON \(newTable) (\(Self.quotedList(index.columns)))")
             indexNames.append((name, index.name))
         }
+        for geometry in geometries {
+            let name = transaction.temporaryName("gist")
+            try transaction.execute("CREATE INDEX \(name.quotedDatabaseIdentifier) ON \(newTable) USING gist "
+                                    + "(\(geometry.name.quotedDatabaseIdentifier))")
+            indexNames.append((name, geometry.indexName(table: table.name)))
+        }
         if !table.primaryKey.isEmpty {
             indexNames.append((keyName, PostgreSQLTableSwap.keyName(of: table)))
         }
         let swap = PostgreSQLTableSwap(transaction: transaction, table: table, previous: previous, newName: newName,
                                        ownedIndexes: indexNames)
-        return try swap.run(strict: strict)
+        return try encoder.geometryNotes(table: table.name) + swap.run(strict: strict)
     }
 
     /// The first duplicate key, with the row numbers of its first two rows (the new table was

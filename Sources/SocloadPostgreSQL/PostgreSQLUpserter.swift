@@ -9,16 +9,24 @@ final class PostgreSQLUpserter: RowUpserter {
     private let transaction: PostgreSQLLoadTransaction
     private let table: PlanTable
     private let stagingName: String
-    private let encoder: PostgreSQLCopyEncoder
+    private var encoder: PostgreSQLCopyEncoder
+    private let geometries: [PostgreSQLGeometryColumn]
 
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
         self.transaction = transaction
         self.table = table
         stagingName = transaction.temporaryName("sync")
-        encoder = PostgreSQLCopyEncoder(table: table)
+        let postGIS = try transaction.postGISSchema()
+        // The table's PostGIS columns, if it has them (a table loaded before PostGIS came has none).
+        let existing = Set(try transaction.execute("""
+            SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
+            """, [transaction.qualified(table.name)]).rows.compactMap { $0[0] })
+        geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS).filter { existing.contains($0.name) }
+        encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
         let definitions = table.columns.map {
             "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
-        } + ["\"_socload_order\" bigserial"]
+        } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
+            + ["\"_socload_order\" bigserial"]
         try transaction.execute("CREATE TEMPORARY TABLE \(stagingName.quotedDatabaseIdentifier) "
                                 + "(\(definitions.joined(separator: ", "))) ON COMMIT DROP")
     }
@@ -26,7 +34,7 @@ final class PostgreSQLUpserter: RowUpserter {
     func upsert(_ batch: RowBatch) throws -> Int {
         guard batch.rowCount > 0 else { return 0 }
         let staging = stagingName.quotedDatabaseIdentifier
-        let columns = PostgreSQLTableWriter.quotedList(table.columns.map(\.name))
+        let columns = PostgreSQLTableWriter.quotedList(table.columns.map(\.name) + geometries.map(\.name))
         let connection = transaction.connection
         try transaction.execute("TRUNCATE \(staging)")
         try transaction.beginCopy("COPY \(staging) (\(columns)) FROM STDIN (FORMAT binary)") {
@@ -38,8 +46,8 @@ final class PostgreSQLUpserter: RowUpserter {
         try transaction.pauseCopy()
         let key = Set(table.primaryKey)
         let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)
-        let updates = table.columns.filter { !key.contains($0.name) }.map {
-            "\($0.name.quotedDatabaseIdentifier) = EXCLUDED.\($0.name.quotedDatabaseIdentifier)"
+        let updates = (table.columns.map(\.name) + geometries.map(\.name)).filter { !key.contains($0) }.map {
+            "\($0.quotedDatabaseIdentifier) = EXCLUDED.\($0.quotedDatabaseIdentifier)"
         }
         let action = updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
         let inserted = try transaction.value("""

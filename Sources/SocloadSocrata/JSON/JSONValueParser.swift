@@ -36,6 +36,11 @@ public struct JSONValueParser {
         (try? parse(bytes)) != nil
     }
 
+    /// The JSON value the bytes hold, or nil when they are not one complete JSON value.
+    public static func value(of bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        try? parse(bytes)
+    }
+
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(Failure) in try parse(buffer) } }
         return try result.get()
