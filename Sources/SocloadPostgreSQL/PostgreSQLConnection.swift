@@ -74,6 +74,15 @@ public final class PostgreSQLConnection {
         canceller.cancel()
     }
 
+    /// True from `cancel()` until `resumeAfterCancel()`: a load checks it between statements,
+    /// so a cancel that came while no statement ran is not lost.
+    public var isCancelRequested: Bool { canceller.isRequested }
+
+    /// Lets statements run again after `cancel()`.
+    public func resumeAfterCancel() {
+        canceller.clear()
+    }
+
     // MARK: - Statements
 
     /// Runs one statement with its parameters (`$1`, `$2`, ... bound as text; nil is NULL) and
@@ -250,6 +259,19 @@ public final class PostgreSQLConnection {
 final class PostgreSQLCanceller: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: OpaquePointer?
+    private var requested = false
+
+    var isRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requested
+    }
+
+    func clear() {
+        lock.lock()
+        requested = false
+        lock.unlock()
+    }
 
     init(_ handle: OpaquePointer?) {
         self.handle = handle
@@ -258,6 +280,7 @@ final class PostgreSQLCanceller: @unchecked Sendable {
     func cancel() {
         lock.lock()
         defer { lock.unlock() }
+        requested = true
         guard let handle else { return }
         var buffer = [CChar](repeating: 0, count: 256)
         _ = PQcancel(handle, &buffer, Int32(buffer.count))

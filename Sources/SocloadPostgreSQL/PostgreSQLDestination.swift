@@ -56,8 +56,10 @@ public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
         try connection.execute("CREATE SCHEMA \(schema.quotedDatabaseIdentifier)")
     }
 
-    /// Cancels the statement or COPY running on the connection.
+    /// Cancels the statement or COPY running on the connection; the load's next statement fails.
     public func interrupt() { connection.cancel() }
+
+    public func resumeAfterInterrupt() { connection.resumeAfterCancel() }
 }
 
 /// One load's transaction on the connection. At most one COPY is open at a time; any other
@@ -94,8 +96,16 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
     /// Runs a statement after ending any open COPY.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgreSQLResult {
+        try checkCancellation()
         try pauseCopy()
         return try connection.execute(sql, parameters)
+    }
+
+    /// Fails as a cancelled statement would once `interrupt()` was called.
+    func checkCancellation() throws {
+        if connection.isCancelRequested {
+            throw PostgreSQLError(sqlState: "57014", message: "canceling statement due to user request")
+        }
     }
 
     func value(_ sql: String, _ parameters: [String?] = []) throws -> String? {

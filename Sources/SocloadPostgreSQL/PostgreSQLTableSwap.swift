@@ -47,7 +47,12 @@ struct PostgreSQLTableSwap {
                 try transaction.execute("ROLLBACK TO SAVEPOINT socload_swap")
                 try transaction.execute("RELEASE SAVEPOINT socload_swap")
                 lastError = error
-                Thread.sleep(forTimeInterval: min(0.1 * Double(attempt + 1), 1))
+                // Waits between attempts, in slices, so that a cancelled load ends at once.
+                let resume = Date().addingTimeInterval(min(0.1 * Double(attempt + 1), 1))
+                while Date() < resume {
+                    try transaction.checkCancellation()
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
             } catch {
                 _ = try? transaction.execute("ROLLBACK TO SAVEPOINT socload_swap")
                 throw error
