@@ -21,7 +21,7 @@ help:
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make fuzz     run libFuzzer on the readers ($(FUZZ_TARGETS)) for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds each"
 	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
-	@echo "make bench    benchmark against sqlite3's .import (N=$(N)); writes bench/results.md"
+	@echo "make bench    benchmark against sqlite3's .import and psql's \\copy (N=$(N)); writes bench/results.md"
 	@echo "make datasets regenerate the bundled sample datasets"
 	@echo "make clean    remove build products"
 
@@ -52,8 +52,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	./scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
-	python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
-		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md > /dev/null
+	./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
+		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md --postgres "$$SOCLOAD_TEST_POSTGRES" > /dev/null'
 
 # libFuzzer for FUZZ_SECONDS (600 by default) on each of FUZZ_TARGETS: rows (the rows.json reader
 # and converter, from fuzz/corpus), metadata (dataset descriptions, from fuzz/corpus-metadata) and
@@ -84,9 +84,11 @@ stress: deps
 
 # The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one, and
 # `SIZES=10000,100000,1000000,5000000` to add 5M rows to the memory table. See bench/results.md.
+# The PostgreSQL rows load into a throwaway server with fsync on (default settings).
 SIZES ?= 10000,100000,1000000
 bench: build
-	python3 bench/bench.py --n $(N) --sizes $(SIZES)
+	@./scripts/install-deps.sh $(TEST_PACKAGES)
+	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --postgres "$$SOCLOAD_TEST_POSTGRES"'
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

@@ -144,6 +144,64 @@ def measure(args, base, url, scratch, soda_url=None):
     return results, json_mb, csv_mb, next(iter(digests.values()))[1]
 
 
+def psql(url, *commands):
+    """Runs psql commands against the benchmark server; returns standard output."""
+    argv = ["psql", url, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1"]
+    for command in commands:
+        argv += ["-c", command]
+    return subprocess.run(argv, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def pg_count(url, table):
+    return int(psql(url, f'SELECT count(*) FROM "{table}"'))
+
+
+def pg_same_rows(url, table, other):
+    """True when two tables of the same columns hold the same rows, value for value (numeric by
+    value: socload keeps the digits a source wrote, `14873.000000`, where the CSV says `14873`)."""
+    differing = psql(url, f'SELECT (SELECT count(*) FROM (SELECT * FROM "{table}" EXCEPT ALL SELECT * FROM "{other}") a)'
+                          f' + (SELECT count(*) FROM (SELECT * FROM "{other}" EXCEPT ALL SELECT * FROM "{table}") b)')
+    return int(differing) == 0
+
+
+def measure_postgres(args, base):
+    """socload fetch into PostgreSQL, end to end (new table, binary COPY, key, swap, catalog),
+    against psql's \\copy of the same rows as CSV into a table of the same column types without
+    any index. Each run starts without the table."""
+    json_mb = os.path.getsize(base + ".rows.json") / 1e6
+    socload = os.path.join(args.bin_dir, "socload")
+    reset = [f'DROP TABLE IF EXISTS "{TABLE}"', "DROP TABLE IF EXISTS bnch_ref",
+             "DELETE FROM _socload_datasets WHERE table_name = 'bnch_0001'"]
+    # A first load makes the catalog and shows the column types the reference table takes.
+    run_measured([socload, "fetch", base + ".rows.json", "--db", args.postgres, "--table", TABLE, "--quiet"])
+    results = {}
+    walls, rss = [], []
+    for _ in range(args.runs):
+        psql(args.postgres, *reset)
+        wall, peak = run_measured([socload, "fetch", base + ".rows.json", "--db", args.postgres, "--table", TABLE, "--quiet"])
+        walls.append(wall)
+        rss.append(peak)
+    socload_count = pg_count(args.postgres, TABLE)
+    results["socload fetch FILE --db postgresql://"] = {"wall": statistics.median(walls), "rss_mb": max(rss) / 1024}
+    walls, rss = [], []
+    for _ in range(args.runs):
+        psql(args.postgres, "DROP TABLE IF EXISTS bnch_ref", f'CREATE TABLE bnch_ref (LIKE "{TABLE}")')
+        wall, peak = run_measured(["psql", args.postgres, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                                   f"\\copy bnch_ref FROM '{base}.csv' WITH (FORMAT csv, HEADER true)"])
+        walls.append(wall)
+        rss.append(peak)
+    reference_count = pg_count(args.postgres, "bnch_ref")
+    results["psql \\copy CSV (reference)"] = {"wall": statistics.median(walls), "rss_mb": max(rss) / 1024}
+    for row in results.values():
+        row["rows_per_s"] = args.n / row["wall"] if row["wall"] else 0
+        row["mb_per_s"] = json_mb / row["wall"] if row["wall"] else 0
+    if socload_count != args.n or reference_count != args.n:
+        sys.exit(f"bench: expected {args.n} rows in PostgreSQL: socload {socload_count}, psql {reference_count}")
+    results["same_values"] = pg_same_rows(args.postgres, TABLE, "bnch_ref")
+    psql(args.postgres, *reset)
+    return results
+
+
 def memory_per_size(args, data_dir, scratch):
     socload = os.path.join(args.bin_dir, "socload")
     rows = []
@@ -162,7 +220,7 @@ def version(argv):
         return "unknown"
 
 
-def report(args, measured, sizes):
+def report(args, measured, sizes, measured_pg=None):
     cpu = "unknown"
     if os.path.exists("/proc/cpuinfo"):
         for line in open("/proc/cpuinfo"):
@@ -220,6 +278,35 @@ def report(args, measured, sizes):
     ]
     for n, wall, rss in sizes:
         lines.append(f"| {n:,} | {wall:.2f} | {rss:.1f} |")
+    if measured_pg:
+        server = psql(args.postgres, "SHOW server_version")
+        fsync = psql(args.postgres, "SHOW fsync")
+        lines += [
+            "",
+            "## PostgreSQL",
+            "",
+            f"PostgreSQL {server} on the same machine (fsync={fsync}, other settings default), started by",
+            "`scripts/with-postgres.sh`; the server shares the two cores with the client. socload's time is end to",
+            "end: the new table, binary COPY, the key, the swap and the catalog, in one transaction. The reference is",
+            "`psql \\copy` of the same rows as CSV into a table of the same column types with no index.",
+            "",
+            "| shape | what | wall s | rows/s | peak RSS MB | speed vs psql |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for shape, results in measured_pg.items():
+            reference = results["psql \\copy CSV (reference)"]["wall"]
+            for name, row in results.items():
+                if name == "same_values":
+                    continue
+                lines.append(f"| {shape} | {name} | {row['wall']:.2f} | {row['rows_per_s']:,.0f} | {row['rss_mb']:.1f} | "
+                             f"{reference / row['wall']:.2f} |")
+        lines.append("")
+        for shape, results in measured_pg.items():
+            speed = results["psql \\copy CSV (reference)"]["wall"] / results["socload fetch FILE --db postgresql://"]["wall"]
+            rss = results["socload fetch FILE --db postgresql://"]["rss_mb"]
+            lines.append(f"- {shape}: socload is **{speed:.2f}×** psql's speed (target ≥ 1.3), client peak RSS **{rss:.1f} MB** "
+                         f"(target ≤ 64); the two tables hold {'the same' if results['same_values'] else 'DIFFERENT'} rows "
+                         "(compared with EXCEPT ALL both ways).")
     # Where the time goes: a profile written by hand (perf), kept beside the script.
     profile = os.path.join(ROOT, "bench", "profile.md")
     if os.path.exists(profile):
@@ -237,6 +324,8 @@ def main():
     parser.add_argument("--data-dir", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results.md"))
     parser.add_argument("--shapes", default="new,legacy", help="dataset shapes to measure (comma-separated)")
+    parser.add_argument("--postgres", help="also load into this PostgreSQL database and compare with psql's \\copy")
+    parser.add_argument("--postgres-only", action="store_true", help="measure only the PostgreSQL rows (print, write nothing)")
     args = parser.parse_args()
     args.sizes = [int(size) for size in args.sizes.split(",") if size]
     args.shapes = [shape for shape in args.shapes.split(",") if shape]
@@ -247,6 +336,12 @@ def main():
         if shutil.which(tool) is None:
             sys.exit(f"bench: {tool} is needed (apt-get install {package})")
     os.makedirs(args.data_dir, exist_ok=True)
+    if args.postgres_only:
+        for shape in args.shapes:
+            results = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
+            print(shape, {name: row if name == "same_values" else {key: round(value, 2) for key, value in row.items()}
+                          for name, row in results.items()})
+        return
     server = serve(args.data_dir)
     measured = {}
     with tempfile.TemporaryDirectory(prefix="socload-bench-") as scratch:
@@ -265,7 +360,11 @@ def main():
             measured[shape] = (results, json_mb, csv_mb)
         sizes = memory_per_size(args, args.data_dir, scratch)
     server.shutdown()
-    text = report(args, measured, sizes)
+    measured_pg = {}
+    if args.postgres:
+        for shape in args.shapes:
+            measured_pg[shape] = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
+    text = report(args, measured, sizes, measured_pg)
     with open(args.out, "w") as out:
         out.write(text)
     print(text)

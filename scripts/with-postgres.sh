@@ -10,6 +10,8 @@
 # server runs as the `postgres` user. Settings:
 #   PG_FSYNC=on      keep fsync on (the benchmark's "default settings"); off by default, for tests
 #   PG_BIN=DIR       where initdb and pg_ctl are (default: /usr/lib/postgresql/15/bin)
+#   PG_OPTIONS=...   more server options, such as "-c log_min_duration_statement=0"
+#   PG_LOG=FILE      keep the server's log there
 # The command's exit status is the script's.
 set -euo pipefail
 
@@ -38,6 +40,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 
 stop() {
     "${as_server_user[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+    [ -n "${PG_LOG:-}" ] && cp "$dir/server.log" "$PG_LOG" 2>/dev/null
     rm -rf "$dir"
 }
 trap stop EXIT
@@ -48,7 +51,7 @@ trap 'exit 143' TERM
     || { cat "$dir/initdb.log" >&2; exit 70; }
 fsync=${PG_FSYNC:-off}
 "${as_server_user[@]}" "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=$fsync -c max_connections=200" >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=$fsync -c max_connections=200 ${PG_OPTIONS:-}" >/dev/null \
     || { cat "$dir/server.log" >&2; exit 70; }
 
 export SOCLOAD_TEST_POSTGRES="postgresql://postgres@127.0.0.1:$port/postgres"

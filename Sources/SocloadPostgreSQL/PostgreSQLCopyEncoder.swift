@@ -33,27 +33,28 @@ struct PostgreSQLCopyEncoder {
     }
 
     /// Appends every row of `batch` to `buffer`.
-    mutating func encode(_ batch: RowBatch, into buffer: inout [UInt8]) throws {
-        buffer.reserveCapacity(buffer.count + batch.arena.count + batch.values.count * 12 + batch.rowCount * 2)
+    mutating func encode(_ batch: RowBatch, into buffer: CopyBuffer) throws {
+        buffer.reserve(batch.arena.count + batch.values.count * 12 + batch.rowCount * 2)
+        let fieldCount = UInt16(types.count + geometries.count)
         try batch.arena.withUnsafeBufferPointer { arena in
+            var index = 0
             for row in 0..<batch.rowCount {
-                buffer.appendBigEndian(UInt16(types.count + geometries.count))
-                let first = row * batch.columnCount
+                buffer.write(fieldCount)
+                index = row * batch.columnCount
                 for column in 0..<types.count {
-                    try encode(batch.values[first + column], types[column], arena, into: &buffer) {
-                        LoadError.constraint(row: batch.firstRowNumber + row,
-                                             message: "\(columnNames[column]): PostgreSQL cannot take \($0)")
+                    if let refusal = Self.encode(batch.values[index + column], types[column], arena, into: buffer) {
+                        throw LoadError.constraint(row: batch.firstRowNumber + row,
+                                                   message: "\(columnNames[column]): PostgreSQL cannot take \(refusal)")
                     }
                 }
-                for (index, geometry) in geometries.enumerated() {
+                for (number, geometry) in geometries.enumerated() {
                     if let bytes = geometry.value(row: row, of: batch, arena: arena) {
-                        buffer.appendBigEndian(UInt32(bytes.count))
-                        buffer.append(contentsOf: bytes)
+                        bytes.withUnsafeBufferPointer { buffer.field($0) }
                     } else {
-                        buffer.appendBigEndian(UInt32(bitPattern: -1))
+                        buffer.null()
                         if geometry.hasSource(row: row, of: batch) {
-                            let found = unreadableGeometries[index] ?? (0, batch.firstRowNumber + row)
-                            unreadableGeometries[index] = (found.count + 1, found.firstRow)
+                            let found = unreadableGeometries[number] ?? (0, batch.firstRowNumber + row)
+                            unreadableGeometries[number] = (found.count + 1, found.firstRow)
                         }
                     }
                 }
@@ -61,72 +62,68 @@ struct PostgreSQLCopyEncoder {
         }
     }
 
-    private func encode(_ value: RowBatch.Value, _ type: LogicalType, _ arena: UnsafeBufferPointer<UInt8>,
-                        into buffer: inout [UInt8], failure: (String) -> LoadError) throws {
-        func bytes(_ offset: Int32, _ length: Int32) -> UnsafeBufferPointer<UInt8> {
+    /// Writes one value as a field of the column's type; returns what was refused instead (nil
+    /// when written).
+    private static func encode(_ value: RowBatch.Value, _ type: LogicalType, _ arena: UnsafeBufferPointer<UInt8>,
+                               into buffer: CopyBuffer) -> String? {
+        @inline(__always) func bytes(_ offset: Int32, _ length: Int32) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)])
+        }
+        func shown(_ offset: Int32, _ length: Int32) -> String {
+            String(decoding: bytes(offset, length).prefix(40), as: UTF8.self)
         }
         switch (value, type) {
         case (.null, _):
-            buffer.appendBigEndian(UInt32(bitPattern: -1))
+            buffer.null()
         case let (.text(offset, length), .text), let (.text(offset, length), .geometry),
              let (.decimal(offset, length), .text), let (.decimal(offset, length), .geometry):
-            buffer.appendBigEndian(UInt32(length))
-            buffer.append(contentsOf: bytes(offset, length))
+            buffer.field(bytes(offset, length))
         case let (.text(offset, length), .json):
-            PostgreSQLJSONB.append(bytes(offset, length), to: &buffer)
+            PostgreSQLJSONB.write(bytes(offset, length), to: buffer)
         case let (.integer(integer), .integer):
-            buffer.appendBigEndian(UInt32(8))
-            buffer.appendBigEndian(UInt64(bitPattern: integer))
+            buffer.write(UInt32(8))
+            buffer.write(UInt64(bitPattern: integer))
         case let (.integer(integer), .boolean):
-            buffer.appendBigEndian(UInt32(1))
-            buffer.append(integer != 0 ? 1 : 0)
+            buffer.write(UInt32(1))
+            buffer.write(UInt8(integer != 0 ? 1 : 0))
         case let (.real(real), .double):
-            buffer.appendBigEndian(UInt32(8))
-            buffer.appendBigEndian(real.bitPattern)
+            buffer.write(UInt32(8))
+            buffer.write(real.bitPattern)
         case let (.integer(integer), .double):
-            buffer.appendBigEndian(UInt32(8))
-            buffer.appendBigEndian(Double(integer).bitPattern)
+            buffer.write(UInt32(8))
+            buffer.write(Double(integer).bitPattern)
         case let (.decimal(offset, length), .decimal):
-            guard PostgreSQLNumeric.append(digits: bytes(offset, length), to: &buffer) else {
-                throw failure("the number \(String(decoding: bytes(offset, length).prefix(40), as: UTF8.self))")
+            guard PostgreSQLNumeric.write(digits: bytes(offset, length), to: buffer) else {
+                return "the number \(shown(offset, length))"
             }
         case let (.integer(integer), .decimal):
             var digits = String(integer)
-            _ = digits.withUTF8 { PostgreSQLNumeric.append(digits: $0, to: &buffer) }
+            _ = digits.withUTF8 { PostgreSQLNumeric.write(digits: $0, to: buffer) }
         case let (.real(real), .decimal) where real.isFinite:
             var digits = String(real)
-            _ = digits.withUTF8 { PostgreSQLNumeric.append(digits: $0, to: &buffer) }
+            _ = digits.withUTF8 { PostgreSQLNumeric.write(digits: $0, to: buffer) }
         case let (.text(offset, length), .timestamp), let (.text(offset, length), .floatingTimestamp):
             guard let micros = PostgreSQLTimeText.microseconds(bytes(offset, length), applyingZone: type == .timestamp) else {
-                throw failure("the timestamp \(String(decoding: bytes(offset, length).prefix(40), as: UTF8.self))")
+                return "the timestamp \(shown(offset, length))"
             }
-            buffer.appendBigEndian(UInt32(8))
-            buffer.appendBigEndian(UInt64(bitPattern: micros))
+            buffer.write(UInt32(8))
+            buffer.write(UInt64(bitPattern: micros))
         case let (.text(offset, length), .date):
             guard let days = PostgreSQLTimeText.days(bytes(offset, length)) else {
-                throw failure("the date \(String(decoding: bytes(offset, length).prefix(40), as: UTF8.self))")
+                return "the date \(shown(offset, length))"
             }
-            buffer.appendBigEndian(UInt32(4))
-            buffer.appendBigEndian(UInt32(bitPattern: days))
+            buffer.write(UInt32(4))
+            buffer.write(UInt32(bitPattern: days))
         case let (.integer(integer), .text), let (.integer(integer), .geometry), let (.integer(integer), .json):
             var text = String(integer)
-            text.withUTF8 { appendText($0, type, &buffer) }
+            text.withUTF8 { type == .json ? PostgreSQLJSONB.write($0, to: buffer) : buffer.field($0) }
         case let (.real(real), .text), let (.real(real), .geometry), let (.real(real), .json):
             var text = String(real)
-            text.withUTF8 { appendText($0, type, &buffer) }
+            text.withUTF8 { type == .json ? PostgreSQLJSONB.write($0, to: buffer) : buffer.field($0) }
         default:
-            throw failure("a \(Self.kind(of: value)) in a \(PostgreSQLTypes.declaredType(type)) column")
+            return "a \(kind(of: value)) in a \(PostgreSQLTypes.declaredType(type)) column"
         }
-    }
-
-    private func appendText(_ text: UnsafeBufferPointer<UInt8>, _ type: LogicalType, _ buffer: inout [UInt8]) {
-        if type == .json {
-            PostgreSQLJSONB.append(text, to: &buffer)
-        } else {
-            buffer.appendBigEndian(UInt32(text.count))
-            buffer.append(contentsOf: text)
-        }
+        return nil
     }
 
     private static func kind(of value: RowBatch.Value) -> String {
@@ -143,23 +140,17 @@ struct PostgreSQLCopyEncoder {
 /// jsonb's binary form: a version byte (1), then the JSON text. A value that is not JSON (the
 /// plan's JSON columns keep a plain string as itself) is sent as a JSON string.
 enum PostgreSQLJSONB {
-    static func append(_ text: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    static func write(_ text: UnsafeBufferPointer<UInt8>, to buffer: CopyBuffer) {
         if JSONValueParser.isJSON(text) {
-            buffer.appendBigEndian(UInt32(text.count + 1))
-            buffer.append(1)
-            buffer.append(contentsOf: text)
+            buffer.write(UInt32(text.count + 1))
+            buffer.write(UInt8(1))
+            buffer.write(text)
         } else {
             let quoted = Array(JSONValue.quoted(String(decoding: text, as: UTF8.self)).utf8)
-            buffer.appendBigEndian(UInt32(quoted.count + 1))
-            buffer.append(1)
-            buffer.append(contentsOf: quoted)
+            buffer.write(UInt32(quoted.count + 1))
+            buffer.write(UInt8(1))
+            buffer.write(quoted)
         }
     }
 }
 
-extension Array where Element == UInt8 {
-    @inline(__always)
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
-    }
-}

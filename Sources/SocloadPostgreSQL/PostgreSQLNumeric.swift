@@ -6,12 +6,18 @@ enum PostgreSQLNumeric {
     static let maximumIntegerDigits = 131_072
     static let maximumFractionDigits = 16_383
 
-    /// Appends the value with its length word; false (nothing appended) when the text is not a
-    /// decimal numeric can hold.
-    static func append(digits text: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) -> Bool {
+    /// Writes the value as a field (length, then value); false (nothing written) when the text
+    /// is not a decimal numeric can hold.
+    static func write(digits text: UnsafeBufferPointer<UInt8>, to buffer: CopyBuffer) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + 8) { digits in
+            write(text, digits: digits, to: buffer)
+        }
+    }
+
+    private static func write(_ text: UnsafeBufferPointer<UInt8>, digits: UnsafeMutableBufferPointer<UInt8>,
+                              to buffer: CopyBuffer) -> Bool {
         var negative = false
-        var digits: [UInt8] = []
-        digits.reserveCapacity(text.count)
+        var count = 0
         var pointAt: Int?
         var index = 0
         if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
@@ -23,7 +29,7 @@ enum PostgreSQLNumeric {
             let byte = text[index]
             if byte == UInt8(ascii: ".") {
                 guard pointAt == nil else { return false }
-                pointAt = digits.count
+                pointAt = count
             } else if byte | 0x20 == UInt8(ascii: "e") {
                 index += 1
                 var exponentNegative = false
@@ -43,42 +49,46 @@ enum PostgreSQLNumeric {
             } else {
                 let digit = byte &- UInt8(ascii: "0")
                 guard digit < 10 else { return false }
-                digits.append(digit)
+                digits[count] = digit
+                count += 1
             }
             index += 1
         }
-        guard !digits.isEmpty else { return false }
+        guard count > 0 else { return false }
         // The value is 0.d1d2d3... × 10^point.
-        var point = (pointAt ?? digits.count) + exponent
-        let scale = max(0, digits.count - point)
-        var leading = 0
-        while leading < digits.count, digits[leading] == 0 { leading += 1 }
-        point -= leading
-        let significant = digits[leading...]
-        guard scale <= maximumFractionDigits, significant.isEmpty || point <= maximumIntegerDigits else { return false }
-        var groups: [UInt16] = []
-        var weight = 0
-        if !significant.isEmpty {
-            // Pad on the left so the point falls between groups of four digits.
-            let pad = ((4 - point % 4) % 4 + 4) % 4
-            var padded = [UInt8](repeating: 0, count: pad) + significant
-            weight = (point + pad) / 4 - 1
-            while padded.count % 4 != 0 { padded.append(0) }
-            groups.reserveCapacity(padded.count / 4)
-            var start = 0
-            while start < padded.count {
-                groups.append(UInt16(padded[start]) * 1000 + UInt16(padded[start + 1]) * 100
-                              + UInt16(padded[start + 2]) * 10 + UInt16(padded[start + 3]))
-                start += 4
-            }
-            while groups.last == 0 { groups.removeLast() }
+        var point = (pointAt ?? count) + exponent
+        let scale = max(0, count - point)
+        var first = 0
+        while first < count, digits[first] == 0 { first += 1 }
+        point -= first
+        var last = count
+        while last > first, digits[last - 1] == 0 { last -= 1 }
+        guard scale <= maximumFractionDigits, first == count || point <= maximumIntegerDigits else { return false }
+        guard first < count else {
+            // Zero, with its scale.
+            buffer.write(UInt32(8))
+            buffer.write(UInt16(0)); buffer.write(UInt16(0)); buffer.write(UInt16(0)); buffer.write(UInt16(scale))
+            return true
         }
-        buffer.appendBigEndian(UInt32(8 + 2 * groups.count))
-        buffer.appendBigEndian(UInt16(groups.count))
-        buffer.appendBigEndian(UInt16(bitPattern: Int16(groups.isEmpty ? 0 : weight)))
-        buffer.appendBigEndian(UInt16(negative && !groups.isEmpty ? 0x4000 : 0x0000))
-        buffer.appendBigEndian(UInt16(scale))
-        for group in groups { buffer.appendBigEndian(group) }
+        // Pad on the left so the point falls between groups of four digits.
+        let pad = ((4 - point % 4) % 4 + 4) % 4
+        let weight = (point + pad) / 4 - 1
+        let significant = last - first
+        let groups = (pad + significant + 3) / 4
+        buffer.write(UInt32(8 + 2 * groups))
+        buffer.write(UInt16(groups))
+        buffer.write(UInt16(bitPattern: Int16(weight)))
+        buffer.write(UInt16(negative ? 0x4000 : 0x0000))
+        buffer.write(UInt16(scale))
+        // Digit k of the padded sequence: zero in the padding and past the end.
+        for group in 0..<groups {
+            var value: UInt16 = 0
+            for position in (group * 4)..<(group * 4 + 4) {
+                let source = first + position - pad
+                value = value * 10 + UInt16(source >= first && source < last ? digits[source] : 0)
+            }
+            buffer.write(value)
+        }
         return true
     }
 }

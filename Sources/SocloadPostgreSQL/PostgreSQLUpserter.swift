@@ -40,9 +40,10 @@ final class PostgreSQLUpserter: RowUpserter {
         try transaction.beginCopy("COPY \(staging) (\(columns)) FROM STDIN (FORMAT binary)") {
             try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
         }
-        var buffer = PostgreSQLCopyEncoder.header
-        try encoder.encode(batch, into: &buffer)
-        try buffer.withUnsafeBytes { try connection.sendCopyData($0) }
+        let buffer = CopyBuffer(capacity: batch.arena.count + batch.values.count * 12 + 64)
+        buffer.write(PostgreSQLCopyEncoder.header)
+        try encoder.encode(batch, into: buffer)
+        try connection.sendCopyData(buffer.bytes)
         try transaction.pauseCopy()
         let key = Set(table.primaryKey)
         let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)

@@ -38,7 +38,10 @@ extension RowConverter {
         case .text, .json, .geometry:
             let start = batch.values.count
             appendText(cell, bytes, &batch)
-            if !storable.allowsNULInText, !isStorableText(batch, at: start, isJSON: type == .json) {
+            // Only an escape (`\u0000`) can put a NUL in a string, and only a nested value can
+            // hold the escape itself.
+            if !storable.allowsNULInText, cell.isEscaped || cell.kind == .array || cell.kind == .object,
+               !isStorableText(batch, at: start, isJSON: type == .json) {
                 batch.values.removeLast()
                 try invalidCell(column, cell, bytes, &batch, notStorable: true)
             }

@@ -33,7 +33,8 @@ public struct JSONValueParser {
     /// True when the bytes are one complete JSON value (what a JSON column of a database that
     /// checks JSON, such as PostgreSQL's jsonb, accepts as is).
     public static func isJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        (try? parse(bytes)) != nil
+        // Checked in place, without building the value.
+        RawJSONValidator.isValid(bytes, 0..<bytes.count, depth: 0)
     }
 
     /// The JSON value the bytes hold, or nil when they are not one complete JSON value.
