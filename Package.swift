@@ -68,7 +68,7 @@ let package = Package(
                                    "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
-                    dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadTestSupport"]),
+                    dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
                     dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite",
                                    "SocloadPostgreSQL", "SocloadTestSupport"]),

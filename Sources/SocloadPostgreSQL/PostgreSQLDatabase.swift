@@ -46,20 +46,25 @@ public struct PostgreSQLDatabase {
 
     /// Runs one statement of the user's with `$1`, `$2`... bound to `parameters` (as text; the
     /// SQL is never rewritten). Unless `allowingChanges`, it runs in a READ ONLY transaction that
-    /// is always rolled back, and COPY is refused: `PostgreSQLDatabaseError.changeRefused`.
+    /// is always rolled back, and COPY is refused: `PostgreSQLDatabaseError.changeRefused`. With
+    /// `allowingChanges` it runs as sent, in its own transaction (so VACUUM works too).
     /// `columns` gets the result's column names before its first row (only for a statement
     /// that returns rows); each row goes to `row` as it arrives.
     @discardableResult
     public func run(_ sql: String, parameters: [String?] = [], allowingChanges: Bool = false,
                     columns onColumns: ([String]) -> Void = { _ in },
                     row: ([DatabaseValue]) throws -> Void) throws -> [String] {
-        if !allowingChanges, Self.firstKeyword(of: sql) == "copy" { throw PostgreSQLDatabaseError.changeRefused }
-        try connection.execute(allowingChanges ? "BEGIN" : "BEGIN READ ONLY")
+        let convert = { (result: PostgreSQLRow) in
+            try row((0..<result.count).map { PostgreSQLValues.databaseValue(result[$0], typeOID: result.columns[$0].typeOID) })
+        }
+        if allowingChanges {
+            return try connection.query(sql, parameters, columns: { onColumns($0.map(\.name)) }, row: convert).map(\.name)
+        }
+        if Self.firstKeyword(of: sql) == "copy" { throw PostgreSQLDatabaseError.changeRefused }
+        try connection.execute("BEGIN READ ONLY")
         do {
-            let columns = try connection.query(sql, parameters, columns: { onColumns($0.map(\.name)) }) { result in
-                try row((0..<result.count).map { PostgreSQLValues.databaseValue(result[$0], typeOID: result.columns[$0].typeOID) })
-            }
-            try connection.execute(allowingChanges ? "COMMIT" : "ROLLBACK")
+            let columns = try connection.query(sql, parameters, columns: { onColumns($0.map(\.name)) }, row: convert)
+            try connection.execute("ROLLBACK")
             return columns.map(\.name)
         } catch let error as PostgreSQLError {
             _ = try? connection.execute("ROLLBACK")

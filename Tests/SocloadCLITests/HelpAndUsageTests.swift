@@ -14,13 +14,19 @@ final class HelpAndUsageTests: XCTestCase {
             (INSERT, DELETE, DROP, ATTACH, VACUUM INTO, a PRAGMA that sets something) is refused
             with exit 77 before it runs. To remove a loaded table, use socload drop.
 
-            USAGE: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...] [--write]
+            In a PostgreSQL database (--db postgresql://...) the statement is PostgreSQL's own, as
+            written: placeholders are $1, $2 (given with --param, in order), and nothing in it is
+            rewritten (? is a jsonb operator there, :: a cast). Without --write it runs in a READ
+            ONLY transaction that is rolled back, and COPY is refused.
+
+            USAGE: socload query <sql> [--db <path|url>] [--schema <name>] [--format <format>] [--param <value> ...] [--write]
 
             ARGUMENTS:
               <sql>                   The SQL statement to run.
 
             OPTIONS:
-              --db <path>             The SQLite database file. (default: socload.sqlite, or $SOCLOAD_DB)
+              --db <path|url>         A SQLite file, or postgresql://user@host/db (postgres: alone: the PG* variables). (default: socload.sqlite, or $SOCLOAD_DB)
+              --schema <name>         The PostgreSQL schema for tables and the catalog. (default: public)
               --format <format>       Output format: table|csv|json|ndjson. (default: table on a terminal, csv otherwise)
               --param <value>         A value for the next ? parameter, or :name=value for a named one.
               --write                 Allow the statement to change the database.
@@ -74,7 +80,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderr, """
             Error: Unknown option '--foo'
-            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...] [--write]
+            Usage: socload query <sql> [--db <path|url>] [--schema <name>] [--format <format>] [--param <value> ...] [--write]
               See 'socload query --help' for more information.
 
             """)
@@ -83,7 +89,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '<sql>'\n"))
         let noValue = try SocloadProcess.run(["query", "select 1", "--db"])
         XCTAssertEqual(noValue.status, 64)
-        XCTAssertTrue(noValue.stderr.hasPrefix("Error: Missing value for '--db <path>'\n"))
+        XCTAssertTrue(noValue.stderr.hasPrefix("Error: Missing value for '--db <path|url>'\n"))
         let extra = try SocloadProcess.run(["schema", "a", "b"])
         XCTAssertEqual(extra.status, 64)
         XCTAssertTrue(extra.stderr.hasPrefix("Error: Unexpected argument 'b'\n"))
@@ -108,7 +114,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertEqual(run.status, 64)
         XCTAssertEqual(run.stderr, """
             Error: Unknown format 'xml' (expected one of table|csv|json|ndjson)
-            Usage: socload query <sql> [--db <path>] [--format <format>] [--param <value> ...] [--write]
+            Usage: socload query <sql> [--db <path|url>] [--schema <name>] [--format <format>] [--param <value> ...] [--write]
               See 'socload query --help' for more information.
 
             """)

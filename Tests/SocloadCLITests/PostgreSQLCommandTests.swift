@@ -159,6 +159,9 @@ final class PostgreSQLCommandTests: XCTestCase {
         let write = try socload(["query", "delete from n5m4_mism where agency = $1", "--param", "State", "--write"])
         XCTAssertEqual(write.status, 0, write.stderr)
         XCTAssertEqual(try socload(["query", "select count(*) from n5m4_mism", "--format", "csv"]).stdout, "count\r\n238\r\n")
+        // With --write a statement runs as sent, so one that cannot run in a transaction block works.
+        let vacuum = try socload(["query", "vacuum analyze n5m4_mism", "--write"])
+        XCTAssertEqual(vacuum.status, 0, vacuum.stderr)
         let twoStatements = try socload(["query", "select 1; delete from n5m4_mism", "--write"])
         XCTAssertEqual(twoStatements.status, 74, twoStatements.stderr)
         XCTAssertEqual(try socload(["query", "select count(*) from n5m4_mism", "--format", "csv"]).stdout, "count\r\n238\r\n")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import SocloadDatabase
+import SocloadPostgreSQL
 import SocloadSocrata
 import SocloadSQLite
 import SocloadTestSupport
@@ -134,6 +135,38 @@ final class DocCommentExamples: ExampleTestCase {
         }
     }
 
+    func testPostgreSQLExamples() throws {
+        // PostgreSQLConnectionString
+        let target = PostgreSQLConnectionString("postgresql://ana:secret@db.example.org/opendata")
+        print(target?.redacted ?? "")  // postgresql://ana@db.example.org/opendata
+        XCTAssertEqual(target?.redacted, "postgresql://ana@db.example.org/opendata")
+        // LoadPlan.shortenedName
+        let short = LoadPlan.shortenedName(String(repeating: "a", count: 80), toBytes: 63)
+        XCTAssertEqual(short.utf8.count, 63)
+
+        // `postgres:` alone: the PG* environment variables name the test database.
+        let testDatabase = try TestPostgreSQL.makeDatabase()
+        let url = try XCTUnwrap(URLComponents(string: testDatabase.url))
+        setenv("PGHOST", url.host ?? "127.0.0.1", 1)
+        setenv("PGPORT", String(url.port ?? 5432), 1)
+        setenv("PGUSER", url.user ?? "postgres", 1)
+        setenv("PGDATABASE", testDatabase.name, 1)
+        defer { for name in ["PGHOST", "PGPORT", "PGUSER", "PGDATABASE"] { unsetenv(name) } }
+        do {
+            // PostgreSQLDestination
+            let connection = try PostgreSQLConnection(PostgreSQLConnectionString("postgres:")!)
+            let loader = DatasetLoader(destination: PostgreSQLDestination(connection: connection))
+            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+            XCTAssertEqual(try loader.load(LoadRequest(reference: reference)).rowCount, 300)
+        }
+        do {
+            // PostgreSQLDatabase
+            let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(PostgreSQLConnectionString("postgres:")!))
+            for table in try database.tables() { print(table.name, table.rowCount) }
+            XCTAssertEqual(try database.tables().map(\.rowCount), [300])
+        }
+    }
+
     /// Every line of every code example in the doc comments of the libraries is in this file, so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
@@ -142,7 +175,7 @@ final class DocCommentExamples: ExampleTestCase {
                               encoding: .utf8)
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0
-        for library in ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite"] {
+        for library in ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"] {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
             guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {

@@ -17,8 +17,7 @@ struct CommandContext {
 /// The `--db` option shared by every command that reads or writes the database.
 struct DatabaseOptions: ParsableArguments {
     @Option(valueName: "path|url",
-            help: "The SQLite database file, or a PostgreSQL database: postgresql://user@host:5432/db, or postgres: "
-                + "alone for the PG* environment variables.",
+            help: "A SQLite file, or postgresql://user@host/db (postgres: alone: the PG* variables).",
             default: "socload.sqlite, or $SOCLOAD_DB")
     var db: String?
     @Option(valueName: "name", help: "The PostgreSQL schema for tables and the catalog.", default: "public")

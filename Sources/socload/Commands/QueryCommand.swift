@@ -54,7 +54,8 @@ struct QueryCommand: ParsableCommand {
                              command: Self.spec)
         }
         let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
-        try database.connection.execute("SELECT set_config('search_path', $1, false)", [schema.quotedDatabaseIdentifier])
+        // The schema first; public after it, where extensions such as PostGIS usually live.
+        try database.connection.execute("SELECT set_config('search_path', $1, false)", [schema.quotedDatabaseIdentifier + ", public"])
         var begun = false
         do {
             try database.run(sql ?? "", parameters: param, allowingChanges: write, columns: { names in
