@@ -63,13 +63,6 @@ public final class PostgreSQLCatalog: CatalogStore {
                             invalidCellsJSON: row[14], partialReason: row[15])
     }
 
-    /// Every entry, by table name.
-    public func entries() throws -> [CatalogEntry] {
-        guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return [] }
-        let names = try run().execute("SELECT \"table_name\" FROM \(qualifiedName) ORDER BY 1").rows.compactMap { $0[0] }
-        return try names.compactMap { try entry(for: $0) }
-    }
-
     /// Removes a table's entry.
     public func remove(tableName: String) throws {
         guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return }

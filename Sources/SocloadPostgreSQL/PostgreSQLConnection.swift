@@ -65,9 +65,6 @@ public final class PostgreSQLConnection {
         PQfinish(handle)
     }
 
-    /// The server's version as a number (150004 for 15.4).
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
-
     /// Asks the server to stop the statement or COPY running on this connection; that call then
     /// fails with SQLSTATE 57014. Safe from any thread, and a no-op when nothing runs.
     public func cancel() {

@@ -36,9 +36,6 @@ public struct PostgreSQLError: CategorizedError, Equatable {
         return error
     }
 
-    /// The SQLSTATE class: its first two characters (`23` for integrity constraint violations).
-    public var sqlStateClass: String? { sqlState.map { String($0.prefix(2)) } }
-
     /// True for 55P03, a lock that was not granted within `lock_timeout`.
     public var isLockTimeout: Bool { sqlState == "55P03" }
 

@@ -14,7 +14,6 @@ final class PostgreSQLTableWriter: TableWriter {
     private let buffer = CopyBuffer()
     /// The dataset row number of the first row of the open COPY (for its errors' line numbers).
     private var copyFirstRow = 1
-    private var rowsSent = 0
 
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?) throws {
         self.transaction = transaction
@@ -81,7 +80,6 @@ final class PostgreSQLTableWriter: TableWriter {
         } catch let error as PostgreSQLError {
             throw describe(error)
         }
-        rowsSent += batch.rowCount
     }
 
     /// A server error during the COPY with the dataset's row number and the column named:
