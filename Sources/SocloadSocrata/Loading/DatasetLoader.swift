@@ -195,6 +195,16 @@ public final class DatasetLoader: @unchecked Sendable {
                                    + "\(table.name) no longer has all of those columns")
             }
         }
+        // A refresh keeps the key chosen with --pk, while its columns exist.
+        if plan.options?.primaryKey == nil, let previousPlan = previous, previousPlan.options?.primaryKey != nil,
+           previousPlan.mainTable.primaryKey != plan.mainTable.primaryKey {
+            do {
+                try plan.tables[0].setKey(previousPlan.mainTable.primaryKey)
+                plan.options?.primaryKey = previousPlan.mainTable.primaryKey
+            } catch let error as PlanError {
+                state.notes.append("the key of \(plan.mainTable.name) is _id again: \(error.description)")
+            }
+        }
         // A distributed table stays distributed by the same column on a refresh.
         if plan.mainTable.distributionColumn == nil, let column = previous?.mainTable.distributionColumn {
             do {

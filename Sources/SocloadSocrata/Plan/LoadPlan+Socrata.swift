@@ -58,6 +58,9 @@ extension LoadPlan {
             throw PlanError("--type \(unknown)=...: the dataset has no column '\(unknown)'")
         }
         var table = PlanTable(name: options.tableName, columns: columns, primaryKey: primaryKey)
+        if let key = options.primaryKey {
+            try table.setKey(key)
+        }
         for list in options.indexes {
             table.indexes.append(try index(on: list, in: table))
         }
@@ -116,6 +119,26 @@ extension LoadPlan {
 }
 
 extension PlanTable {
+    /// Makes these columns the table's key (`--pk`), instead of the row identifier: each must
+    /// exist (matched as destinations match names) and appear once.
+    public mutating func setKey(_ names: [String]) throws {
+        guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+            throw PlanError("--pk needs one or more column names separated by commas")
+        }
+        var key: [String] = []
+        for name in names {
+            guard let column = column(named: name) else {
+                throw PlanError("--pk \(names.joined(separator: ",")): \(self.name) has no column '\(name)' "
+                                + "(its columns: \(columns.map(\.name).joined(separator: ", ")))")
+            }
+            guard !key.contains(column.name) else {
+                throw PlanError("--pk \(names.joined(separator: ",")): \(column.name) is named twice")
+            }
+            key.append(column.name)
+        }
+        primaryKey = key
+    }
+
     /// Distributes the table by `name` (see `distributionColumn`), after checking what a
     /// distributed table needs: the column exists, and the key includes it — a key without it
     /// could not be unique across servers, and an upsert could never move a row between them.

@@ -11,10 +11,13 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     public var indexes: [[String]]
     /// The column to distribute the table by (`--distribute-by`), if any.
     public var distributeBy: String?
+    /// The table's key, one column or a compound (`--pk`); nil: the row identifier `_id`.
+    public var primaryKey: [String]?
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
-                indexes: [[String]] = [], distributeBy: String? = nil) {
+                indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil) {
         self.distributeBy = distributeBy
+        self.primaryKey = primaryKey
         self.tableName = tableName
         self.includeSystemColumns = includeSystemColumns
         self.typeOverrides = typeOverrides

@@ -41,6 +41,9 @@ struct FetchCommand: ParsableCommand {
     var type: [TypeAssignment]
     @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows (kept on refresh).")
     var index: [IndexColumns]
+    @Option(valueName: "column[,column...]",
+            help: "The table's key instead of _id: one column or a compound; sync upserts by it (kept on refresh).")
+    var pk: IndexColumns?
     @Option(valueName: "column", help: "PostgreSQL with Citus: distribute the table by this column (part of its key).")
     var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
@@ -74,6 +77,7 @@ struct FetchCommand: ParsableCommand {
         request.strict = strict
         request.maxRows = maxRows
         request.distributeBy = distributeBy
+        request.primaryKey = pk?.names
         let table = self.table ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
 
         if dryRun {
