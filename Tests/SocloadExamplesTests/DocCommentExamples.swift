@@ -167,6 +167,18 @@ final class DocCommentExamples: ExampleTestCase {
         }
     }
 
+    func testRecordWriteExamples() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table agencies (id integer primary key, name text unique, nominations integer)")
+        // Database+Write
+        struct Agency: Codable { var id: Int64?; var name: String; var nominations: Int }
+        try db.insert(Agency(id: nil, name: "State", nominations: 0), into: "agencies")
+        try db.upsert(Agency(id: nil, name: "State", nominations: 3), into: "agencies", by: ["name"])
+        let state = try db.findOrCreate(Agency(id: nil, name: "State", nominations: 0), in: "agencies", by: ["name"])
+        XCTAssertEqual(state.nominations, 3)
+        XCTAssertEqual(state.id, 1)
+    }
+
     /// Every line of every code example in the doc comments of the libraries is in this file, so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)

@@ -92,6 +92,20 @@ final class ReadmeExamples: ExampleTestCase {
         XCTAssertEqual(events.map(\.category), ["b", "a"])
     }
 
+    /// "Writing records".
+    func testWritingRecords() throws {
+        let queue = try DatabaseQueue(path: "agencies.sqlite")
+        struct Agency: Codable { var id: Int64?; var name: String; var nominations: Int }
+        let state = try queue.write { db in
+            try db.execute(sql: "create table if not exists agencies (id integer primary key, name text unique, nominations integer)")
+            try db.insert(Agency(id: nil, name: "Treasury", nominations: 58), into: "agencies")
+            try db.upsert(Agency(id: nil, name: "Treasury", nominations: 59), into: "agencies", by: ["name"])
+            return try db.findOrCreate(Agency(id: nil, name: "State", nominations: 0), in: "agencies", by: ["name"])
+        }
+        XCTAssertEqual(state.id, 2)
+        XCTAssertEqual(try queue.read { try $0.fetchAll(Int.self, sql: "select nominations from agencies order by id") }, [59, 0])
+    }
+
     private func loadBundledCopy() throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
