@@ -1,4 +1,5 @@
 import Foundation
+import SocloadDatabase
 @testable import SocloadPostgreSQL
 import SocloadSocrata
 import XCTest
@@ -102,5 +103,49 @@ final class PostgreSQLValueTests: PostgreSQLTestCase {
         }
         XCTAssertEqual(try value("SELECT to_regclass('dup') IS NULL"), "t")
         XCTAssertEqual(try value("SELECT count(*) FROM pg_class WHERE relname LIKE '\\_socload\\_new%'"), "0")
+    }
+}
+
+/// Names from data that are hostile or odd, in a schema and a table named oddly too: quoted in
+/// every statement of the load, the swap, sync's upsert and the read commands.
+final class PostgreSQLHostileNameTests: PostgreSQLTestCase {
+    func testHostileAndLongNamesAreQuotedEverywhere() throws {
+        let long = String(repeating: "x", count: 10_000)
+        let accented = String(repeating: "é", count: 40)   // 80 bytes: cut at a character boundary
+        let columns = [("a", "text"), (long, "text"), ("q\"uote", "text"), ("\"); DROP TABLE t; --", "text"), ("select", "text"),
+                       ("order", "number"), ("_socload_datasets", "text"), ("A", "text"), (accented, "text"), ("naïve \\ col", "text")]
+        let row = columns.indices.map { "\"v\($0)'\\\"; --\"" }
+        let path = try write("hostile.json", Self.rowsJSON(columns: columns, rows: [row, row.map { _ in "null" }]))
+        let schema = "sch\"ema; DROP"
+        let table = "t\"able'; DROP TABLE x; --"
+        try database.connect().execute("CREATE TABLE x (a int)")
+        var request = LoadRequest(reference: DatasetReference(location: .file(path), datasetID: nil, domain: nil), tableName: table)
+        request.indexes = [["select", "order"]]
+        let first = try loader(schema: schema).load(request)
+        let second = try loader(schema: schema).load(request)   // the swap, with the index rebuilt
+        XCTAssertEqual(first.tableName, table)
+        XCTAssertEqual(second.rowCount, 2)
+        let stored = try rows("""
+            SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position
+            """, [schema, table]).map { $0[0] ?? "" }
+        XCTAssertEqual(stored.count, columns.count + 1)
+        XCTAssertTrue(stored.allSatisfy { $0.utf8.count <= 63 }, "\(stored)")
+        XCTAssertTrue(stored.contains("\"); DROP TABLE t; --"))
+        XCTAssertTrue(stored.contains(LoadPlan.shortenedName(accented, toBytes: 63)))
+        XCTAssertEqual(String(decoding: LoadPlan.shortenedName(accented, toBytes: 63).utf8, as: UTF8.self).unicodeScalars.first, "é")
+        XCTAssertEqual(try value("SELECT to_regclass('x') IS NOT NULL"), "t")
+        XCTAssertEqual(try value("SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND tablename = $2", [schema, table]), "2")
+
+        let reader = PostgreSQLDatabase(connection: try database.connect(), schema: schema)
+        XCTAssertEqual(try reader.tables().map(\.name), [table])
+        let query = try reader.selectQuery(from: table, columns: ["\"); DROP TABLE t; --", "select"],
+                                           where: SocloadDatabase.Predicate.equals("q\"uote", "v2'\"; --") && .isNull("order"))
+        var found: [[DatabaseValue]] = []
+        try reader.run(query.sql, parameters: query.parameters) { found.append($0) }
+        XCTAssertEqual(found, [[.text("v3'\"; --"), .text("v4'\"; --")]])
+        XCTAssertTrue(try reader.definition(of: table)[0].hasPrefix("CREATE TABLE \"sch\"\"ema; DROP\".\"t\"\"able'; DROP TABLE x; --\" ("))
+        XCTAssertEqual(try reader.drop(table), table)
+        XCTAssertEqual(try value("SELECT count(*) FROM pg_class WHERE relname = $1", [table]), "0")
+        XCTAssertEqual(try value("SELECT to_regclass('x') IS NOT NULL"), "t")
     }
 }
