@@ -112,8 +112,8 @@ private struct RowKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainer
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         // Types that write nested containers by hand are stored through JSON in `encode(_:forKey:)`;
-        // a hand-written nested container has nowhere to go in one row.
-        KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+        // a hand-written nested container has nowhere to go in one row: writing to it fails.
+        KeyedEncodingContainer(ThrowingKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
     mutating func superEncoder() -> any Encoder { RowEncoderCore(storage: storage) }
@@ -153,19 +153,6 @@ private struct ThrowingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPro
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(ThrowingKeyedContainer<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
-    mutating func superEncoder() -> any Encoder { SingleValueCapture() }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { SingleValueCapture() }
-}
-
-private struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var codingPath: [any CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws { throw SingleValueCapture.NotSingle() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw SingleValueCapture.NotSingle() }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyedContainer() }
     mutating func superEncoder() -> any Encoder { SingleValueCapture() }

@@ -15,9 +15,7 @@ public final class PostgreSQLCatalog: CatalogStore {
         self.schema = schema
     }
 
-    private var qualifiedName: String {
-        schema.quotedDatabaseIdentifier + "." + Self.tableName.quotedDatabaseIdentifier
-    }
+    private var qualifiedName: String { PostgreSQLTypes.qualified(Self.tableName, schema: schema) }
 
     static let textColumns = ["table_name", "dataset_id", "domain", "name", "source_url", "fetched_at", "rows_updated_at",
                               "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",

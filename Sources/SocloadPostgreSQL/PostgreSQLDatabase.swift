@@ -18,9 +18,7 @@ public struct PostgreSQLDatabase {
     public var catalog: PostgreSQLCatalog { PostgreSQLCatalog(connection: connection, schema: schema) }
 
     /// `"schema"."name"`.
-    public func qualified(_ name: String) -> String {
-        schema.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
-    }
+    public func qualified(_ name: String) -> String { PostgreSQLTypes.qualified(name, schema: schema) }
 
     /// A table of the schema: its name, its row count and its name as SQL must write it
     /// (`quote_ident`: `"5mtp_qs2h"`, `"Name"`).

@@ -84,9 +84,7 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
     }
 
     /// `"schema"."name"`.
-    func qualified(_ name: String) -> String {
-        schema.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
-    }
+    func qualified(_ name: String) -> String { PostgreSQLTypes.qualified(name, schema: schema) }
 
     /// A name for a table that exists only inside this transaction until the swap.
     func temporaryName(_ purpose: String) -> String {

@@ -1,3 +1,4 @@
+import SocloadDatabase
 import SocloadSocrata
 
 /// How PostgreSQL spells the plan's logical types.
@@ -17,6 +18,11 @@ public enum PostgreSQLTypes {
         case .date: return "date"
         case .json: return "jsonb"
         }
+    }
+
+    /// `"schema"."name"`: a relation of a schema, both quoted.
+    public static func qualified(_ name: String, schema: String) -> String {
+        schema.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
     }
 
     /// What PostgreSQL cannot store that SQLite can: the converter treats such cells as not of
