@@ -19,6 +19,14 @@ extension Database {
         for name in (columns ?? []) + predicate.columns + ordering.map(\.name) where !known.contains(name.lowercased()) {
             throw SelectError.unknownColumn(name, table: table, columns: available)
         }
+        for (related, names) in predicate.relatedColumns {
+            let columns = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [related])
+            guard !columns.isEmpty else { throw SelectError.unknownTable(related) }
+            let known = Set(columns.map { $0.lowercased() })
+            if let name = names.first(where: { !known.contains($0.lowercased()) }) {
+                throw SelectError.unknownColumn(name, table: related, columns: columns)
+            }
+        }
         let selected = columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*"
         var sql = "SELECT \(selected) FROM \(table.quotedDatabaseIdentifier)"
         var arguments: [DatabaseValue] = []

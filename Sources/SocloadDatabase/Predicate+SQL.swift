@@ -49,6 +49,10 @@ extension Predicate {
             }
         case let .like(column, pattern):
             return SQLFragment(sql: "\(column.quotedDatabaseIdentifier) LIKE ? ESCAPE '\\'", arguments: [.text(pattern)])
+        case let .related(foreignKey, table, key, inner):
+            guard let condition = inner.sql() else { return nil }
+            return SQLFragment(sql: "\(foreignKey.quotedDatabaseIdentifier) IN (SELECT \(key.quotedDatabaseIdentifier) FROM "
+                               + "\(table.quotedDatabaseIdentifier) WHERE \(condition.sql))", arguments: condition.arguments)
         case .all(let parts):
             return Self.join(parts, with: "AND")
         case .any(let parts):

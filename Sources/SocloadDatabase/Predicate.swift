@@ -17,6 +17,8 @@ public indirect enum Predicate: Sendable, Equatable {
     case isNull(column: String)
     case textMatch(column: String, kind: TextMatchKind, text: String, options: TextFolding.Options)
     case like(column: String, pattern: String)
+    /// The foreign key points at a row of another table (by its key) where the inner predicate holds.
+    case related(foreignKey: String, table: String, key: String, predicate: Predicate)
     case all([Predicate])
     case any([Predicate])
     case not(Predicate)
@@ -95,6 +97,15 @@ public indirect enum Predicate: Sendable, Equatable {
         .like(column: column, pattern: pattern)
     }
 
+    /// Rows whose foreign key `foreignKey` points at a row of `table` (by its column `key`) for
+    /// which `predicate`, over that table's columns, holds: a filter through a lookup table
+    /// (`socload extract`). No condition when `predicate` is none.
+    ///
+    ///     let predicate: SocloadDatabase.Predicate = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
+    public static func related(_ foreignKey: String, to table: String, key: String = "id", where predicate: Predicate) -> Predicate {
+        .related(foreignKey: foreignKey, table: table, key: key, predicate: predicate)
+    }
+
     private static func options(_ caseInsensitive: Bool, _ diacriticInsensitive: Bool) -> TextFolding.Options {
         var options: TextFolding.Options = []
         if caseInsensitive { options.insert(.caseInsensitive) }
@@ -128,12 +139,22 @@ public indirect enum Predicate: Sendable, Equatable {
     public var columns: [String] {
         switch self {
         case let .comparison(column, _, _), let .isIn(column, _), let .between(column, _, _), let .isNull(column),
-             let .textMatch(column, _, _, _), let .like(column, _):
+             let .textMatch(column, _, _, _), let .like(column, _), let .related(column, _, _, _):
             return [column]
         case .all(let parts), .any(let parts):
             return parts.flatMap(\.columns)
         case .not(let inner):
             return inner.columns
+        }
+    }
+
+    /// The other tables a `related` part reads, each with the columns named there.
+    public var relatedColumns: [(table: String, columns: [String])] {
+        switch self {
+        case let .related(_, table, key, inner): return [(table, [key] + inner.columns)] + inner.relatedColumns
+        case .all(let parts), .any(let parts): return parts.flatMap(\.relatedColumns)
+        case .not(let inner): return inner.relatedColumns
+        default: return []
         }
     }
 }

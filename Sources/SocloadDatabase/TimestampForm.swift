@@ -60,7 +60,7 @@ extension Predicate {
         case .all(let parts): return .all(parts.map { $0.adapted(to: forms) })
         case .any(let parts): return .any(parts.map { $0.adapted(to: forms) })
         case .not(let inner): return .not(inner.adapted(to: forms))
-        case .isNull, .textMatch, .like: return self
+        case .isNull, .textMatch, .like, .related: return self
         }
     }
 
@@ -76,7 +76,7 @@ extension Predicate {
         case let .between(column, lower, upper): return isTimestamp(lower) || isTimestamp(upper) ? [column] : []
         case .all(let parts), .any(let parts): return parts.reduce(into: []) { $0.formUnion($1.columnsComparedWithTimestamps) }
         case .not(let inner): return inner.columnsComparedWithTimestamps
-        case .isNull, .textMatch, .like: return []
+        case .isNull, .textMatch, .like, .related: return []
         }
     }
 }

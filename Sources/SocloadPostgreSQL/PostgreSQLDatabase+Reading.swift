@@ -28,9 +28,18 @@ extension PostgreSQLDatabase {
         for name in (selected ?? []) + predicate.columns + ordering.map(\.name) where !known.contains(name) {
             throw SelectError.unknownColumn(name, table: table, columns: available)
         }
+        for (related, names) in predicate.relatedColumns {
+            let columns = try columns(of: related).map(\.name)
+            guard !columns.isEmpty else { throw SelectError.unknownTable(related) }
+            if let name = names.first(where: { !columns.contains($0) }) {
+                throw SelectError.unknownColumn(name, table: related, columns: columns)
+            }
+        }
+        // The value columns of lookups are typed too, for conditions through them (`related`).
         let types = (try catalog.entry(for: table)).flatMap { $0.tableName == table ? $0.plan?.mainTable : nil }
-            .map { Dictionary($0.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
-        var writer = PostgreSQLPredicateWriter(columnTypes: types, foldsAccents: hasUnaccent)
+            .map { Dictionary(($0.storedColumns + $0.lookups.flatMap(\.columns)).map { ($0.name, $0.type) },
+                              uniquingKeysWith: { first, _ in first }) } ?? [:]
+        var writer = PostgreSQLPredicateWriter(columnTypes: types, foldsAccents: hasUnaccent, schema: schema)
         var sql = "SELECT \(selected.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*") FROM \(qualified(table))"
         if let condition = writer.condition(predicate) { sql += " WHERE \(condition)" }
         var parameters = writer.parameters
@@ -80,9 +89,20 @@ extension PostgreSQLDatabase {
     /// How many cells of each column are set.
     public func nonNullCounts(of table: String, columns: [String]) throws -> [String: Int] {
         guard !columns.isEmpty else { return [:] }
+        let plan = try catalog.entry(for: table).flatMap { $0.tableName == table ? $0.plan : nil }
         let row = try connection.execute("SELECT " + columns.map { "count(\($0.quotedDatabaseIdentifier))" }.joined(separator: ", ")
-                                         + " FROM \(qualified(table))").rows.first ?? []
+                                         + " FROM \(relation(of: table, plan: plan))").rows.first ?? []
         return Dictionary(zip(columns, row.map { Int($0 ?? "0") ?? 0 }), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The table with the value columns of its lookups beside its own (see
+    /// `LookupStatements.relationWithValues`): what counts through a foreign key read.
+    private func relation(of table: String, plan: LoadPlan?) -> String {
+        LookupStatements.relationWithValues(
+            of: qualified(table), key: PlanLookup.keyColumn.quotedDatabaseIdentifier,
+            lookups: (plan?.mainTable.lookups ?? []).map { lookup in
+                (qualified(lookup.table), lookup.foreignKey.quotedDatabaseIdentifier, lookup.valueColumns.map(\.quotedDatabaseIdentifier))
+            })
     }
 
     /// Holds the table against the portal's statistics its catalog entry recorded (see
@@ -94,7 +114,7 @@ extension PostgreSQLDatabase {
                                       results: [])
         }
         let checks = PortalCheck.checks(plan: plan, columns: entry.columns, invalidCells: entry.invalidCells)
-        let table = qualified(entry.tableName)
+        let table = relation(of: entry.tableName, plan: plan)
         let results = try checks.map { check in
             PortalCheckResult(check: check, answer: try measure(check, table: table))
         }

@@ -147,6 +147,10 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try PostgreSQLTableWriter(transaction: self, table: table, previous: previous)
     }
 
+    func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter {
+        try PostgreSQLTableWriter(transaction: self, table: table, previous: previous, rowsFromExistingTable: true)
+    }
+
     func upserter(for table: PlanTable) throws -> any RowUpserter {
         try PostgreSQLUpserter(transaction: self, table: table)
     }

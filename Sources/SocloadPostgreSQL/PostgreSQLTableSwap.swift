@@ -148,7 +148,7 @@ struct PostgreSQLTableSwap {
             SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
             WHERE conrelid = $1::oid AND contype IN ('p', 'u', 'c', 'x', 'f') ORDER BY contype = 'f', oid
             """, [oid]).rows {
-            guard let name = row[0], let definition = row[1], !owned.contains(name) else { continue }
+            guard let name = row[0], let definition = row[1], !owned.contains(name), !name.hasPrefix("_socload_") else { continue }
             objects.append(UserObject(description: "constraint \(name)",
                                       statements: ["ALTER TABLE \(target) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) \(definition)"]))
         }
@@ -166,7 +166,8 @@ struct PostgreSQLTableSwap {
     private func triggers(of oid: String) throws -> [UserObject] {
         try transaction.execute("SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = $1::oid AND NOT tgisinternal ORDER BY oid",
                                 [oid]).rows.compactMap { row in
-            guard let name = row[0], let definition = row[1] else { return nil }
+            // socload's own (lookup counts) are made again by socload.
+            guard let name = row[0], let definition = row[1], !name.hasPrefix("_socload_") else { return nil }
             return UserObject(description: "trigger \(name)", statements: [definition])
         }
     }

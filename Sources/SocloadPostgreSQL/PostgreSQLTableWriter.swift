@@ -15,14 +15,51 @@ final class PostgreSQLTableWriter: TableWriter {
     /// The dataset row number of the first row of the open COPY (for its errors' line numbers).
     private var copyFirstRow = 1
 
-    init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?) throws {
+    /// Where the COPY goes: the new table, or, for a table with lookups, a staging table whose
+    /// rows reach the new table joined to the lookups.
+    private let copyTarget: String
+    /// The relation the rows of a table with lookups come from (staging, or the table itself).
+    private let rowSource: RowSource?
+
+    enum RowSource {
+        /// A temporary table the COPY fills, numbered in order by `_socload_order`.
+        case staging(String)
+        /// The table as it is now (`socload extract`).
+        case existingTable
+    }
+
+    /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
+    /// is now (`socload extract`: a table rebuilt with one more lookup), not COPY batches.
+    init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?,
+         rowsFromExistingTable: Bool = false) throws {
         self.transaction = transaction
         self.table = table
         self.previous = previous
         newName = transaction.temporaryName("new")
         let postGIS = try transaction.postGISSchema()
-        geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS)
+        var geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS)
+        if rowsFromExistingTable {
+            let existing = Set(try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction))
+            geometries = geometries.filter { existing.contains($0.name) }
+            rowSource = .existingTable
+        } else if !table.lookups.isEmpty {
+            let staging = transaction.temporaryName("rows")
+            try transaction.execute("CREATE TEMPORARY TABLE \(staging.quotedDatabaseIdentifier) (" + (table.columns.map {
+                "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
+            } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
+                + ["\"_socload_order\" bigserial"]).joined(separator: ", ") + ") ON COMMIT DROP")
+            rowSource = .staging(staging)
+        } else {
+            rowSource = nil
+        }
+        self.geometries = geometries
         encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
+        if case .staging(let staging) = rowSource {
+            copyTarget = staging.quotedDatabaseIdentifier
+        } else {
+            copyTarget = transaction.qualified(newName)
+        }
+        for lookup in table.lookups { try PostgreSQLLookups(transaction: transaction, table: table).ensureTable(lookup) }
         try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName), geometries: geometries,
                                                     postGISSchema: postGIS))
         if let column = table.distributionColumn {
@@ -49,7 +86,7 @@ final class PostgreSQLTableWriter: TableWriter {
     static func createTableSQL(_ table: PlanTable, as qualifiedName: String, geometries: [PostgreSQLGeometryColumn] = [],
                                postGISSchema: String? = nil) -> String {
         let key = Set(table.primaryKey)
-        let definitions = table.columns.map { column in
+        let definitions = table.storedColumns.map { column in
             "\(column.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType(column.type))"
                 + (key.contains(column.name) ? (column.type == .text ? " COLLATE \"C\" NOT NULL" : " NOT NULL") : "")
         } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGISSchema ?? "public"))" }
@@ -64,7 +101,7 @@ final class PostgreSQLTableWriter: TableWriter {
         guard batch.rowCount > 0 else { return }
         let connection = transaction.connection
         if !connection.isCopying {
-            try transaction.beginCopy("COPY \(transaction.qualified(newName)) (\(Self.quotedList(table.columns.map(\.name) + geometries.map(\.name)))) "
+            try transaction.beginCopy("COPY \(copyTarget) (\(Self.quotedList(table.columns.map(\.name) + geometries.map(\.name)))) "
                                       + "FROM STDIN (FORMAT binary)") {
                 try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
             }
@@ -108,6 +145,22 @@ final class PostgreSQLTableWriter: TableWriter {
         }
         let newTable = transaction.qualified(newName)
         let keyName = transaction.temporaryName("key")
+        let lookups = PostgreSQLLookups(transaction: transaction, table: table)
+        if let rowSource {
+            let relation: String
+            switch rowSource {
+            case .staging(let name): relation = name.quotedDatabaseIdentifier
+            case .existingTable: relation = transaction.qualified(table.name)
+            }
+            let present = Set(try PostgreSQLLookups.columnNames(of: relation, transaction: transaction))
+            try lookups.addMissingValues(from: relation, columns: present)
+            let columns = table.storedColumns.map(\.name) + geometries.map(\.name)
+            let rows = lookups.storedRows(columns, columns: present)
+            var order = ""
+            if case .staging = rowSource { order = " ORDER BY \"s\".\"_socload_order\"" }
+            try transaction.execute("INSERT INTO \(newTable) (\(Self.quotedList(columns))) SELECT \(rows.select) FROM \(relation) AS \"s\" "
+                                    + rows.joins + order)
+        }
 
         if !table.primaryKey.isEmpty {
             do {
@@ -138,7 +191,9 @@ final class PostgreSQLTableWriter: TableWriter {
         }
         let swap = PostgreSQLTableSwap(transaction: transaction, table: table, previous: previous, newName: newName,
                                        ownedIndexes: indexNames)
-        return try encoder.geometryNotes(table: table.name) + swap.run(strict: strict)
+        let notes = try swap.run(strict: strict)
+        try lookups.finishRows()
+        return encoder.geometryNotes(table: table.name) + notes
     }
 
     /// The first duplicate key, with the row numbers of its first two rows (the new table was

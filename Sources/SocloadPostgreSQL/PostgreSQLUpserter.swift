@@ -23,6 +23,7 @@ final class PostgreSQLUpserter: RowUpserter {
             """, [transaction.qualified(table.name)]).rows.compactMap { $0[0] })
         geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS).filter { existing.contains($0.name) }
         encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
+        try PostgreSQLLookups(transaction: transaction, table: table).dropTriggers()
         let definitions = table.columns.map {
             "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
         } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
@@ -45,21 +46,33 @@ final class PostgreSQLUpserter: RowUpserter {
         try encoder.encode(batch, into: buffer)
         try connection.sendCopyData(buffer.bytes)
         try transaction.pauseCopy()
+        let lookups = PostgreSQLLookups(transaction: transaction, table: table)
+        let incoming = Set(table.columns.map(\.name))
+        try lookups.addMissingValues(from: staging, columns: incoming)
+        let stored = table.storedColumns.map(\.name) + geometries.map(\.name)
+        let rows = lookups.storedRows(stored, columns: incoming)
         let key = Set(table.primaryKey)
         let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)
-        let updates = (table.columns.map(\.name) + geometries.map(\.name)).filter { !key.contains($0) }.map {
+        let updates = stored.filter { !key.contains($0) }.map {
             "\($0.quotedDatabaseIdentifier) = EXCLUDED.\($0.quotedDatabaseIdentifier)"
         }
         let action = updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
+        let sourceKey = table.primaryKey.map { "\"s\".\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
         let inserted = try transaction.value("""
             WITH upserted AS (
-              INSERT INTO \(transaction.qualified(table.name)) (\(columns))
-              SELECT DISTINCT ON (\(keyList)) \(columns) FROM \(staging) ORDER BY \(keyList), "_socload_order" DESC
+              INSERT INTO \(transaction.qualified(table.name)) (\(PostgreSQLTableWriter.quotedList(stored)))
+              SELECT DISTINCT ON (\(sourceKey)) \(rows.select) FROM \(staging) AS "s" \(rows.joins)
+              ORDER BY \(sourceKey), "s"."_socload_order" DESC
               ON CONFLICT (\(keyList)) DO \(action)
               RETURNING (xmax = 0) AS inserted)
             SELECT count(*) FILTER (WHERE inserted) FROM upserted
             """)
         return Int(inserted ?? "0") ?? 0
+    }
+
+    /// Counts the lookups again, prunes them, and makes their triggers again.
+    func finish() throws {
+        try PostgreSQLLookups(transaction: transaction, table: table).finishRows()
     }
 
     /// The largest value, as the SQLite destination stores it: a fixed timestamp as ISO-8601 UTC.

@@ -13,9 +13,13 @@ public struct PostgreSQLPredicateWriter {
     /// The values for `$1`, `$2`...
     public private(set) var parameters: [String?] = []
 
-    public init(columnTypes: [String: LogicalType], foldsAccents: Bool, firstParameters: [String?] = []) {
+    /// The schema of the tables a `related` predicate names (nil: the search path's).
+    public var schema: String?
+
+    public init(columnTypes: [String: LogicalType], foldsAccents: Bool, schema: String? = nil, firstParameters: [String?] = []) {
         self.columnTypes = columnTypes
         self.foldsAccents = foldsAccents
+        self.schema = schema
         parameters = firstParameters
     }
 
@@ -54,6 +58,10 @@ public struct PostgreSQLPredicateWriter {
             }
         case let .like(column, pattern):
             return "\(column.quotedDatabaseIdentifier)::text LIKE \(bind(.text(pattern), column: nil)) ESCAPE '\\'"
+        case let .related(foreignKey, table, key, inner):
+            guard let condition = condition(inner) else { return nil }
+            let relation = schema.map { PostgreSQLTypes.qualified(table, schema: $0) } ?? table.quotedDatabaseIdentifier
+            return "\(foreignKey.quotedDatabaseIdentifier) IN (SELECT \(key.quotedDatabaseIdentifier) FROM \(relation) WHERE \(condition))"
         case .all(let parts):
             return join(parts, with: "AND")
         case .any(let parts):

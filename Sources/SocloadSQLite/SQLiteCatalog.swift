@@ -94,7 +94,7 @@ public final class SQLiteCatalog: CatalogStore {
         guard let entry = try entry(for: table), entry.tableName.lowercased() == table.lowercased(),
               let plan = entry.plan else { return [:] }
         var forms: [String: TimestampForm] = [:]
-        for column in plan.mainTable.columns {
+        for column in plan.mainTable.storedColumns {
             switch column.type {
             case .timestamp: forms[column.name] = .fixed
             case .floatingTimestamp: forms[column.name] = .floating

@@ -67,6 +67,10 @@ final class SQLiteLoadTransaction: LoadTransaction {
         try SQLiteTableWriter(db: db, table: table, previous: previous)
     }
 
+    func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter {
+        try SQLiteTableWriter(db: db, table: table, previous: previous, rowsFromExistingTable: true)
+    }
+
     func upserter(for table: PlanTable) throws -> any RowUpserter {
         try SQLiteUpserter(db: db, table: table)
     }

@@ -8,11 +8,19 @@ import SocloadSocrata
 final class SQLiteTableWriter: TableWriter {
     private let db: Database
     private let table: PlanTable
-    private let insertStatement: Statement
+    /// nil when the rows come from the existing table.
+    private let insertStatement: Statement?
     /// The user's indexes and triggers on the old table: (kind, name, CREATE statement).
     private let userObjects: [(kind: String, name: String, sql: String)]
 
-    init(db: Database, table: PlanTable, previous: PlanTable?) throws {
+    /// Where the rows of a table with lookups wait until the lookups are applied.
+    static let stagingTable = "temp.\"_socload_rows\""
+    /// True when rows go first to the staging table (the table has lookups).
+    private let stagesRows: Bool
+
+    /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
+    /// is now (`socload extract`: a table rebuilt with one more lookup), not inserted batches.
+    init(db: Database, table: PlanTable, previous: PlanTable?, rowsFromExistingTable: Bool = false) throws {
         self.db = db
         self.table = table
         let owned = SQLiteTypes.ownedObjectNames(table).union(previous.map(SQLiteTypes.ownedObjectNames) ?? [])
@@ -22,28 +30,44 @@ final class SQLiteTableWriter: TableWriter {
             ORDER BY type = 'trigger', rowid
             """, arguments: [table.name]).compactMap { row in
             guard case .text(let kind) = row[0], case .text(let name) = row[1], case .text(let sql) = row[2],
-                  !owned.contains(name.lowercased()) else { return nil }
+                  !owned.contains(name.lowercased()), !SQLiteTypes.isOwned(name) else { return nil }
             return (kind, name, sql)
         }
         let quotedTable = table.name.quotedDatabaseIdentifier
+        stagesRows = !table.lookups.isEmpty || rowsFromExistingTable
+        if stagesRows {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(Self.stagingTable)")
+            if rowsFromExistingTable {
+                try db.execute(sql: "CREATE TEMP TABLE \"_socload_rows\" AS SELECT * FROM main.\(quotedTable)")
+            } else {
+                try db.execute(sql: "CREATE TEMP TABLE \"_socload_rows\" (" + table.columns.map {
+                    "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type))"
+                }.joined(separator: ", ") + ")")
+            }
+        }
         try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
         try db.execute(sql: Self.createTableSQL(table))
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-        insertStatement = try db.makeStatement(sql: "INSERT INTO \(quotedTable) (\(columns)) VALUES (\(placeholders))")
+        insertStatement = rowsFromExistingTable ? nil : try db.makeStatement(
+            sql: "INSERT INTO \(stagesRows ? Self.stagingTable : quotedTable) (\(columns)) VALUES (\(placeholders))")
     }
 
     /// `CREATE TABLE` with the columns' types; key columns are NOT NULL, and the key itself is a
     /// unique index built after the rows.
     static func createTableSQL(_ table: PlanTable) -> String {
         let key = Set(table.primaryKey.map { $0.lowercased() })
-        var definitions = table.columns.map { column in
+        var definitions = table.storedColumns.map { column in
             "\(column.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType(column.type))"
                 + (key.contains(column.name.lowercased()) ? " NOT NULL" : "")
         }
         for foreignKey in table.foreignKeys {
             definitions.append("FOREIGN KEY (\(quotedList(foreignKey.columns))) REFERENCES "
                                + "\(foreignKey.referencedTable.quotedDatabaseIdentifier) (\(quotedList(foreignKey.referencedColumns)))")
+        }
+        for lookup in table.lookups {
+            definitions.append("FOREIGN KEY (\(lookup.foreignKey.quotedDatabaseIdentifier)) REFERENCES "
+                               + "\(lookup.table.quotedDatabaseIdentifier) (\(PlanLookup.keyColumn.quotedDatabaseIdentifier))")
         }
         return "CREATE TABLE \(table.name.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
     }
@@ -53,11 +77,22 @@ final class SQLiteTableWriter: TableWriter {
     }
 
     func insert(_ batch: RowBatch) throws {
+        guard let insertStatement else { throw LoadError.unsupported("rows inserted into a table rebuilt from itself") }
         try SQLiteBatchBinder.run(insertStatement, over: batch)
     }
 
     func finish(strict: Bool) throws -> [String] {
         let quotedTable = table.name.quotedDatabaseIdentifier
+        let lookups = SQLiteLookups(db: db, table: table)
+        if stagesRows {
+            // The rows keep their order, so a row's rowid is still its number in the dataset.
+            let staged = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info('_socload_rows', 'temp')"))
+            try lookups.addMissingValues(from: Self.stagingTable, columns: staged)
+            let rows = lookups.storedRows(from: Self.stagingTable, columns: staged)
+            try db.execute(sql: "INSERT INTO \(quotedTable) (\(Self.quotedList(table.storedColumns.map(\.name)))) "
+                                + "SELECT \(rows.select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
+            try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
+        }
         if !table.primaryKey.isEmpty {
             do {
                 try db.execute(sql: "CREATE UNIQUE INDEX \(SQLiteTypes.keyIndexName(table).quotedDatabaseIdentifier) "
@@ -70,6 +105,7 @@ final class SQLiteTableWriter: TableWriter {
             try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.quotedDatabaseIdentifier) "
                                 + "ON \(quotedTable) (\(Self.quotedList(index.columns)))")
         }
+        try lookups.finishRows()
         var notes: [String] = []
         for object in userObjects {
             do {

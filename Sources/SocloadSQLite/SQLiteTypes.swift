@@ -17,6 +17,12 @@ enum SQLiteTypes {
         "_socload_key_" + table.name
     }
 
+    /// True for a name in socload's own namespace (`_socload_...`): its keys, lookup indexes and
+    /// count triggers, which it makes again itself.
+    static func isOwned(_ name: String) -> Bool {
+        name.lowercased().hasPrefix("_socload_")
+    }
+
     /// The names of the objects socload builds for a table: never treated as the user's.
     static func ownedObjectNames(_ table: PlanTable) -> Set<String> {
         Set(([keyIndexName(table)] + table.indexes.map(\.name)).map { $0.lowercased() })

@@ -1,35 +1,51 @@
 import SocloadDatabase
 import SocloadSocrata
 
-/// Inserts or updates rows by the table's key: `INSERT ... ON CONFLICT (key) DO UPDATE`.
+/// Inserts or updates rows by the table's key: `INSERT ... ON CONFLICT (key) DO UPDATE`. A table
+/// with lookups takes each batch through a staging table: its new values go to the lookups,
+/// then its rows, joined to them, into the table; the counts are made again at the end.
 final class SQLiteUpserter: RowUpserter {
     private let db: Database
     private let table: PlanTable
     private let upsertStatement: Statement
     private let existsStatement: Statement
     private let keyColumns: [Int]
+    private let lookups: SQLiteLookups
 
     init(db: Database, table: PlanTable) throws {
         self.db = db
         self.table = table
+        lookups = SQLiteLookups(db: db, table: table)
         let quotedTable = table.name.quotedDatabaseIdentifier
         let names = table.columns.map { $0.name.quotedDatabaseIdentifier }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let key = Set(table.primaryKey)
-        let updates = table.columns.filter { !key.contains($0.name) }.map {
+        let updates = table.storedColumns.filter { !key.contains($0.name) }.map {
             "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"
         }
         let keyList = SQLiteTableWriter.quotedList(table.primaryKey)
-        upsertStatement = try db.makeStatement(sql: """
-            INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) \
-            ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
-            """)
+        let conflict = "ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))"
+        if table.lookups.isEmpty {
+            upsertStatement = try db.makeStatement(sql: """
+                INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) \(conflict)
+                """)
+        } else {
+            try lookups.dropTriggers()
+            try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteTableWriter.stagingTable)")
+            try db.execute(sql: "CREATE TEMP TABLE \"_socload_rows\" (" + table.columns.map {
+                "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type))"
+            }.joined(separator: ", ") + ")")
+            upsertStatement = try db.makeStatement(sql: """
+                INSERT INTO \(SQLiteTableWriter.stagingTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
+                """)
+        }
         let matches = table.primaryKey.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
         existsStatement = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE \(matches)")
         keyColumns = table.primaryKey.compactMap { name in table.columns.firstIndex { $0.name == name } }
     }
 
     func upsert(_ batch: RowBatch) throws -> Int {
+        guard table.lookups.isEmpty else { return try upsertThroughLookups(batch) }
         var inserted = 0
         let existsStatement = existsStatement
         let keyColumns = keyColumns
@@ -44,6 +60,42 @@ final class SQLiteUpserter: RowUpserter {
             existsStatement.clearBindings() // it pointed into the arena
         }
         return inserted
+    }
+
+    private func upsertThroughLookups(_ batch: RowBatch) throws -> Int {
+        let staging = SQLiteTableWriter.stagingTable
+        let quotedTable = table.name.quotedDatabaseIdentifier
+        try SQLiteBatchBinder.run(upsertStatement, over: batch)
+        let keyList = SQLiteTableWriter.quotedList(table.primaryKey)
+        let matches = table.primaryKey.map { "\"t\".\($0.quotedDatabaseIdentifier) = \"k\".\($0.quotedDatabaseIdentifier)" }
+            .joined(separator: " AND ")
+        let inserted = try db.fetchValue(sql: """
+            SELECT count(*) FROM (SELECT DISTINCT \(keyList) FROM \(staging)) AS "k"
+            WHERE NOT EXISTS (SELECT 1 FROM \(quotedTable) AS "t" WHERE \(matches))
+            """)
+        let staged = Set(table.columns.map { $0.name.lowercased() })
+        try lookups.addMissingValues(from: staging, columns: staged)
+        let rows = lookups.storedRows(from: staging, columns: staged)
+        let key = Set(table.primaryKey)
+        let updates = table.storedColumns.filter { !key.contains($0.name) }.map {
+            "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"
+        }
+        // WHERE true: SQLite reads an ON after a join as the join's unless the SELECT has a WHERE.
+        try db.execute(sql: """
+            INSERT INTO \(quotedTable) (\(SQLiteTableWriter.quotedList(table.storedColumns.map(\.name))))
+            SELECT \(rows.select) FROM \(staging) AS "s" \(rows.joins) WHERE true ORDER BY "s".rowid
+            ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
+            """)
+        try db.execute(sql: "DELETE FROM \(staging)")
+        if case .integer(let count)? = inserted { return Int(count) }
+        return 0
+    }
+
+    /// Counts the lookups again, prunes them, and makes their triggers again.
+    func finish() throws {
+        guard !table.lookups.isEmpty else { return }
+        try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteTableWriter.stagingTable)")
+        try lookups.finishRows()
     }
 
     func largestValue(of column: String) throws -> String? {

@@ -15,13 +15,41 @@ public enum SQLiteVerifier {
                                       results: [])
         }
         let checks = PortalCheck.checks(plan: plan, columns: entry.columns, invalidCells: entry.invalidCells)
-        let table = entry.tableName.quotedDatabaseIdentifier
+        let table = relation(of: entry.tableName, plan: plan)
         var results: [PortalCheckResult] = []
         for check in checks {
             let answer = try measure(check, table: table, db: db)
             results.append(PortalCheckResult(check: check, answer: answer))
         }
         return PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
+    }
+
+    /// The table with the value columns of its lookups beside its own (see
+    /// `LookupStatements.relationWithValues`), quoted.
+    static func relation(of table: String, plan: LoadPlan?) -> String {
+        LookupStatements.relationWithValues(
+            of: table.quotedDatabaseIdentifier, key: PlanLookup.keyColumn.quotedDatabaseIdentifier,
+            lookups: (plan?.mainTable.lookups ?? []).map { lookup in
+                (lookup.table.quotedDatabaseIdentifier, lookup.foreignKey.quotedDatabaseIdentifier,
+                 lookup.valueColumns.map(\.quotedDatabaseIdentifier))
+            })
+    }
+
+    /// How many cells of each of the plan's columns are set; a column extracted into a lookup is
+    /// counted through its foreign key.
+    ///
+    ///     let counts = try queue.read { db in try SQLiteVerifier.nonNullCounts(of: "n5m4_mism", db: db) }
+    public static func nonNullCounts(of table: String, db: Database) throws -> [String: Int] {
+        guard let entry = try SQLiteCatalog(db: db).entry(for: table), let plan = entry.plan else { return [:] }
+        let columns = plan.mainTable.columns.map(\.name)
+        guard !columns.isEmpty else { return [:] }
+        let row = try db.fetchRows(sql: "SELECT " + columns.map { "count(\($0.quotedDatabaseIdentifier))" }.joined(separator: ", ")
+                                        + " FROM " + relation(of: entry.tableName, plan: plan)).first
+        var counts: [String: Int] = [:]
+        for (index, column) in columns.enumerated() {
+            if case .integer(let count)? = row?[index] { counts[column] = Int(count) }
+        }
+        return counts
     }
 
     /// The table's answer to one check, as text (nil for NULL).

@@ -64,6 +64,7 @@ extension DatasetLoader {
                                      layout: layout, transaction: transaction, state: state) { _ in
                 PageRowSink(plan: plan, strict: false, storable: self.destination.storableValues) { batch in inserted += try upserter.upsert(batch) }
             }
+            try upserter.finish()
             var refreshed = entry
             refreshed.rowCount = try upserter.rowCount()
             refreshed.fetchedAt = Self.now()

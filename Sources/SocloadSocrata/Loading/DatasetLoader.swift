@@ -185,6 +185,19 @@ public final class DatasetLoader: @unchecked Sendable {
         var plan = plan
         let previous = try transaction.catalog.entry(for: plan.mainTable.name)
             .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
+        try checkLookupNames(plan.mainTable, catalog: transaction.catalog)
+        // A refresh extracts what earlier loads and `socload extract` did: the values never come back.
+        for extraction in previous?.options?.extractions ?? [] where !(plan.options?.extractions ?? []).contains(where: {
+            $0.columns.map { $0.lowercased() } == extraction.columns.map { $0.lowercased() }
+        }) {
+            do {
+                try plan.tables[0].extract(extraction)
+                plan.options?.extractions.append(extraction)
+            } catch let error as PlanError {
+                state.notes.append("the lookup \(extraction.spec) of \(plan.mainTable.name) is not applied any more: \(error.description)")
+            }
+        }
+        if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
         for index in previous?.mainTable.indexes ?? [] {
             let table = plan.mainTable
             guard !table.indexes.contains(where: { $0.name.lowercased() == index.name.lowercased() }) else { continue }
@@ -215,6 +228,17 @@ public final class DatasetLoader: @unchecked Sendable {
         }
         state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         state.plan = plan
+    }
+
+    /// A lookup may not be a table the catalog lists as loaded (it would be replaced by a load
+    /// of its own, or replace one).
+    func checkLookupNames(_ table: PlanTable, catalog: any CatalogStore) throws {
+        for lookup in table.lookups {
+            if let entry = try catalog.entry(for: lookup.table), entry.tableName.lowercased() == lookup.table.lowercased() {
+                throw PlanError("the lookup \(lookup.table) of \(table.name) would be the loaded table \(entry.tableName); "
+                                + "name it otherwise (:LOOKUP, or --into)")
+            }
+        }
     }
 
     /// The dataset's view metadata (`/api/views/ID.json`), retried like any request.

@@ -46,6 +46,10 @@ public protocol LoadTransaction: AnyObject {
     /// (keys, `--index` indexes) apart from the user's.
     func replaceTable(_ table: PlanTable, previous: PlanTable?) throws -> any TableWriter
 
+    /// Starts a new copy of a table from its own rows as they are now, in the shape of `table`
+    /// (one more lookup than `previous`, the plan it was loaded with): what `extract` does.
+    func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter
+
     /// Upserts rows into an existing table by its key.
     func upserter(for table: PlanTable) throws -> any RowUpserter
 }
@@ -71,6 +75,8 @@ public protocol RowUpserter: AnyObject {
     func rowCount() throws -> Int
     /// Builds one more index on the table, unless one of that name exists.
     func addIndex(_ index: PlanIndex) throws
+    /// After the last batch: what the table's lookups need (counts made again, pruning).
+    func finish() throws
 }
 
 /// The catalog: one entry per loaded table.

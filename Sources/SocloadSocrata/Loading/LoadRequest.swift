@@ -40,6 +40,9 @@ public struct LoadRequest: Sendable {
     /// The table's key, one column or a compound (`--pk`), instead of `_id`; sync upserts by it.
     /// A refresh keeps the key of the table it replaces unless this says otherwise.
     public var primaryKey: [String]?
+    /// Columns to extract into lookup tables (`--extract`). A refresh also applies the
+    /// extractions of the table it replaces.
+    public var extractions: [Extraction] = []
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false
@@ -86,7 +89,7 @@ public struct LoadRequest: Sendable {
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
         var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
             tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes,
-            distributeBy: distributeBy, primaryKey: primaryKey))
+            distributeBy: distributeBy, primaryKey: primaryKey, extractions: extractions))
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
@@ -115,6 +118,7 @@ public struct LoadRequest: Sendable {
         if let limit { parts.append("limit=\(limit)") }
         if includeSystemColumns { parts.append("system-columns") }
         if let primaryKey { parts.append("pk=" + primaryKey.joined(separator: ",")) }
+        for extraction in extractions { parts.append("extract=" + extraction.spec) }
         for (field, type) in typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
         return parts.joined(separator: "&")
     }

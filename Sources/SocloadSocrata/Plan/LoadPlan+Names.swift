@@ -31,6 +31,19 @@ extension LoadPlan {
                 table.indexes[index].name = Self.shortenedName(table.indexes[index].name, toBytes: limit)
                 table.indexes[index].columns = renamed(table.indexes[index].columns)
             }
+            for index in table.lookups.indices {
+                var lookup = table.lookups[index]
+                lookup.table = Self.shortenedName(lookup.table, toBytes: limit)
+                lookup.foreignKey = Self.shortenedName(lookup.foreignKey, toBytes: limit)
+                for column in lookup.columns.indices { lookup.columns[column].name = columnNames[lookup.columns[column].name] ?? lookup.columns[column].name }
+                lookup.countColumn = lookup.countColumn.map { Self.shortenedName($0, toBytes: limit) }
+                for count in lookup.distinctCounts.indices {
+                    lookup.distinctCounts[count].countColumn = Self.shortenedName(lookup.distinctCounts[count].countColumn, toBytes: limit)
+                    let source = lookup.distinctCounts[count].sourceColumn
+                    lookup.distinctCounts[count].sourceColumn = columnNames[source] ?? Self.shortenedName(source, toBytes: limit)
+                }
+                table.lookups[index] = lookup
+            }
             plan.tables[tableIndex] = table
         }
         // A foreign key's referenced columns are the other table's, renamed there.

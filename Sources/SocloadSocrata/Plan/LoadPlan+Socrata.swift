@@ -61,6 +61,9 @@ extension LoadPlan {
         if let key = options.primaryKey {
             try table.setKey(key)
         }
+        for extraction in options.extractions {
+            try table.extract(extraction)
+        }
         for list in options.indexes {
             table.indexes.append(try index(on: list, in: table))
         }
@@ -103,9 +106,13 @@ extension LoadPlan {
         }
         var resolved: [String] = []
         for name in columns {
-            guard let column = table.column(named: name) else {
+            guard let column = table.storedColumn(named: name) else {
+                if let lookup = table.lookup(extracting: name) {
+                    throw PlanError("--index \(columns.joined(separator: ",")): \(name) was extracted into \(lookup.table); "
+                                    + "index \(lookup.foreignKey) instead")
+                }
                 throw PlanError("--index \(columns.joined(separator: ",")): \(table.name) has no column '\(name)' "
-                                + "(its columns: \(table.columns.map(\.name).joined(separator: ", ")))")
+                                + "(its columns: \(table.storedColumns.map(\.name).joined(separator: ", ")))")
             }
             resolved.append(column.name)
         }
@@ -130,6 +137,9 @@ extension PlanTable {
             guard let column = column(named: name) else {
                 throw PlanError("--pk \(names.joined(separator: ",")): \(self.name) has no column '\(name)' "
                                 + "(its columns: \(columns.map(\.name).joined(separator: ", ")))")
+            }
+            if let lookup = lookup(extracting: column.name) {
+                throw PlanError("--pk \(names.joined(separator: ",")): \(column.name) was extracted into \(lookup.table)")
             }
             guard !key.contains(column.name) else {
                 throw PlanError("--pk \(names.joined(separator: ",")): \(column.name) is named twice")

@@ -38,15 +38,32 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// on PostgreSQL); nil for a table kept whole. It is always part of the key, since a
     /// distributed table's unique keys must include it.
     public var distributionColumn: String?
+    /// Columns extracted into lookup tables: `columns` are the columns rows arrive in,
+    /// `storedColumns` those the table holds, with a foreign key for each lookup.
+    public var lookups: [PlanLookup]
 
     public init(name: String, columns: [PlanColumn], primaryKey: [String] = [], uniqueKeys: [[String]] = [],
-                foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = []) {
+                foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = [], lookups: [PlanLookup] = []) {
         self.name = name
         self.columns = columns
         self.primaryKey = primaryKey
         self.uniqueKeys = uniqueKeys
         self.foreignKeys = foreignKeys
         self.indexes = indexes
+        self.lookups = lookups
+    }
+
+    /// Reads plans recorded by older socloads too, which had no lookups.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        columns = try container.decode([PlanColumn].self, forKey: .columns)
+        primaryKey = try container.decode([String].self, forKey: .primaryKey)
+        uniqueKeys = try container.decodeIfPresent([[String]].self, forKey: .uniqueKeys) ?? []
+        foreignKeys = try container.decodeIfPresent([PlanForeignKey].self, forKey: .foreignKeys) ?? []
+        indexes = try container.decodeIfPresent([PlanIndex].self, forKey: .indexes) ?? []
+        distributionColumn = try container.decodeIfPresent(String.self, forKey: .distributionColumn)
+        lookups = try container.decodeIfPresent([PlanLookup].self, forKey: .lookups) ?? []
     }
 
     /// The column with that name, compared as destinations compare names (case-insensitively).

@@ -13,15 +13,31 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     public var distributeBy: String?
     /// The table's key, one column or a compound (`--pk`); nil: the row identifier `_id`.
     public var primaryKey: [String]?
+    /// Columns to extract into lookup tables (`--extract`), in order.
+    public var extractions: [Extraction]
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
-                indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil) {
+                indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil,
+                extractions: [Extraction] = []) {
+        self.extractions = extractions
         self.distributeBy = distributeBy
         self.primaryKey = primaryKey
         self.tableName = tableName
         self.includeSystemColumns = includeSystemColumns
         self.typeOverrides = typeOverrides
         self.indexes = indexes
+    }
+
+    /// Reads options recorded by older socloads too, which had no extractions.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        tableName = try container.decode(String.self, forKey: .tableName)
+        includeSystemColumns = try container.decode(Bool.self, forKey: .includeSystemColumns)
+        typeOverrides = try container.decode([String: LogicalType].self, forKey: .typeOverrides)
+        indexes = try container.decode([[String]].self, forKey: .indexes)
+        distributeBy = try container.decodeIfPresent(String.self, forKey: .distributeBy)
+        primaryKey = try container.decodeIfPresent([String].self, forKey: .primaryKey)
+        extractions = try container.decodeIfPresent([Extraction].self, forKey: .extractions) ?? []
     }
 }
 

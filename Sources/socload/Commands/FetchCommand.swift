@@ -44,6 +44,10 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "column[,column...]",
             help: "The table's key instead of _id: one column or a compound; sync upserts by it (kept on refresh).")
     var pk: IndexColumns?
+    @RepeatedOption(valueName: "spec",
+                    help: "Extract columns into a lookup table: COLUMN[,COLUMN...][:LOOKUP][+count][+distinct=OTHER][+prune] "
+                        + "(see socload extract; kept on refresh).")
+    var extract: [String]
     @Option(valueName: "column", help: "PostgreSQL with Citus: distribute the table by this column (part of its key).")
     var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
@@ -78,6 +82,11 @@ struct FetchCommand: ParsableCommand {
         request.maxRows = maxRows
         request.distributeBy = distributeBy
         request.primaryKey = pk?.names
+        do {
+            request.extractions = try extract.map(Extraction.init(spec:))
+        } catch let error as PlanError {
+            throw UsageError(error.description, command: Self.spec)
+        }
         let table = self.table ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
 
         if dryRun {

@@ -40,12 +40,8 @@ struct InfoCommand: ParsableCommand {
             place = queue.path
             measure = { entry, table in
                 try queue.read { db -> ([String: DatabaseValue], PortalVerification?) in
-                    var counts: [String: DatabaseValue] = [:]
-                    for column in table.columns {
-                        counts[column.name] = try db.fetchValue(sql: "SELECT count(\(column.name.quotedDatabaseIdentifier)) FROM "
-                                                                + entry.tableName.quotedDatabaseIdentifier)
-                    }
-                    return (counts, try SQLiteVerifier.verify(entry.tableName, db: db))
+                    let counts = try SQLiteVerifier.nonNullCounts(of: entry.tableName, db: db)
+                    return (counts.mapValues { .integer(Int64($0)) }, try SQLiteVerifier.verify(entry.tableName, db: db))
                 }
             }
         }
@@ -65,10 +61,12 @@ struct InfoCommand: ParsableCommand {
             ("fetched_at", .text(entry.fetchedAt)),
             ("rows_updated_at", entry.rowsUpdatedAt.map { .text($0) } ?? .null),
             ("rows", .integer(Int64(entry.rowCount))),
-            ("columns", entry.plan.map { .integer(Int64($0.mainTable.columns.count)) } ?? .null),
+            ("columns", entry.plan.map { .integer(Int64($0.mainTable.storedColumns.count)) } ?? .null),
             ("etag", entry.etag.map { .text($0) } ?? .null),
             ("last_modified", entry.lastModified.map { .text($0) } ?? .null),
             ("key", entry.plan.map { .text($0.mainTable.primaryKey.joined(separator: ",")) } ?? .null),
+            ("lookups", entry.plan.map { plan in .text(plan.mainTable.lookups.map { "\($0.foreignKey) → \($0.table)" }
+                .joined(separator: ", ")) } ?? .null),
             ("invalid_cells", .text(entry.invalidCells.isEmpty ? "none" : entry.invalidCells.map(\.summary).joined(separator: "\n"))),
             ("partial", entry.partialReason.map { .text($0) } ?? .null),
         ]

@@ -44,7 +44,7 @@ struct SchemaCommand: ParsableCommand {
             writer.begin(columns: ["column", "type", "not_null", "primary_key", "logical_type"])
             for row in try db.fetchRows(sql: "select name, type, \"notnull\", pk from pragma_table_info(?)", arguments: [table]) {
                 guard case .text(let name) = row[0] else { continue }
-                let column = plan?.column(named: name)
+                let column = plan?.storedColumn(named: name)
                 var key = row[3]
                 if let plan {
                     let position = plan.primaryKey.firstIndex { $0.lowercased() == name.lowercased() }
@@ -77,7 +77,7 @@ struct SchemaCommand: ParsableCommand {
         for column in try database.columns(of: table) {
             let position = key.firstIndex(of: column.name).map { $0 + 1 } ?? 0
             writer.write([.text(column.name), .text(column.type), .integer(column.notNull ? 1 : 0), .integer(Int64(position)),
-                          plan?.column(named: column.name).map { .text($0.type.rawValue) } ?? .null])
+                          plan?.storedColumn(named: column.name).map { .text($0.type.rawValue) } ?? .null])
         }
         writer.finish()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SocloadDatabase
+import SocloadSocrata
 import SocloadSQLite
 import SocloadPostgreSQL
 
@@ -45,13 +46,16 @@ struct SelectCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let table = self.table ?? ""
-        let predicate = try predicate()
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
         if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            return try run(in: database, table: table, predicate: predicate, writer: writer, context: context)
+            let lookups = try database.catalog.entry(for: table).flatMap { $0.tableName == table ? $0.plan : nil }?.mainTable.lookups
+            return try run(in: database, table: table, predicate: predicate(lookups: lookups ?? []), writer: writer, context: context)
         }
         let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
+            let lookups = try SQLiteCatalog(db: db).entry(for: table)
+                .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }?.mainTable.lookups
+            let predicate = try predicate(lookups: lookups ?? [])
             let query: SQLFragment
             do {
                 query = try db.selectQuery(from: table, columns: columns?.names, where: predicate, orderBy: order?.names ?? [],
@@ -93,12 +97,24 @@ struct SelectCommand: ParsableCommand {
         if begun { writer.finish() }
     }
 
-    /// The AND of every condition option.
-    func predicate() throws -> SocloadDatabase.Predicate {
+    /// The AND of every condition option. `--eq`, `--in` and `--contains` also take
+    /// `RELATION.COLUMN`: a column of one of the table's lookups, through its foreign key.
+    func predicate(lookups: [PlanLookup] = []) throws -> SocloadDatabase.Predicate {
+        func condition(_ column: String, _ make: (String) -> SocloadDatabase.Predicate) throws -> SocloadDatabase.Predicate {
+            guard let (lookup, inner) = try Self.lookupColumn(column, lookups: lookups) else {
+                // A name in double quotes, as in SQL, is the name inside them.
+                var scanner = QuotedNameScanner(column, separators: [])
+                if column.hasPrefix("\""), let name = scanner.name(), scanner.isAtEnd { return make(name) }
+                return make(column)
+            }
+            return .related(lookup.foreignKey, to: lookup.table, key: PlanLookup.keyColumn, where: make(inner))
+        }
         var parts: [SocloadDatabase.Predicate] = []
-        parts += eq.map { .equals($0.column, $0.value) }
-        parts += try Self.inLists(oneOf).map { .in($0.0, $0.1) }
-        parts += contains.map { .contains($0.column, $0.value, caseInsensitive: true, diacriticInsensitive: true) }
+        parts += try eq.map { option in try condition(option.column) { .equals($0, option.value) } }
+        parts += try Self.inLists(oneOf).map { column, values in try condition(column) { .in($0, values) } }
+        parts += try contains.map { option in
+            try condition(option.column) { .contains($0, option.value, caseInsensitive: true, diacriticInsensitive: true) }
+        }
         for bound in from + on {
             parts.append(.greaterThanOrEqual(bound.column, bound.period.start))
         }
@@ -108,6 +124,17 @@ struct SelectCommand: ParsableCommand {
         }
         parts += null.map { .isNull($0) }
         return .all(parts)
+    }
+
+    /// `RELATION.COLUMN` (names quoted as in SQL when they hold a dot) where RELATION is one of
+    /// the table's lookups: that lookup and its column. nil for a plain column name.
+    static func lookupColumn(_ text: String, lookups: [PlanLookup]) throws -> (PlanLookup, String)? {
+        guard !lookups.isEmpty, text.contains(".") else { return nil }
+        var scanner = QuotedNameScanner(text, separators: ["."])
+        guard let relation = scanner.name(), scanner.separator() == ".", let column = scanner.name(), scanner.isAtEnd,
+              let lookup = lookups.first(where: { $0.table == relation }) ?? lookups.first(where: {
+                  $0.table.lowercased() == relation.lowercased() }) else { return nil }
+        return (lookup, column)
     }
 
     /// `--in` values per column, in the order the columns first appear. One option for a column
@@ -149,8 +176,13 @@ struct ColumnValue: ExpressibleByArgument {
     let column: String
     let value: String
 
+    /// The column ends at the first `=` outside double quotes (a quoted name may hold one).
     init?(argument: String) {
-        guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else { return nil }
+        var quoted = false
+        guard let equals = argument.indices.first(where: { index in
+            if argument[index] == "\"" { quoted.toggle() }
+            return !quoted && argument[index] == "="
+        }), equals != argument.startIndex else { return nil }
         column = String(argument[..<equals])
         value = String(argument[argument.index(after: equals)...])
     }

@@ -11,8 +11,18 @@ enum PlanText {
             for index in table.indexes {
                 text += "index \(TerminalText.escaped(index.name)) (\(index.columns.map(TerminalText.escaped).joined(separator: ", ")))\n"
             }
-            let rows = table.columns.map { column in
-                [TerminalText.escaped(column.name), column.type.rawValue, source(column.source, plan.sourceFields)]
+            for lookup in table.lookups {
+                let counts = [lookup.countColumn].compactMap { $0 } + lookup.distinctCounts.map(\.countColumn)
+                text += "lookup \(TerminalText.escaped(lookup.table)) (" + ([PlanLookup.keyColumn] + lookup.valueColumns + counts)
+                    .map(TerminalText.escaped).joined(separator: ", ") + ")" + (lookup.prune ? " pruned" : "") + "\n"
+            }
+            let rows = table.storedColumns.map { column -> [String] in
+                if let lookup = table.lookups.first(where: { $0.foreignKey == column.name }) {
+                    let fields = lookup.columns.map { source($0.source, plan.sourceFields) }.joined(separator: ", ")
+                    return [TerminalText.escaped(column.name), column.type.rawValue,
+                            "\(fields) → \(TerminalText.escaped(lookup.table)).id"]
+                }
+                return [TerminalText.escaped(column.name), column.type.rawValue, source(column.source, plan.sourceFields)]
             }
             let widths = (0..<3).map { index in
                 max(["column", "type", "from"][index].count, rows.map { $0[index].count }.max() ?? 0)

@@ -1,0 +1,146 @@
+import SocloadDatabase
+import SocloadSocrata
+
+/// A table's lookup tables in SQLite (see `PlanLookup`): made when missing, filled by value
+/// from a relation holding the rows as they arrive, joined to give each row its foreign key,
+/// counted set-based once the rows are in, then kept counted by triggers for the user's own
+/// INSERT, UPDATE and DELETE. socload's triggers are dropped while it writes rows itself (a
+/// sync) and made again after, all inside the load's transaction.
+struct SQLiteLookups {
+    let db: Database
+    let table: PlanTable
+
+    /// The shared statements for one lookup. A value of several columns is unique with NULLs
+    /// not distinct through an index on expressions, which the match uses too.
+    static func statements(_ lookup: PlanLookup) -> LookupStatements {
+        LookupStatements(lookupTable: lookup.table.quotedDatabaseIdentifier, key: PlanLookup.keyColumn.quotedDatabaseIdentifier,
+                         values: lookup.valueColumns.map { ($0.quotedDatabaseIdentifier, "0") })
+    }
+
+    /// Makes each lookup that `relation` still holds the values of (its foreign key is not a
+    /// column there), and adds the values it lacks.
+    func addMissingValues(from relation: String, columns relationColumns: Set<String>) throws {
+        for lookup in table.lookups where !relationColumns.contains(lookup.foreignKey.lowercased()) {
+            try ensureTable(lookup)
+            try db.execute(sql: Self.statements(lookup).insertMissingValues(from: relation))
+        }
+    }
+
+    /// The SELECT list and joins that turn rows of `relation` (alias "s") into the table's
+    /// stored columns: a lookup's foreign key from its join, where `relation` holds the values.
+    func storedRows(from relation: String, columns relationColumns: Set<String>) -> (select: String, joins: String) {
+        var joins: [String] = []
+        var aliases: [String: String] = [:]
+        for (index, lookup) in table.lookups.enumerated() where !relationColumns.contains(lookup.foreignKey.lowercased()) {
+            let alias = "\"l\(index)\""
+            aliases[lookup.foreignKey] = alias
+            joins.append(Self.statements(lookup).join(alias: alias, source: "\"s\""))
+        }
+        let select = table.storedColumns.map { column in
+            aliases[column.name].map { "\($0).\(PlanLookup.keyColumn.quotedDatabaseIdentifier)" }
+                ?? "\"s\".\(column.name.quotedDatabaseIdentifier)"
+        }.joined(separator: ", ")
+        return (select, joins.joined(separator: " "))
+    }
+
+    /// After the rows: each lookup's indexes on the table, its counts, pruning and triggers.
+    func finishRows() throws {
+        let quotedTable = table.name.quotedDatabaseIdentifier
+        for lookup in table.lookups {
+            try ensureTable(lookup)
+            let foreignKey = lookup.foreignKey.quotedDatabaseIdentifier
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(Self.ownedName(table, lookup, "fk").quotedDatabaseIdentifier) "
+                                + "ON \(quotedTable) (\(foreignKey))")
+            for count in lookup.distinctCounts {
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(Self.ownedName(table, lookup, "distinct_" + count.sourceColumn).quotedDatabaseIdentifier) "
+                                    + "ON \(quotedTable) (\(foreignKey), \(count.sourceColumn.quotedDatabaseIdentifier))")
+            }
+            let statements = Self.statements(lookup)
+            for sql in statements.recount(table: quotedTable, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
+                                          distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
+                                                                                 $0.countColumn.quotedDatabaseIdentifier) }) {
+                try db.execute(sql: sql)
+            }
+            if lookup.prune { try db.execute(sql: statements.prune(table: quotedTable, foreignKey: foreignKey)) }
+            try createTriggers(lookup)
+        }
+    }
+
+    /// Drops socload's count triggers on the table, before socload writes rows into it itself.
+    func dropTriggers() throws {
+        for lookup in table.lookups {
+            for event in ["insert", "update", "delete"] {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(Self.ownedName(table, lookup, event).quotedDatabaseIdentifier)")
+            }
+        }
+    }
+
+    /// `_socload_<purpose>_<table>_<lookup>`: socload's own objects, never rebuilt as the user's.
+    static func ownedName(_ table: PlanTable, _ lookup: PlanLookup, _ purpose: String) -> String {
+        "_socload_\(purpose)_\(table.name)_\(lookup.table)"
+    }
+
+    /// Creates the lookup table when it is missing; an existing one must have the key and value
+    /// columns, and gets the count columns it lacks.
+    func ensureTable(_ lookup: PlanLookup) throws {
+        let quoted = lookup.table.quotedDatabaseIdentifier
+        let counts = (lookup.countColumn.map { [$0] } ?? []) + lookup.distinctCounts.map(\.countColumn)
+        let existing = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [lookup.table])
+        if existing.isEmpty {
+            let definitions = ["\(PlanLookup.keyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
+                + lookup.columns.map { "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type))" }
+                + counts.map { "\($0.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0" }
+            try db.execute(sql: "CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
+            let statements = Self.statements(lookup)
+            let unique = lookup.columns.count == 1 ? statements.valueList : statements.nullSafeIndexExpressions.joined(separator: ", ")
+            try db.execute(sql: "CREATE UNIQUE INDEX \(("_socload_unique_" + lookup.table).quotedDatabaseIdentifier) ON \(quoted) (\(unique))")
+            return
+        }
+        let present = Set(existing.map { $0.lowercased() })
+        for column in [PlanLookup.keyColumn] + lookup.valueColumns where !present.contains(column.lowercased()) {
+            throw LoadError.unsupported("\(lookup.table) exists and is not a lookup of \(lookup.valueColumns.joined(separator: ", ")): "
+                                        + "it has no column \(column) (name the lookup otherwise: --into)")
+        }
+        for column in counts where !present.contains(column.lowercased()) {
+            try db.execute(sql: "ALTER TABLE \(quoted) ADD COLUMN \(column.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0")
+        }
+    }
+
+    /// Triggers that keep the counts right, and prune, for the user's own writes to the table:
+    /// a plain count moves by one; a distinct count is counted again for the lookup rows a row
+    /// left or joined (over the index on the foreign key and that column).
+    private func createTriggers(_ lookup: PlanLookup) throws {
+        guard lookup.keepsCounts || lookup.prune else { return }
+        let quotedTable = table.name.quotedDatabaseIdentifier
+        let quotedLookup = lookup.table.quotedDatabaseIdentifier
+        let key = PlanLookup.keyColumn.quotedDatabaseIdentifier
+        let foreignKey = lookup.foreignKey.quotedDatabaseIdentifier
+        func counts(_ row: String, step: String?) -> String? {
+            var sets = lookup.distinctCounts.map {
+                "\($0.countColumn.quotedDatabaseIdentifier) = (SELECT count(DISTINCT \($0.sourceColumn.quotedDatabaseIdentifier)) "
+                    + "FROM \(quotedTable) WHERE \(foreignKey) = \(row).\(foreignKey))"
+            }
+            if let count = lookup.countColumn?.quotedDatabaseIdentifier, let step { sets.insert("\(count) = \(count) \(step)", at: 0) }
+            return sets.isEmpty ? nil : "UPDATE \(quotedLookup) SET \(sets.joined(separator: ", ")) WHERE \(key) = \(row).\(foreignKey);"
+        }
+        let moved = "OLD.\(foreignKey) IS NOT NEW.\(foreignKey)"
+        let prune = lookup.prune ? "DELETE FROM \(quotedLookup) WHERE \(key) = OLD.\(foreignKey) AND NOT EXISTS "
+            + "(SELECT 1 FROM \(quotedTable) WHERE \(foreignKey) = OLD.\(foreignKey))" : nil
+        let watched = ([lookup.foreignKey] + lookup.distinctCounts.map(\.sourceColumn)).map(\.quotedDatabaseIdentifier)
+        let bodies: [(event: String, header: String, statements: [String?])] = [
+            ("insert", "AFTER INSERT ON \(quotedTable) WHEN NEW.\(foreignKey) IS NOT NULL", [counts("NEW", step: "+ 1")]),
+            ("delete", "AFTER DELETE ON \(quotedTable) WHEN OLD.\(foreignKey) IS NOT NULL",
+             [counts("OLD", step: "- 1"), prune.map { $0 + ";" }]),
+            ("update", "AFTER UPDATE OF \(watched.joined(separator: ", ")) ON \(quotedTable)",
+             [counts("OLD", step: "- (\(moved))"),
+              counts("NEW", step: "+ 1").map { $0.dropLast() + " AND \(moved);" },
+              prune.map { $0 + " AND \(moved);" }]),
+        ]
+        for body in bodies {
+            let statements = body.statements.compactMap { $0 }
+            guard !statements.isEmpty else { continue }
+            try db.execute(sql: "CREATE TRIGGER \(Self.ownedName(table, lookup, body.event).quotedDatabaseIdentifier) \(body.header) "
+                                + "BEGIN \(statements.joined(separator: " ")) END")
+        }
+    }
+}

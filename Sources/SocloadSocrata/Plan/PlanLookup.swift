@@ -1,0 +1,169 @@
+/// A lookup table that columns of a plan table are extracted into (`socload extract`,
+/// `fetch --extract`): each distinct value of the columns is one row of the lookup, found or
+/// created by value, and the table keeps only a foreign key to it. Named as sqlite-utils names
+/// it: the lookup's key is `id`, its value columns keep their names, the foreign key is
+/// `<lookup>_id`; `--count` keeps `<table>_count` on each lookup row, `--count-distinct OTHER`
+/// keeps `<OTHER>_count`.
+///
+/// The plan table's `columns` stay the columns rows arrive in; `storedColumns` is what the
+/// destination's table holds once the lookups are applied.
+public struct PlanLookup: Sendable, Codable, Equatable {
+    /// The lookup table.
+    public var table: String
+    /// The value columns, with their names and types in the source table (unique together).
+    public var columns: [PlanColumn]
+    /// The source table's column that replaces them, at the place of the first of them.
+    public var foreignKey: String
+    /// The lookup column that counts the source rows referencing each lookup row, if kept.
+    public var countColumn: String?
+    /// The lookup columns that count distinct values of other source columns, if kept.
+    public var distinctCounts: [PlanDistinctCount]
+    /// Lookup rows no source row references any more are deleted (else they stay, ids stable).
+    public var prune: Bool
+
+    public init(table: String, columns: [PlanColumn], foreignKey: String, countColumn: String? = nil,
+                distinctCounts: [PlanDistinctCount] = [], prune: Bool = false) {
+        self.table = table
+        self.columns = columns
+        self.foreignKey = foreignKey
+        self.countColumn = countColumn
+        self.distinctCounts = distinctCounts
+        self.prune = prune
+    }
+
+    /// The lookup's key column.
+    public static let keyColumn = "id"
+
+    /// The value column names.
+    public var valueColumns: [String] { columns.map(\.name) }
+
+    /// True when the lookup keeps any count.
+    public var keepsCounts: Bool { countColumn != nil || !distinctCounts.isEmpty }
+}
+
+/// A count of the distinct non-NULL values of a source column per lookup row.
+public struct PlanDistinctCount: Sendable, Codable, Equatable {
+    /// The source table's column counted (the foreign key, when that column was itself extracted).
+    public var sourceColumn: String
+    /// The lookup's column holding the count.
+    public var countColumn: String
+
+    public init(sourceColumn: String, countColumn: String) {
+        self.sourceColumn = sourceColumn
+        self.countColumn = countColumn
+    }
+}
+
+extension PlanTable {
+    /// The columns the destination's table holds: each lookup's foreign key (an integer) in
+    /// place of its first value column, its other value columns left out.
+    public var storedColumns: [PlanColumn] {
+        var stored: [PlanColumn] = []
+        var placed = Set<String>()
+        for column in columns {
+            guard let lookup = lookup(extracting: column.name) else {
+                stored.append(column)
+                continue
+            }
+            if placed.insert(lookup.table.lowercased()).inserted {
+                stored.append(PlanColumn(name: lookup.foreignKey, type: .integer, source: column.source))
+            }
+        }
+        return stored
+    }
+
+    /// The stored column with that name (compared as destinations compare names).
+    public func storedColumn(named name: String) -> PlanColumn? {
+        storedColumns.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The lookup a column was extracted into, if any.
+    public func lookup(extracting column: String) -> PlanLookup? {
+        lookups.first { lookup in lookup.columns.contains { $0.name.lowercased() == column.lowercased() } }
+    }
+
+    /// The lookup with that table name, if any.
+    public func lookup(named table: String) -> PlanLookup? {
+        lookups.first { $0.table.lowercased() == table.lowercased() }
+    }
+
+    /// Extracts columns into a lookup table, after checking that the names fit: the columns are
+    /// stored columns that are not the key, the distribution column or already extracted; the
+    /// foreign key and the lookup's columns are free names; an OTHER of a distinct count is
+    /// another column (counted through its foreign key when it was extracted too).
+    public mutating func extract(_ extraction: Extraction) throws {
+        let spec = extraction.spec
+        func fail(_ reason: String) -> PlanError { PlanError("--extract \(spec): \(reason)") }
+        let stored = storedColumns
+        var values: [PlanColumn] = []
+        for name in extraction.columns {
+            guard let column = column(named: name), stored.contains(where: { $0.name == column.name }) else {
+                if let lookup = lookup(extracting: name) {
+                    throw fail("\(name) was extracted into \(lookup.table) already (its key is \(lookup.foreignKey))")
+                }
+                throw fail("\(self.name) has no column '\(name)' (its columns: \(stored.map(\.name).joined(separator: ", ")))")
+            }
+            guard !values.contains(where: { $0.name == column.name }) else { throw fail("\(column.name) is named twice") }
+            if primaryKey.contains(column.name) { throw fail("\(column.name) is part of \(self.name)'s key") }
+            if distributionColumn == column.name { throw fail("\(self.name) is distributed by \(column.name)") }
+            if column.type == .geometry { throw fail("\(column.name) is a geometry, which is not looked up by value") }
+            values.append(column)
+        }
+        let lookupName = extraction.table ?? values.map(\.name).joined(separator: "_")
+        let lowered = lookupName.lowercased()
+        if lookupName.isEmpty || lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || lookupName.contains("\u{0}") {
+            throw fail("\(JSONValue.quoted(lookupName)) cannot be a table name")
+        }
+        if lowered == name.lowercased() { throw fail("the lookup cannot be \(name) itself") }
+        if let other = lookup(named: lookupName) {
+            throw fail("\(other.table) is already the lookup of \(other.valueColumns.joined(separator: ", "))")
+        }
+        let foreignKey = lookupName + "_" + PlanLookup.keyColumn
+        let replaced = Set(values.map { $0.name.lowercased() })
+        if let clash = stored.first(where: { $0.name.lowercased() == foreignKey.lowercased() && !replaced.contains($0.name.lowercased()) }) {
+            throw fail("\(self.name) has a column \(clash.name) already; name the lookup otherwise (--into)")
+        }
+        var lookupColumns = [PlanLookup.keyColumn] + values.map(\.name)
+        var countColumn: String?
+        if extraction.count {
+            countColumn = name + "_count"
+            lookupColumns.append(countColumn!)
+        }
+        var distinctCounts: [PlanDistinctCount] = []
+        for other in extraction.countDistinct {
+            let counted: String
+            if let column = stored.first(where: { $0.name.lowercased() == other.lowercased() }) {
+                counted = column.name
+            } else if let lookup = lookup(extracting: other), lookup.columns.count == 1 {
+                counted = lookup.foreignKey
+            } else {
+                throw fail("+distinct=\(other): \(name) has no column '\(other)'")
+            }
+            if replaced.contains(counted.lowercased()) {
+                throw fail("+distinct=\(other): \(other) is one of the extracted columns")
+            }
+            let count = PlanDistinctCount(sourceColumn: counted, countColumn: other + "_count")
+            lookupColumns.append(count.countColumn)
+            distinctCounts.append(count)
+        }
+        var seen = Set<String>()
+        for column in lookupColumns where !seen.insert(column.lowercased()).inserted {
+            throw fail("the lookup \(lookupName) would have two columns named \(column)")
+        }
+        // A distinct count over a column extracted now counts its foreign key from here on.
+        for index in lookups.indices {
+            for countIndex in lookups[index].distinctCounts.indices
+            where replaced.contains(lookups[index].distinctCounts[countIndex].sourceColumn.lowercased()) {
+                guard values.count == 1 else {
+                    throw fail("\(lookups[index].table) counts distinct \(lookups[index].distinctCounts[countIndex].sourceColumn), "
+                               + "which cannot move into a lookup of several columns")
+                }
+                lookups[index].distinctCounts[countIndex].sourceColumn = foreignKey
+            }
+        }
+        let indexed = indexes.flatMap(\.columns).filter { replaced.contains($0.lowercased()) }
+        if let column = indexed.first { throw fail("--index over \(column): index \(foreignKey) instead") }
+        lookups.append(PlanLookup(table: lookupName, columns: values, foreignKey: foreignKey, countColumn: countColumn,
+                                  distinctCounts: distinctCounts, prune: extraction.prune))
+    }
+}
