@@ -12,7 +12,7 @@ enum SocloadTool {
 
     static let rootSpec = CommandSpec(
         name: "",
-        abstract: "Turn Socrata open-data portals into local SQLite databases.",
+        abstract: "Turn Socrata open-data portals into local SQLite databases and shared PostgreSQL ones.",
         discussion: """
             Fetch a dataset into a typed SQLite table, then ask it questions:
 

@@ -61,6 +61,7 @@ final class HelpAndUsageTests: XCTestCase {
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
               verify                  Check a loaded table against the portal's own column statistics.
+              extract                 Move columns of a loaded table into a lookup table, keeping a foreign key (as sqlite-utils extract).
               drop                    Remove a loaded table and its catalog entry.
               help                    Show help for a command.
             """), run.stdout)

@@ -20,6 +20,8 @@ final class PredicateTests: XCTestCase {
             (.between("n", 1, 9), #""n" BETWEEN ? AND ?"#, [1, 9]),
             (.between("d", "2015-10-01", "2015-10-29"), #""d" >= ? AND "d" < ?"#, ["2015-10-01", "2015-10-30"]),
             (.isNull("n"), #""n" IS NULL"#, []),
+            (.related("a_id", to: "a\"b", where: .in("a", ["x", "y"])), #""a_id" IN (SELECT "id" FROM "a""b" WHERE "a" IN (?, ?))"#, ["x", "y"]),
+            (.related("a_id", to: "a", where: .in("a", [])), nil, []),
             (.contains("t", "50%_off"), #"instr("t", ?) > 0"#, ["50%_off"]),
             (.contains("t", "Café", caseInsensitive: true, diacriticInsensitive: true), #"instr(fold("t", 3), ?) > 0"#, ["cafe"]),
             (.contains("t", "Café", caseInsensitive: true), #"instr(fold("t", 1), ?) > 0"#, ["café"]),
@@ -89,6 +91,23 @@ final class PredicateTests: XCTestCase {
 
     private func ids(_ db: Database, _ predicate: P) throws -> [Int] {
         try db.fetchAll(Place.self, from: "places", where: predicate, orderBy: ["id"]).map(\.id)
+    }
+
+    func testARelatedPredicateFiltersThroughTheOtherTableAndChecksItsColumns() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "CREATE TABLE agency (id INTEGER PRIMARY KEY, agency TEXT)")
+        try db.execute(sql: "CREATE TABLE t (name TEXT, agency_id INTEGER)")
+        try db.execute(sql: "INSERT INTO agency VALUES (1, 'State'), (2, 'Defense'), (3, 'Commerce')")
+        try db.execute(sql: "INSERT INTO t VALUES ('a', 1), ('b', 2), ('c', 3), ('d', NULL), ('e', 1)")
+        let query = try db.selectQuery(from: "t", columns: ["name"], where: .related("agency_id", to: "agency",
+                                                                                   where: .in("agency", ["State", "Commerce"])),
+                                       orderBy: ["name"])
+        XCTAssertEqual(try db.fetchAll(String.self, sql: query.sql, arguments: StatementArguments(positional: query.arguments)),
+                       ["a", "c", "e"])
+        XCTAssertThrowsError(try db.selectQuery(from: "t", where: .related("agency_id", to: "agency", where: .equals("nope", 1)))) {
+            XCTAssertEqual("\($0)", "no column 'nope' in agency; its columns are: id, agency")
+        }
+        XCTAssertThrowsError(try db.selectQuery(from: "t", where: .related("agency_id", to: "nowhere", where: .equals("x", 1))))
     }
 
     func testCaseAndDiacriticInsensitiveMatchingOfNonASCIIText() throws {

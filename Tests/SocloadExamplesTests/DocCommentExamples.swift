@@ -179,6 +179,31 @@ final class DocCommentExamples: ExampleTestCase {
         XCTAssertEqual(state.id, 1)
     }
 
+    func testLookupExamples() throws {
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+        XCTAssertEqual(try loader.load(LoadRequest(reference: reference)).rowCount, 300)
+        // Extraction
+        let extraction = try Extraction(spec: "agency+count+distinct=name")
+        print(extraction.columns, extraction.count, extraction.countDistinct)
+        XCTAssertEqual(extraction, Extraction(columns: ["agency"], count: true, countDistinct: ["name"]))
+        // DatasetLoader.extract
+        let summary = try loader.extract(Extraction(columns: ["agency"], count: true), from: "n5m4_mism")
+        XCTAssertEqual(summary.lookup.foreignKey, "agency_id")
+        // Predicate.related
+        let predicate: SocloadDatabase.Predicate = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
+        struct Nomination: Decodable { var name: String }
+        let nominations = try queue.read { db in try db.fetchAll(Nomination.self, from: "n5m4_mism", where: predicate) }
+        let expected = try queue.read { db in
+            try db.fetchValue(sql: "SELECT sum(n5m4_mism_count) FROM agency WHERE agency IN ('State', 'Defense')")
+        }
+        XCTAssertEqual(expected, .integer(Int64(nominations.count)))
+        // SQLiteVerifier.nonNullCounts
+        let counts = try queue.read { db in try SQLiteVerifier.nonNullCounts(of: "n5m4_mism", db: db) }
+        XCTAssertEqual(counts["agency"], 300)
+    }
+
     /// Every line of every code example in the doc comments of the libraries is in this file, so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)

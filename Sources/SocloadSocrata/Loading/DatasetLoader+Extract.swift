@@ -5,7 +5,7 @@ extension DatasetLoader {
     /// user's objects made again, and the extraction is recorded in the catalog's plan, so every
     /// later fetch or sync of the table applies it too. All of it, or nothing, in one transaction.
     ///
-    ///     let summary = try loader.extract(Extraction(columns: ["agency"], count: true), from: "nominations")
+    ///     let summary = try loader.extract(Extraction(columns: ["agency"], count: true), from: "n5m4_mism")
     public func extract(_ extraction: Extraction, from tableOrDatasetID: String, strict: Bool = false) throws -> ExtractSummary {
         try reportingCancellation {
             try destination.performLoad { transaction in
