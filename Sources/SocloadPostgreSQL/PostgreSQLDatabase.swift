@@ -106,6 +106,11 @@ public struct PostgreSQLDatabase {
                 return nil
             }
             if exists { try connection.execute("DROP TABLE \(qualified(name))") }
+            // The functions of its lookup counts' triggers (the lookup tables stay: ids are stable).
+            for lookup in entry?.plan?.mainTable.lookups ?? [] {
+                let function = qualified(PostgreSQLLookups.ownedName(table: name, lookup: lookup.table, "count"))
+                try connection.execute("DROP FUNCTION IF EXISTS \(function)()")
+            }
             if entry != nil { try catalog.remove(tableName: name) }
             try connection.execute("COMMIT")
             return name

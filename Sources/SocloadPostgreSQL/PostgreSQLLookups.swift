@@ -38,7 +38,11 @@ struct PostgreSQLLookups {
 
     /// `_socload_<purpose>_<table>_<lookup>`, within PostgreSQL's 63 bytes.
     func ownedName(_ lookup: PlanLookup, _ purpose: String) -> String {
-        LoadPlan.shortenedName("_socload_\(purpose)_\(table.name)_\(lookup.table)", toBytes: 63)
+        Self.ownedName(table: table.name, lookup: lookup.table, purpose)
+    }
+
+    static func ownedName(table: String, lookup: String, _ purpose: String) -> String {
+        LoadPlan.shortenedName("_socload_\(purpose)_\(table)_\(lookup)", toBytes: 63)
     }
 
     /// Makes each lookup that `relation` still holds the values of (its foreign key is not a

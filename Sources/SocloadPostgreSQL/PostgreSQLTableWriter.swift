@@ -156,10 +156,10 @@ final class PostgreSQLTableWriter: TableWriter {
             try lookups.addMissingValues(from: relation, columns: present)
             let columns = table.storedColumns.map(\.name) + geometries.map(\.name)
             let rows = lookups.storedRows(columns, columns: present)
-            var order = ""
-            if case .staging = rowSource { order = " ORDER BY \"s\".\"_socload_order\"" }
+            // No ORDER BY: sorting a whole dataset would spill to disk; a duplicate key's row
+            // numbers come from the staging table's `_socload_order` instead.
             try transaction.execute("INSERT INTO \(newTable) (\(Self.quotedList(columns))) SELECT \(rows.select) FROM \(relation) AS \"s\" "
-                                    + rows.joins + order)
+                                    + rows.joins)
         }
 
         if !table.primaryKey.isEmpty {
@@ -170,6 +170,9 @@ final class PostgreSQLTableWriter: TableWriter {
                 try transaction.execute("RELEASE SAVEPOINT socload_key")
             } catch let error as PostgreSQLError where error.sqlState == "23505" {
                 try transaction.execute("ROLLBACK TO SAVEPOINT socload_key")
+                if case .staging(let staging)? = rowSource {
+                    throw try duplicateKey(in: staging.quotedDatabaseIdentifier, rowNumber: "\"_socload_order\"") ?? error
+                }
                 throw try duplicateKey(in: newTable) ?? error
             }
         }
@@ -196,12 +199,13 @@ final class PostgreSQLTableWriter: TableWriter {
         return encoder.geometryNotes(table: table.name) + notes
     }
 
-    /// The first duplicate key, with the row numbers of its first two rows (the new table was
-    /// filled in dataset order, so its physical order is the rows' order).
-    private func duplicateKey(in newTable: String) throws -> LoadError? {
+    /// The first duplicate key, with the row numbers of its first two rows: by default the new
+    /// table's physical order, since COPY filled it in dataset order; a staging table numbers
+    /// its rows itself.
+    private func duplicateKey(in relation: String, rowNumber: String = "row_number() OVER (ORDER BY ctid)") throws -> LoadError? {
         let columns = Self.quotedList(table.primaryKey)
         let result = try transaction.execute("""
-            WITH numbered AS (SELECT \(columns), row_number() OVER (ORDER BY ctid) AS socload_row FROM \(newTable))
+            WITH numbered AS (SELECT \(columns), \(rowNumber) AS socload_row FROM \(relation))
             SELECT (array_agg(socload_row ORDER BY socload_row))[1:2]::text, \(table.primaryKey.map { "min(\($0.quotedDatabaseIdentifier)::text)" }.joined(separator: ", "))
             FROM numbered GROUP BY \(columns) HAVING count(*) > 1 ORDER BY min(socload_row) LIMIT 1
             """)

@@ -307,4 +307,28 @@ final class LookupTests: XCTestCase {
             XCTAssertTrue(fieldLine?.hasSuffix(",9,,,,,") ?? false, info)
         }
     }
+
+    func testADuplicateKeyWithLookupsNamesTheSameRowsAndChangesNothing() throws {
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["fetch", "nomi-0001", "--domain", portal.baseURL, "--extract", "agency+count", "--quiet"], db: db)
+            let before = try csv("SELECT * FROM nomi_0001 ORDER BY _id", db: db)
+            let lookup = try csv("SELECT * FROM agency ORDER BY id", db: db)
+            let plain = try socload(["fetch", "nomi-0001", "--domain", portal.baseURL, "--table", "other", "--pk", "agency"], db: db)
+            let extracted = try socload(["fetch", "nomi-0001", "--domain", portal.baseURL, "--force", "--pk", "name",
+                                         "--extract", "status"], db: db)
+            let plainName = try socload(["fetch", "nomi-0001", "--domain", portal.baseURL, "--table", "other", "--pk", "name"], db: db)
+            XCTAssertEqual(plain.status, 65, plain.stderr)
+            XCTAssertEqual(extracted.status, 65, extracted.stderr)
+            // The same rows named with and without lookups.
+            let message = plainName.stderr.replacingOccurrences(of: "in other", with: "in nomi_0001")
+                .replacingOccurrences(of: "other was not changed", with: "nomi_0001 was not changed")
+            XCTAssertTrue(extracted.stderr.contains("duplicate key name = "), extracted.stderr)
+            XCTAssertEqual(extracted.stderr, message, db)
+            XCTAssertEqual(try csv("SELECT * FROM nomi_0001 ORDER BY _id", db: db), before, db)
+            XCTAssertEqual(try csv("SELECT * FROM agency ORDER BY id", db: db), lookup, db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM \(db.hasPrefix("postgres") ? "pg_tables WHERE tablename" : "sqlite_schema WHERE name") = 'status'",
+                                   db: db), ["0"], "the lookup of the failed load is rolled back too")
+        }
+    }
 }

@@ -115,16 +115,22 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock {
             guard !stopped else { return }
             stopped = true
+            // Wakes the accept loop, which closes the socket itself: closing it here would let a
+            // new server reuse the descriptor number while this loop may still call accept on it.
             shutdown(socket, Int32(SHUT_RDWR))
-            close(socket)
         }
     }
 
     private func acceptLoop() {
+        defer { close(socket) }
         while true {
             let client = accept(socket, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR, !lock.withLock({ stopped }) { continue }
+                return
+            }
+            if lock.withLock({ stopped }) {
+                close(client)
                 return
             }
             let thread = Thread { [self] in
