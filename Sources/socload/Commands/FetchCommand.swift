@@ -56,6 +56,10 @@ struct FetchCommand: ParsableCommand {
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
+        if incremental, !extract.isEmpty {
+            throw UsageError("--extract shapes a load, and --incremental only syncs rows: run socload extract TABLE COLUMNS "
+                             + "to add a lookup to a table you sync", command: Self.spec)
+        }
     }
 
     func run(context: CommandContext) throws {
