@@ -6,7 +6,7 @@ import SocloadSocrata
 /// error into one line on standard error and a sysexits exit code.
 enum SocloadTool {
     static var commands: [any Command.Type] { [
-        FetchCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
+        FetchCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
         InfoCommand.self, VerifyCommand.self, ExtractCommand.self, DropCommand.self,
     ] }
 

@@ -5,12 +5,23 @@
 public struct JSONValueParser {
     static let maximumDepth = 512
 
-    enum Failure: Error, Equatable {
+    enum Failure: Error, Equatable, CustomStringConvertible {
         case unexpected(offset: Int, found: String)
         case unexpectedEnd
         case tooDeep
         case invalidUTF8(offset: Int)
         case invalidEscape(offset: Int)
+
+        /// In words, with the byte offset in the value.
+        var description: String {
+            switch self {
+            case let .unexpected(offset, found): return "not valid JSON: unexpected \(found) at byte \(offset + 1)"
+            case .unexpectedEnd: return "not valid JSON: it ends too soon"
+            case .tooDeep: return "nested more than \(JSONValueParser.maximumDepth) levels deep"
+            case let .invalidUTF8(offset): return "not valid UTF-8 at byte \(offset + 1)"
+            case let .invalidEscape(offset): return "an invalid escape at byte \(offset + 1)"
+            }
+        }
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>

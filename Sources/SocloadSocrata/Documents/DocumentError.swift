@@ -1,0 +1,51 @@
+/// Why a plain JSON document could not be loaded (`socload load`). Each case says where: the
+/// record's number and, for NDJSON, its line.
+public enum DocumentError: CategorizedError, Equatable {
+    /// The document is empty.
+    case empty
+    /// One top-level object, not records: perhaps an error envelope or a rows.json document.
+    case singleObject(keys: [String])
+    /// `--root KEY` names no member of the top-level object.
+    case rootMissing(key: String)
+    /// `--root KEY` names a member that is not an array.
+    case rootNotAnArray(key: String)
+    /// A record that is not valid JSON.
+    case badRecord(record: Int, line: Int?, detail: String)
+    /// A record that is not an object.
+    case notAnObject(record: Int, line: Int?, found: String)
+    /// A record nested deeper than `limit` levels.
+    case tooDeep(record: Int, line: Int?, limit: Int)
+    case recordTooLarge(record: Int, line: Int?, limit: Int)
+
+    public var kind: FailureKind { .badData }
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "the document is empty: expected a JSON array of objects or one object per line"
+        case let .singleObject(keys):
+            let shown = keys.prefix(8).map { JSONValue.quoted($0) }.joined(separator: ", ")
+            if keys.contains("meta"), keys.contains("data") {
+                return "the document is one object with \(shown): a rows.json export, which socload fetch loads"
+            }
+            return "the document is one object (keys \(shown)), not records: it may be an error message; "
+                + "pass --root KEY to load the array under one of its keys"
+        case let .rootMissing(key):
+            return "--root \(key): the top-level object has no member \(JSONValue.quoted(key))"
+        case let .rootNotAnArray(key):
+            return "--root \(key): the member \(JSONValue.quoted(key)) is not an array"
+        case let .badRecord(record, line, detail):
+            return "\(Self.place(record, line)): \(detail)"
+        case let .notAnObject(record, line, found):
+            return "\(Self.place(record, line)) is \(found), not an object"
+        case let .tooDeep(record, line, limit):
+            return "\(Self.place(record, line)) is nested more than \(limit) levels deep, the most socload loads"
+        case let .recordTooLarge(record, line, limit):
+            return "\(Self.place(record, line)) is larger than \(limit >> 20) MB"
+        }
+    }
+
+    private static func place(_ record: Int, _ line: Int?) -> String {
+        line.map { "line \($0)" } ?? "record \(record)"
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What `socload load` loads and how: a plain JSON document (an array of objects, NDJSON, or a
+/// saved SODA response) from a file, a URL or standard input (`-`), into one table.
+public struct DocumentLoadRequest: Sendable {
+    /// A path, an `http(s)://` URL, or `-` for standard input.
+    public var source: String
+    /// The table; by default the source's base name (`committees.json` → `committees`).
+    public var tableName: String?
+    /// How the records are laid out (`--root KEY` names the array inside a top-level object).
+    public var layout = JSONRecordReader.Layout.detect
+    /// An `/api/views/ID.json` description (path or URL): the columns are typed as `fetch` types
+    /// them, instead of being inferred.
+    public var metadata: String?
+    /// Field name → the type to load it as (`--type`), over the inferred or described one.
+    public var typeOverrides: [String: LogicalType] = [:]
+    /// The table's key (`--pk`); a document whose records carry `:id` is keyed by it as `_id`.
+    public var primaryKey: [String]?
+    /// Extra indexes, one column list each (`--index`).
+    public var indexes: [[String]] = []
+    /// Columns to extract into lookup tables (`--extract`).
+    public var extractions: [Extraction] = []
+    /// Fail on the first cell that is not of its column's type instead of storing NULL.
+    public var strict = false
+
+    public init(source: String, tableName: String? = nil) {
+        self.source = source
+        self.tableName = tableName
+    }
+
+    /// The table name: `--table`, else the source's file name up to its first dot (a dataset id's
+    /// `-` as `_`, as `fetch` names it); standard input has no name.
+    public func targetTable() throws -> String {
+        if let tableName { return tableName }
+        guard source != FileByteSource.standardInput else {
+            throw PlanError("standard input has no name to call the table by: pass --table NAME")
+        }
+        let path = DocumentSpool.isURL(source) ? (URLComponents(string: source)?.path ?? source) : source
+        let base = String(URL(fileURLWithPath: path).lastPathComponent.split(separator: ".").first ?? "")
+        guard !base.isEmpty else { throw PlanError("\(source) has no file name to call the table by: pass --table NAME") }
+        return DatasetReference.isDatasetID(base) ? LoadPlan.tableName(forDatasetID: base) : base
+    }
+
+    /// The source as it may be shown and stored: a URL without user name or password.
+    var displaySource: String {
+        if source == FileByteSource.standardInput { return "standard input" }
+        guard DocumentSpool.isURL(source), var components = URLComponents(string: source),
+              components.user != nil || components.password != nil else { return source }
+        components.user = nil
+        components.password = nil
+        return components.string ?? source
+    }
+}

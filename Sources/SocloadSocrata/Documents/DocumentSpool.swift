@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+
+/// A plain JSON document as a regular file that can be read twice: once to infer the types
+/// from every value, once to load. A regular file is used where it is; a URL, standard input, a
+/// FIFO or a process substitution is first copied to a temporary file (removed by `close()`),
+/// so the types never depend on a sample.
+public final class DocumentSpool {
+    /// The file to read.
+    public let path: String
+    /// True when `path` is a temporary copy.
+    public let isTemporary: Bool
+
+    private init(path: String, isTemporary: Bool) {
+        self.path = path
+        self.isTemporary = isTemporary
+    }
+
+    /// True for an `http://` or `https://` source.
+    public static func isURL(_ source: String) -> Bool {
+        let lowered = source.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// The source as a readable regular file; `onSpool` is told before a copy is made.
+    static func open(_ source: String, http: HTTPOptions, retry: RetryPolicy, cancellation: LoadCancellation?,
+                     onRetry: @escaping (HTTPError, Int, Double) -> Void, onSpool: () -> Void,
+                     onBytes: (Int) -> Void) throws -> DocumentSpool {
+        if !isURL(source), FileByteSource.size(of: source) != nil {
+            return DocumentSpool(path: source, isTemporary: false)
+        }
+        onSpool()
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(directory)/socload-spool-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else {
+            throw LoadError.unreadableFile(path: directory, reason: "cannot create a temporary file: " + String(cString: strerror(errno)))
+        }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let spool = DocumentSpool(path: path, isTemporary: true)
+        do {
+            let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            if isURL(source) {
+                let downloader = HTTPDownloader(options: http, cancellation: cancellation)
+                try retry.run(cancellation: cancellation, onRetry: onRetry) {
+                    try file.truncate(atOffset: 0)
+                    try file.seek(toOffset: 0)
+                    _ = try downloader.download(source) { chunk in
+                        try file.write(contentsOf: Data(chunk))
+                        onBytes(chunk.count)
+                    }
+                }
+            } else {
+                try FileByteSource.read(source, cancellation: cancellation) { chunk in
+                    try file.write(contentsOf: Data(chunk))
+                    onBytes(chunk.count)
+                }
+            }
+            try file.close()
+        } catch {
+            spool.close()
+            throw error
+        }
+        return spool
+    }
+
+    /// Removes the temporary copy, if there is one.
+    public func close() {
+        if isTemporary { unlink(path) }
+    }
+}

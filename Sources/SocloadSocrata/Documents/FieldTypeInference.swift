@@ -1,0 +1,135 @@
+import SocloadDatabase
+
+/// Types the fields of plain JSON records from every value they hold (`socload load` without
+/// `--metadata`): whole numbers that fit in 64 bits are `integer`, other numbers `double`
+/// (`decimal` for whole numbers beyond 64 bits, to keep their digits), `true`/`false`
+/// `boolean`, strings that are all ISO dates `date`, all ISO timestamps with a zone `timestamp`,
+/// without one `floating_timestamp`; objects and arrays `json`; anything else, and any mix of
+/// kinds, `text`. A string never becomes a number: `"09799"` stays text with its leading zero.
+/// NULLs say nothing; a field that is always NULL is text.
+///
+///     var inference = FieldTypeInference()
+///     try inference.observe(.object([JSONMember(key: "zip", value: .string("09799"))]), record: 1, line: nil)
+///     print(inference.fields, inference.types["zip"] ?? .text)
+public struct FieldTypeInference: Sendable {
+    /// The kinds of value a field has held.
+    struct Kinds: OptionSet, Sendable {
+        let rawValue: Int
+        static let integer = Kinds(rawValue: 1), double = Kinds(rawValue: 2), bigInteger = Kinds(rawValue: 4)
+        static let boolean = Kinds(rawValue: 8), date = Kinds(rawValue: 16), timestamp = Kinds(rawValue: 32)
+        static let floatingTimestamp = Kinds(rawValue: 64), text = Kinds(rawValue: 128), object = Kinds(rawValue: 256)
+        static let array = Kinds(rawValue: 512)
+    }
+
+    /// The deepest nesting a record may have.
+    public static let maximumDepth = 32
+
+    /// Every field seen, in the order they first appeared.
+    public private(set) var fields: [String] = []
+    private var kinds: [String: Kinds] = [:]
+
+    public init() {}
+
+    /// Takes one record into account; a record that is not an object, or is nested too deep, is
+    /// a `DocumentError` naming it.
+    public mutating func observe(_ record: JSONValue, record number: Int, line: Int?) throws {
+        guard case .object(let members) = record else {
+            throw DocumentError.notAnObject(record: number, line: line, found: Self.noun(record))
+        }
+        if Self.depth(of: record) > Self.maximumDepth {
+            throw DocumentError.tooDeep(record: number, line: line, limit: Self.maximumDepth)
+        }
+        for member in members {
+            if kinds[member.key] == nil {
+                fields.append(member.key)
+                kinds[member.key] = []
+            }
+            kinds[member.key]?.formUnion(Self.kind(of: member.value))
+        }
+    }
+
+    /// The type of each field.
+    public var types: [String: LogicalType] {
+        kinds.mapValues(Self.type)
+    }
+
+    static func type(of kinds: Kinds) -> LogicalType {
+        switch kinds {
+        case []: return .text
+        case .integer: return .integer
+        case .boolean: return .boolean
+        case .date: return .date
+        case .timestamp: return .timestamp
+        case .floatingTimestamp, [.date, .floatingTimestamp]: return .floatingTimestamp
+        default:
+            if kinds.isSubset(of: [.object, .array]) { return .json }
+            if kinds.isSubset(of: [.integer, .double]) { return .double }
+            if kinds.isSubset(of: [.integer, .double, .bigInteger]) { return .decimal }
+            return .text
+        }
+    }
+
+    static func kind(of value: JSONValue) -> Kinds {
+        switch value {
+        case .null: return []
+        case .bool: return .boolean
+        case .number(let digits):
+            if digits.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return .double }
+            return Int64(digits) == nil ? .bigInteger : .integer
+        case .string(let text): return timeKind(text) ?? .text
+        case .object: return .object
+        case .array: return .array
+        }
+    }
+
+    /// `YYYY-MM-DD` is a date; `YYYY-MM-DDTHH:MM[:SS[.fraction]]` a floating timestamp, and with
+    /// `Z` or `±HH:MM` after it a fixed one (a space may stand for the `T`).
+    static func timeKind(_ text: String) -> Kinds? {
+        let bytes = Array(text.utf8)
+        func digits(_ range: Range<Int>) -> Bool {
+            range.upperBound <= bytes.count && bytes[range].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
+        }
+        guard bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
+              digits(8..<10), ISO8601Timestamp.parse(String(text.prefix(10))) != nil else { return nil }
+        if bytes.count == 10 { return .date }
+        guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), digits(11..<13), bytes.count >= 16,
+              bytes[13] == UInt8(ascii: ":"), digits(14..<16) else { return nil }
+        var index = 16
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+            guard digits(17..<19) else { return nil }
+            index = 19
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let start = index
+                while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+                guard index > start else { return nil }
+            }
+        }
+        if index == bytes.count { return .floatingTimestamp }
+        if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count { return .timestamp }
+        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes.count == index + 6,
+           digits(index + 1..<index + 3), bytes[index + 3] == UInt8(ascii: ":"), digits(index + 4..<index + 6) {
+            return .timestamp
+        }
+        return nil
+    }
+
+    static func depth(of value: JSONValue) -> Int {
+        switch value {
+        case .object(let members): return 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
+        case .array(let elements): return 1 + (elements.map(depth).max() ?? 0)
+        default: return 0
+        }
+    }
+
+    static func noun(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

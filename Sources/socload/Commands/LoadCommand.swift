@@ -1,0 +1,107 @@
+import Foundation
+import SocloadDatabase
+import SocloadSocrata
+import SocloadSQLite
+
+/// `socload load FILE|URL|-`: a plain JSON document into a typed table, in one transaction.
+struct LoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "load",
+        abstract: "Load a plain JSON document (an array of objects, NDJSON, a saved SODA response) into a table.",
+        discussion: """
+            The document is a JSON array of objects, one object per line (NDJSON), or a saved SODA
+            response (/resource/ID.json). A single top-level object is refused unless --root KEY names
+            the array inside it ({"results": [...]}). Columns are the objects' keys, in the order they
+            first appear. Their types come from --metadata (an /api/views/ID.json description: typed
+            exactly as fetch types them) or are inferred from every value: integer, double, boolean,
+            date, timestamp, floating_timestamp, json (objects and arrays), else text; a string never
+            becomes a number ("09799" stays text), and a column of mixed kinds is text. A URL or standard
+            input is first copied to a temporary file, so the types never depend on a sample.
+
+            Records that carry :id (a SODA response saved with $select=:*,*) are keyed by it as _id;
+            otherwise the key is --pk, or none. The whole load is one transaction: if anything fails,
+            the previous copy of the table is left as it was. Use fetch for Socrata datasets.
+            """)
+
+    @Argument(name: "document", help: "A JSON file, an http(s) URL, or - for standard input.") var document: String?
+    @OptionGroup var database = DatabaseOptions()
+    @Option(valueName: "name", help: "The table to load into.", default: "the file's name up to its first dot") var table: String?
+    @Option(valueName: "key", help: "Load the array under this key of a top-level object.") var root: String?
+    @Flag(help: "Read one object per line (NDJSON), even when there is only one.") var lines: Bool
+    @Option(valueName: "file|url", help: "Type the columns from this /api/views/ID.json description instead of inferring.")
+    var metadata: String?
+    @RepeatedOption(valueName: "column=type",
+                    help: "Load a column as this type: \(LogicalType.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var type: [TypeAssignment]
+    @Option(valueName: "column[,column...]", help: "The table's key: one column or a compound.") var pk: IndexColumns?
+    @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows.")
+    var index: [IndexColumns]
+    @RepeatedOption(valueName: "spec", help: "Extract columns into a lookup table (see fetch --extract).") var extract: [String]
+    @Option(valueName: "token", help: "A Socrata app token for a URL, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
+    var appToken: String?
+    @Option(valueName: "n", help: "Retries of a failed download (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
+    @Flag(help: "Fail on a cell that is not of its column's type, instead of storing NULL.") var strict: Bool
+    @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
+
+    func validate() throws {
+        if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
+        if root != nil, lines { throw UsageError("--root and --lines are two different layouts: pass one", command: Self.spec) }
+    }
+
+    func run(context: CommandContext) throws {
+        guard let document, !document.isEmpty else {
+            throw UsageError("missing the document to load (a file, a URL, or - for standard input)", command: Self.spec)
+        }
+        var request = DocumentLoadRequest(source: document, tableName: table)
+        if let root { request.layout = .root(root) } else if lines { request.layout = .lines }
+        request.metadata = metadata
+        request.typeOverrides = Dictionary(type.map { ($0.column, $0.type) }, uniquingKeysWith: { _, last in last })
+        request.primaryKey = pk?.names
+        request.indexes = index.map(\.names)
+        request.strict = strict
+        do {
+            request.extractions = try extract.map(Extraction.init(spec:))
+            _ = try request.targetTable()
+        } catch let error as PlanError {
+            throw UsageError(error.description, command: Self.spec)
+        }
+
+        let session: LoadOptions.Session
+        var staged: StagedDatabaseFile?
+        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
+            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
+                                              retries: retries, quiet: quiet, context)
+        } else {
+            let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
+            staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
+            session = try LoadOptions.session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries,
+                                              quiet: quiet, context)
+        }
+        defer { session.finish() }
+        let summary: LoadSummary
+        do {
+            summary = try session.loader.loadDocument(request) {
+                session.inform("Copying \(TerminalText.escaped(request.source == "-" ? "standard input" : document)) to a temporary "
+                               + "file first, so that every value types the columns")
+            }
+            if let staged {
+                session.close()
+                try staged.moveIntoPlace()
+            }
+        } catch {
+            session.meter.clear()
+            session.close()
+            staged?.discard()
+            if let error = error as? PlanError { throw UsageError(error.description, command: Self.spec) }
+            throw FetchFailure(underlying: error, table: try? request.targetTable(), newDatabase: staged?.target)
+        }
+        session.meter.clear()
+        session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into "
+                       + "\(TerminalText.escaped(summary.tableName)) (\(summary.columnCount) columns) from "
+                       + "\(TerminalText.escaped(summary.source)) in \(NumberText.seconds(summary.elapsed))")
+        FetchCommand.reportInvalidCells(summary.invalidCells)
+        for note in summary.notes {
+            StandardError.line("Warning: " + SocloadTool.oneLine(note))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// `socload load`: plain JSON arrays, NDJSON and saved SODA responses into typed tables, in SQLite
+/// and PostgreSQL alike; inference over every value, the layouts refused and accepted, bad
+/// records named by line or number, hostile keys quoted.
+final class DocumentLoadTests: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func socload(_ arguments: [String], db: String, stdin: Data? = nil) throws -> SocloadRun {
+        try SocloadProcess.run(arguments + ["--db", db], environment: ["SOCLOAD_RETRY_DELAY": "0.01"], stdin: stdin)
+    }
+
+    @discardableResult
+    private func succeed(_ arguments: [String], db: String, stdin: Data? = nil,
+                         file: StaticString = #filePath, line: UInt = #line) throws -> SocloadRun {
+        let run = try socload(arguments, db: db, stdin: stdin)
+        XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)", file: file, line: line)
+        return run
+    }
+
+    private func csv(_ sql: String, db: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        try succeed(["query", sql, "--format", "csv"], db: db, file: file, line: line).stdout
+            .split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// `column=logical_type` for each column of a table, from `schema`.
+    private func types(_ table: String, db: String) throws -> [String] {
+        try succeed(["schema", table, "--format", "csv"], db: db).stdout.split(whereSeparator: \.isNewline).dropFirst().map { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            return "\(fields[0])=\(fields[fields.count - 1])"
+        }
+    }
+
+    private func databases() throws -> [(String, TestPostgreSQL.TestDatabase?)] {
+        let postgreSQL = try TestPostgreSQL.makeDatabase()
+        return [(directory.path("documents.sqlite"), nil), (postgreSQL.url, postgreSQL)]
+    }
+
+    private func write(_ text: String, to name: String) throws -> String {
+        let path = directory.path(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testEveryValueTypesItsColumn() throws {
+        let path = try write("""
+            [
+              {"zip": "09799", "count": 1, "ratio": 1, "big": 1, "flag": true, "day": "2014-06-15",
+               "at": "2014-06-15T10:30:00Z", "wall": "2014-06-15T10:30:00", "mixed": 1, "tags": ["a"], "place": {"city": "Oslo"},
+               "nothing": null, "name": "Zoë"},
+              {"zip": "10001", "count": -42, "ratio": 2.5, "big": 123456789012345678901234567890, "flag": false,
+               "day": "2014-06-16", "at": "2014-06-15T12:30:00+02:00", "wall": "2014-06-16", "mixed": "one",
+               "tags": [], "place": null, "nothing": null},
+              {"later": "only here", "count": null}
+            ]
+            """, to: "values.json")
+        for (db, keep) in try databases() {
+            _ = keep
+            let run = try succeed(["load", path], db: db)
+            XCTAssertTrue(run.stderr.hasPrefix("Loaded 3 rows into values (14 columns) from \(path)"), run.stderr)
+            XCTAssertEqual(try types("values", db: db), [
+                "zip=text", "count=integer", "ratio=double", "big=decimal", "flag=boolean", "day=date", "at=timestamp",
+                "wall=floating_timestamp", "mixed=text", "tags=json", "place=json", "nothing=text", "name=text", "later=text",
+            ], db)
+            XCTAssertEqual(try csv("SELECT zip, count, mixed, name, day, big FROM \"values\" WHERE count = 1", db: db),
+                           ["zip,count,mixed,name,day,big", "09799,1,1,Zoë,2014-06-15,1"], db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM \"values\" WHERE count IS NULL AND later = 'only here'", db: db).last, "1", db)
+            XCTAssertEqual(try csv("SELECT zip, mixed FROM \"values\" WHERE count IS NOT NULL ORDER BY count", db: db),
+                           ["zip,mixed", "10001,one", "09799,1"], db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM \"values\" WHERE at = (SELECT min(at) FROM \"values\")", db: db).last, "2", db)
+        }
+    }
+
+    func testTheLayoutsAndWhatIsRefused() throws {
+        let db = directory.path("layouts.sqlite")
+        let lines = try write("{\"a\": 1}\n\n{\"a\": 2, \"b\": \"x\"}\r\n{\"a\": 3}", to: "lines.ndjson")
+        try succeed(["load", lines], db: db)
+        XCTAssertEqual(try csv("SELECT a, b FROM lines ORDER BY a", db: db), ["a,b", "1,", "2,x", "3,"])
+        let one = try write("{\"a\": 1}\n", to: "one.json")
+        let refused = try socload(["load", one], db: db)
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertTrue(refused.stderr.contains("the document is one object (keys \"a\"), not records"), refused.stderr)
+        try succeed(["load", one, "--lines"], db: db)
+        XCTAssertEqual(try csv("SELECT a FROM one", db: db), ["a", "1"])
+        let rowsJSON = try socload(["load", Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path], db: db)
+        XCTAssertEqual(rowsJSON.status, 65)
+        XCTAssertTrue(rowsJSON.stderr.contains("a rows.json export, which socload fetch loads"), rowsJSON.stderr)
+        let envelope = try write(#"{"count": 2, "results": [{"a": 1}, {"a": 2}], "next": {"page": [1, 2]}}"#, to: "envelope.json")
+        try succeed(["load", envelope, "--root", "results"], db: db)
+        XCTAssertEqual(try csv("SELECT a FROM envelope ORDER BY a", db: db), ["a", "1", "2"])
+        for (arguments, message) in [
+            (["--root", "nope"], "--root nope: the top-level object has no member \"nope\""),
+            (["--root", "count"], "--root count: the member \"count\" is not an array"),
+        ] {
+            let run = try socload(["load", envelope] + arguments, db: db)
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertTrue(run.stderr.contains(message), run.stderr)
+        }
+        let empty = try socload(["load", try write("  \n", to: "empty.json")], db: db)
+        XCTAssertEqual(empty.status, 65)
+        XCTAssertTrue(empty.stderr.contains("the document is empty"), empty.stderr)
+        let scalars = try socload(["load", try write("[{\"a\": 1}, 2]", to: "scalars.json")], db: db)
+        XCTAssertEqual(scalars.status, 65)
+        XCTAssertTrue(scalars.stderr.contains("record 2 is a number, not an object"), scalars.stderr)
+        let stdin = try socload(["load", "-"], db: db, stdin: Data("[{\"a\": 1}]".utf8))
+        XCTAssertEqual(stdin.status, 64)
+        XCTAssertTrue(stdin.stderr.contains("standard input has no name to call the table by: pass --table NAME"), stdin.stderr)
+        let piped = try succeed(["load", "-", "--table", "piped"], db: db, stdin: Data("{\"a\": 5}\n{\"a\": 6}\n".utf8))
+        XCTAssertTrue(piped.stderr.hasPrefix("Copying standard input to a temporary file first"), piped.stderr)
+        XCTAssertEqual(try csv("SELECT sum(a) FROM piped", db: db), ["sum(a)", "11"])
+    }
+
+    func testABadLineOrADeepRecordIsNamedAndChangesNothing() throws {
+        for (db, keep) in try databases() {
+            _ = keep
+            let good = try write("{\"a\": 1}\n{\"a\": 2}\n", to: "data.ndjson")
+            try succeed(["load", good], db: db)
+            let bad = try write("{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3,,}\n{\"a\": 4}\n", to: "data.ndjson")
+            let run = try socload(["load", bad], db: db)
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertTrue(run.stderr.contains("Error: line 3: not valid JSON: unexpected ',' at byte 9; data was not changed"),
+                          run.stderr)
+            let deep = String(repeating: "{\"x\": ", count: 40) + "1" + String(repeating: "}", count: 40)
+            let tooDeep = try socload(["load", try write("[{\"a\": 1}, \(deep)]", to: "data.ndjson")], db: db)
+            XCTAssertEqual(tooDeep.status, 65, tooDeep.stderr)
+            XCTAssertTrue(tooDeep.stderr.contains("record 2 is nested more than 32 levels deep"), tooDeep.stderr)
+            let truncated = try socload(["load", try write("{\"a\": 1}\n{\"a\": 2\n", to: "data.ndjson")], db: db)
+            XCTAssertEqual(truncated.status, 65, truncated.stderr)
+            XCTAssertTrue(truncated.stderr.contains("line 2: the object does not end"), truncated.stderr)
+            XCTAssertEqual(try csv("SELECT a FROM data ORDER BY a", db: db), ["a", "1", "2"], db)
+        }
+    }
+
+    func testASavedSODAPageWithItsMetadataEqualsTheSameRowsFetchedThroughSODA() throws {
+        let portal = try LookupTests.nominationsPortal()
+        defer { portal.stop() }
+        let page = directory.path("nominations-page.json")
+        try Data(portal.soda2PageBody(offset: 0, limit: 1_000)).write(to: URL(fileURLWithPath: page))
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["fetch", "nomi-0001", "--domain", portal.baseURL, "--api", "soda2", "--quiet"], db: db)
+            try succeed(["load", page, "--metadata", "\(portal.baseURL)/api/views/nomi-0001.json", "--table", "saved"], db: db)
+            let fetched = try csv("SELECT * FROM nomi_0001 ORDER BY _id", db: db)
+            XCTAssertEqual(fetched.count, 301)
+            XCTAssertEqual(try csv("SELECT * FROM saved ORDER BY _id", db: db), fetched, db)
+            XCTAssertEqual(try types("saved", db: db), try types("nomi_0001", db: db), db)
+            // Keyed by :id as _id: a repeated id is a duplicate key.
+            let schema = try succeed(["schema", "saved", "--format", "csv"], db: db).stdout
+            XCTAssertTrue(schema.contains("\r\n_id,") && schema.split(whereSeparator: \.isNewline)[1].contains(",1,text"), schema)
+            // Straight from the portal's URL, without metadata: inferred (SODA gives numbers as strings).
+            let url = "\(portal.baseURL)/resource/nomi-0001.json?$select=:*,%20*&$limit=1000&$order=:id"
+            let run = try succeed(["load", url, "--table", "inferred"], db: db)
+            XCTAssertTrue(run.stderr.contains("Copying \(url) to a temporary file first"), run.stderr)
+            XCTAssertEqual(try csv("SELECT _id, name, agency FROM inferred ORDER BY _id", db: db),
+                           try csv("SELECT _id, name, agency FROM nomi_0001 ORDER BY _id", db: db), db)
+        }
+    }
+
+    func testHostileKeysAndNamesAreQuoted() throws {
+        let keys = ["a\"b", "'); DROP TABLE x; --", "", "Ünïcödé key", String(repeating: "long", count: 30), "id", "ID"]
+        let object = { (value: Int) -> String in
+            "{" + keys.enumerated().map { "\"\($0.element.replacingOccurrences(of: "\"", with: "\\\""))\": \(value + $0.offset)" }
+                .joined(separator: ", ") + "}"
+        }
+        let path = try write("[\(object(1)), \(object(100))]", to: "hostile.json")
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["load", path, "--table", "t\"; DROP TABLE y; --", "--pk", "id"], db: db)
+            let columns = try succeed(["query", "SELECT * FROM \"t\"\"; DROP TABLE y; --\" ORDER BY id", "--format", "csv"], db: db)
+            let lines = columns.stdout.split(whereSeparator: \.isNewline)
+            guard lines.count == 3 else { return XCTFail(columns.stdout + columns.stderr) }
+            XCTAssertTrue(lines[0].hasPrefix("\"a\"\"b\",'); DROP TABLE x; --,column_3,Ünïcödé key,long"), String(lines[0]))
+            XCTAssertTrue(lines[0].hasSuffix(",id,ID_2"), String(lines[0]))
+            XCTAssertTrue(lines[1].hasPrefix("1,2,3,4,5,6,7"), String(lines[1]))
+        }
+    }
+}
