@@ -54,6 +54,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("""
             SUBCOMMANDS:
               fetch                   Download a dataset and load it into a table (replacing the previous copy).
+              load                    Load a plain JSON document (an array of objects, NDJSON, a saved SODA response) into a table.
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.
               select                  Print the rows of a table that match conditions, without writing SQL.

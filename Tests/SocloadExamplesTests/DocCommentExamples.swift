@@ -204,6 +204,21 @@ final class DocCommentExamples: ExampleTestCase {
         XCTAssertEqual(counts["agency"], 300)
     }
 
+    func testDocumentExamples() throws {
+        // FieldTypeInference
+        var inference = FieldTypeInference()
+        try inference.observe(.object([JSONMember(key: "zip", value: .string("09799"))]), record: 1, line: nil)
+        print(inference.fields, inference.types["zip"] ?? .text)
+        XCTAssertEqual(inference.types["zip"], .text)
+        // DatasetLoader.loadDocument
+        try #"[{"name": "Budget", "members": 7}]"#.write(toFile: "committees.json", atomically: true, encoding: .utf8)
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
+        let summary = try loader.loadDocument(DocumentLoadRequest(source: "committees.json"))
+        XCTAssertEqual(summary.tableName, "committees")
+        XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT members FROM committees") }, .integer(7))
+    }
+
     /// Every line of every code example in the doc comments of the libraries is in this file, so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
