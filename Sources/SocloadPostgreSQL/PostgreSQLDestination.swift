@@ -115,12 +115,17 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try pauseCopy()
         try connection.beginCopy(sql)
         copyTrailer = trailer
+        openCopy = sql
     }
+
+    /// The statement of the COPY that is open, if any.
+    private(set) var openCopy: String?
 
     /// Ends the open COPY, if any, checking that the server took every row.
     func pauseCopy() throws {
         guard connection.isCopying, let trailer = copyTrailer else { return }
         copyTrailer = nil
+        openCopy = nil
         try trailer()
         try connection.endCopy()
     }
@@ -136,6 +141,7 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
             return result
         } catch {
             copyTrailer = nil
+            openCopy = nil
             connection.abortCopy(reason: "socload: the attempt failed")
             _ = try? connection.execute("ROLLBACK TO SAVEPOINT \(name)")
             _ = try? connection.execute("RELEASE SAVEPOINT \(name)")

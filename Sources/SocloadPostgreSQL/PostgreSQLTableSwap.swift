@@ -78,7 +78,8 @@ struct PostgreSQLTableSwap {
             objects += try tableAttributes(of: oid)
             objects += try indexesAndConstraints(of: oid)
             objects += try triggers(of: oid)
-            objects += foreignKeys.map(\.restore)
+            // socload's own (a child table's) are made again with the child table.
+            objects += foreignKeys.filter { !$0.isSocloads }.map(\.restore)
             objects += views.map(\.restore)
             for view in views.reversed() { try transaction.execute(view.drop) }
             for foreignKey in foreignKeys { try transaction.execute(foreignKey.drop) }
@@ -176,6 +177,8 @@ struct PostgreSQLTableSwap {
     struct Dependent {
         let drop: String
         let restore: UserObject
+        /// A foreign key socload made (named `_socload_...`), not the user's.
+        var isSocloads = false
     }
 
     /// Foreign keys of other tables that reference the old table.
@@ -188,7 +191,8 @@ struct PostgreSQLTableSwap {
             guard let owner = row[0], let name = row[1], let definition = row[2] else { return nil }
             return Dependent(drop: "ALTER TABLE \(owner) DROP CONSTRAINT \(name.quotedDatabaseIdentifier)",
                              restore: UserObject(description: "foreign key \(name) of \(owner)",
-                                                 statements: ["ALTER TABLE \(owner) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) \(definition)"]))
+                                                 statements: ["ALTER TABLE \(owner) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) \(definition)"]),
+                             isSocloads: name.hasPrefix("_socload_"))
         }
     }
 

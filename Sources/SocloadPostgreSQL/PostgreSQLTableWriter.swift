@@ -100,9 +100,10 @@ final class PostgreSQLTableWriter: TableWriter {
     func insert(_ batch: RowBatch) throws {
         guard batch.rowCount > 0 else { return }
         let connection = transaction.connection
-        if !connection.isCopying {
-            try transaction.beginCopy("COPY \(copyTarget) (\(Self.quotedList(table.columns.map(\.name) + geometries.map(\.name)))) "
-                                      + "FROM STDIN (FORMAT binary)") {
+        let copy = "COPY \(copyTarget) (\(Self.quotedList(table.columns.map(\.name) + geometries.map(\.name)))) FROM STDIN (FORMAT binary)"
+        // Another table's COPY may be open (a child table's rows come between its parent's).
+        if !connection.isCopying || transaction.openCopy != copy {
+            try transaction.beginCopy(copy) {
                 try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
             }
             copyFirstRow = batch.firstRowNumber
@@ -196,7 +197,22 @@ final class PostgreSQLTableWriter: TableWriter {
                                        ownedIndexes: indexNames)
         let notes = try swap.run(strict: strict)
         try lookups.finishRows()
+        try addForeignKeys()
         return encoder.geometryNotes(table: table.name) + notes
+    }
+
+    /// The plan's foreign keys (a child table's to its parent), made once both tables have their
+    /// final names.
+    private func addForeignKeys() throws {
+        let target = transaction.qualified(table.name)
+        for (index, foreignKey) in table.foreignKeys.enumerated() {
+            let name = LoadPlan.shortenedName("_socload_fk_\(table.name)_\(index + 1)", toBytes: 63)
+            guard try transaction.value("SELECT count(*) FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $2",
+                                        [target, name]) == "0" else { continue }
+            try transaction.execute("ALTER TABLE \(target) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) FOREIGN KEY "
+                                    + "(\(Self.quotedList(foreignKey.columns))) REFERENCES \(transaction.qualified(foreignKey.referencedTable)) "
+                                    + "(\(Self.quotedList(foreignKey.referencedColumns)))")
+        }
     }
 
     /// The first duplicate key, with the row numbers of its first two rows: by default the new

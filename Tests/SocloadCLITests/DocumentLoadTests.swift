@@ -180,4 +180,59 @@ final class DocumentLoadTests: XCTestCase {
             XCTAssertTrue(lines[1].hasPrefix("1,2,3,4,5,6,7"), String(lines[1]))
         }
     }
+
+    static let committees = """
+        [{"id": "C1", "name": "Budget", "members": [{"leg_id": "L1", "role": "chair", "name": "Ana Åström"},
+                                                    {"leg_id": "L2", "role": "member", "name": "Bo"}]},
+         {"id": "C2", "name": "Roads", "members": []},
+         {"id": "C3", "name": "Parks", "members": [{"leg_id": "L1", "role": "member", "name": "Ana Åström",
+                                                    "terms": [{"from": 2019}]}]},
+         {"id": "C4", "name": "Ports"}]
+        """
+
+    func testArraysOfObjectsBecomeAChildTableKeyedByTheParent() throws {
+        for (db, keep) in try databases() {
+            _ = keep
+            let path = try write(Self.committees, to: "committees.json")
+            // Without a key for the parent, the arrays stay JSON text, and the summary says why.
+            let keyless = try succeed(["load", path], db: db)
+            XCTAssertTrue(keyless.stderr.contains("Warning: members holds arrays of objects, kept as JSON text: child tables need "
+                                                  + "the key of committees (--pk, or :id in the records)"), keyless.stderr)
+            XCTAssertEqual(try types("committees", db: db), ["id=text", "name=text", "members=json"], db)
+
+            let run = try succeed(["load", path, "--pk", "id"], db: db)
+            XCTAssertTrue(run.stderr.contains("Loaded 4 rows into committees (2 columns)") && run.stderr.contains("and 3 rows into "
+                                                                                                                + "committees_members"),
+                          run.stderr)
+            XCTAssertEqual(try csv("SELECT committees_id, position, leg_id, role, name FROM committees_members "
+                                   + "ORDER BY committees_id, position", db: db),
+                           ["committees_id,position,leg_id,role,name", "C1,1,L1,chair,Ana Åström", "C1,2,L2,member,Bo",
+                            "C3,1,L1,member,Ana Åström"], db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM committees_members WHERE terms IS NOT NULL", db: db).last, "1", db)
+            // The parent's key is a foreign key: a member of no committee is refused where the
+            // database enforces it (PostgreSQL).
+            if db.hasPrefix("postgres") {
+                let orphan = try socload(["query", "--write", "INSERT INTO committees_members (committees_id, position) VALUES ('C9', 1)"],
+                                         db: db)
+                XCTAssertNotEqual(orphan.status, 0, db)
+            }
+            // Keyed by the members' own id: a refresh that drops a membership drops its row.
+            let fewer = try write(Self.committees.replacingOccurrences(of: #"{"leg_id": "L2", "role": "member", "name": "Bo"}"#,
+                                                                       with: #"{"leg_id": "L3", "role": "clerk"}"#), to: "committees.json")
+            try succeed(["load", fewer, "--pk", "id", "--child-key", "members:leg_id"], db: db)
+            XCTAssertEqual(try csv("SELECT committees_id, leg_id, role FROM committees_members ORDER BY committees_id, leg_id", db: db),
+                           ["committees_id,leg_id,role", "C1,L1,chair", "C1,L3,clerk", "C3,L1,member"], db)
+            // Two elements of one parent with the same id are a duplicate key, and change nothing.
+            let twice = try write(Self.committees.replacingOccurrences(of: "\"L2\"", with: "\"L1\""), to: "committees.json")
+            let duplicate = try socload(["load", twice, "--pk", "id", "--child-key", "members:leg_id"], db: db)
+            XCTAssertEqual(duplicate.status, 65, duplicate.stderr)
+            XCTAssertTrue(duplicate.stderr.contains("duplicate key (committees_id, leg_id) = (\"C1\", \"L1\") in committees_members"),
+                          duplicate.stderr)
+            XCTAssertEqual(try csv("SELECT count(*) FROM committees_members", db: db).last, "3", db)
+            let unknown = try socload(["load", fewer, "--pk", "id", "--child-key", "members:nope"], db: db)
+            XCTAssertEqual(unknown.status, 64, unknown.stderr)
+            XCTAssertTrue(unknown.stderr.contains("--child-key members:nope: the objects under members have no field 'nope'"),
+                          unknown.stderr)
+        }
+    }
 }

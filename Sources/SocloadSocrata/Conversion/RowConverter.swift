@@ -62,12 +62,14 @@ public struct RowConverter: Sendable {
         self.format = format
         self.strict = strict
         self.storable = storable
+        // A child table's rows are objects made from nested elements, with fields of their own.
+        let sourceFields = planTable.nesting?.sourceFields ?? plan.sourceFields
         var indexes: [String: Int] = [:]
-        for (index, field) in plan.sourceFields.enumerated() where indexes[field] == nil {
+        for (index, field) in sourceFields.enumerated() where indexes[field] == nil {
             indexes[field] = index
         }
         fieldIndexes = indexes
-        fieldNames = plan.sourceFields
+        fieldNames = sourceFields
         keyColumns = planTable.primaryKey.compactMap { key in planTable.columns.firstIndex { $0.name == key } }
         steps = planTable.columns.map { column in
             switch column.source {

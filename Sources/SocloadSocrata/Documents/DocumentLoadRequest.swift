@@ -20,6 +20,10 @@ public struct DocumentLoadRequest: Sendable {
     public var indexes: [[String]] = []
     /// Columns to extract into lookup tables (`--extract`).
     public var extractions: [Extraction] = []
+    /// Field of arrays of objects → the field of its objects that identifies them within their
+    /// parent (`--child-key K:field`): the child table's key is the parent's key and it, instead
+    /// of the element's position.
+    public var childKeys: [String: String] = [:]
     /// Fail on the first cell that is not of its column's type instead of storing NULL.
     public var strict = false
 

@@ -27,6 +27,12 @@ public struct FieldTypeInference: Sendable {
     /// Every field seen, in the order they first appeared.
     public private(set) var fields: [String] = []
     private var kinds: [String: Kinds] = [:]
+    /// Per field that has held arrays of objects: what those objects held.
+    private var elements: [String: FieldTypeInference] = [:]
+    /// Fields that have held something else than an array of objects, an empty array or null.
+    private var notArraysOfObjects: Set<String> = []
+    /// How many objects were observed.
+    public private(set) var count = 0
 
     public init() {}
 
@@ -39,12 +45,34 @@ public struct FieldTypeInference: Sendable {
         if Self.depth(of: record) > Self.maximumDepth {
             throw DocumentError.tooDeep(record: number, line: line, limit: Self.maximumDepth)
         }
+        observe(members)
+    }
+
+    private mutating func observe(_ members: [JSONMember]) {
+        count += 1
         for member in members {
             if kinds[member.key] == nil {
                 fields.append(member.key)
                 kinds[member.key] = []
             }
             kinds[member.key]?.formUnion(Self.kind(of: member.value))
+            switch member.value {
+            case .null:
+                break
+            case .array(let items) where items.allSatisfy({ if case .object = $0 { return true } else { return false } }):
+                for case .object(let itemMembers) in items { elements[member.key, default: FieldTypeInference()].observe(itemMembers) }
+            default:
+                notArraysOfObjects.insert(member.key)
+            }
+        }
+    }
+
+    /// The fields whose every value was an array of objects (or empty, or null), with at least
+    /// one object in all: what becomes a child table; each with what its objects held.
+    public var arraysOfObjects: [(field: String, elements: FieldTypeInference)] {
+        fields.compactMap { field in
+            guard !notArraysOfObjects.contains(field), let inference = elements[field], inference.count > 0 else { return nil }
+            return (field, inference)
         }
     }
 

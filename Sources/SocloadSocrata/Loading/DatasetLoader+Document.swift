@@ -16,9 +16,11 @@ extension DatasetLoader {
             let spool = try DocumentSpool.open(request.source, http: http, retry: retry, cancellation: cancellation,
                                                onRetry: retryNotice, onSpool: onSpool, onBytes: { _ in })
             defer { spool.close() }
-            let (view, inferred) = try documentView(request, spool: spool)
-            var plan = try documentPlan(request, view: view, inferred: inferred)
+            let described = try documentView(request, spool: spool)
+            var notes: [String] = []
+            var plan = try documentPlan(request, described: described, notes: &notes)
             if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
+            let view = described.view
             let bytesExpected = FileByteSource.size(of: spool.path)
             return try destination.performLoad { transaction in
                 let state = LoadState()
@@ -32,16 +34,20 @@ extension DatasetLoader {
                     state.rowCount += batch.rowCount
                     self.reportProgress(state)
                 }
+                let children = try childSinks(plan, request: request, transaction: transaction)
                 try readRecords(spool.path, layout: request.layout, state: state) { record in
                     do {
                         try sink.append(record.bytes, rowNumber: record.number, offset: 0)
+                        if !children.isEmpty { try Self.appendElements(of: record, to: children) }
                     } catch let error as RowsJSONError {
                         throw DocumentError.badRecord(record: record.number, line: record.line, detail: error.description)
                     }
                 }
                 try sink.endPage()
+                for child in children { try child.sink.endPage() }
                 try cancellation?.check()
-                let notes = state.notes + (try writer.finish(strict: request.strict))
+                notes += state.notes + (try writer.finish(strict: request.strict))
+                for child in children { notes += try child.writer.finish(strict: request.strict) }
                 let entry = CatalogEntry(
                     tableName: plan.mainTable.name, datasetID: nil, domain: nil, name: nil, sourceURL: state.source,
                     fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: view.columnsJSON,
@@ -49,24 +55,34 @@ extension DatasetLoader {
                     requestSignature: "load", planJSON: plan.jsonText,
                     invalidCellsJSON: LoadPlan.encode(sink.converter.invalidCells), partialReason: nil)
                 try transaction.catalog.record(entry)
-                return LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
-                                   columnCount: plan.mainTable.storedColumns.count, source: state.source,
-                                   elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                                   catalogEntry: entry, invalidCells: sink.converter.invalidCells, notes: notes)
+                var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
+                                          columnCount: plan.mainTable.storedColumns.count, source: state.source,
+                                          elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                                          catalogEntry: entry,
+                                          invalidCells: sink.converter.invalidCells + children.flatMap(\.sink.converter.invalidCells),
+                                          notes: notes)
+                summary.childTables = children.map { ($0.table.name, $0.rowCount.value) }.map(ChildTableCount.init)
+                return summary
             }
         }
     }
 
-    /// The columns of the document: from `--metadata`, as SODA gives them, or inferred from every
-    /// record (`:id`, `:created_at` and `:updated_at` are the system fields, as in SODA), with the
-    /// inferred type of each other field.
-    private func documentView(_ request: DocumentLoadRequest,
-                              spool: DocumentSpool) throws -> (ViewMetadata, [String: LogicalType]) {
+    /// What the document's records hold: the columns (from `--metadata`, as SODA gives them, or
+    /// inferred from every record, `:id`, `:created_at` and `:updated_at` being the system
+    /// fields as in SODA), the inferred type of each other field, and the fields that hold
+    /// arrays of objects with what those objects hold.
+    struct DescribedDocument {
+        var view: ViewMetadata
+        var types: [String: LogicalType] = [:]
+        var arraysOfObjects: [(field: String, elements: FieldTypeInference)] = []
+    }
+
+    private func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
         if let metadata = request.metadata {
             let bytes = try readMetadata(metadata)
             let view = try ViewMetadata(description: bytes, source: metadata)
             try view.requireTabular()
-            return (SODARowLayout(view: view).view, [:])
+            return DescribedDocument(view: SODARowLayout(view: view).view)
         }
         var inference = FieldTypeInference()
         let state = LoadState()
@@ -85,34 +101,112 @@ extension DatasetLoader {
             + inference.fields.filter { !system.contains($0) }.map { field in
                 ColumnMetadata(name: field, fieldName: field, dataTypeName: "text")
             }
-        // Keyed as the plan names a field's column: an empty key is `column_N`, N its position.
-        var typesByColumn: [String: LogicalType] = [:]
-        for (index, column) in columns.enumerated() where !column.isSystemColumn {
-            let field = column.fieldName ?? ""
-            typesByColumn[field.isEmpty ? "column_\(index + 1)" : field] = types[field] ?? .text
-        }
-        return (ViewMetadata(columns: columns), typesByColumn)
+        return DescribedDocument(view: ViewMetadata(columns: columns), types: types, arraysOfObjects: inference.arraysOfObjects)
     }
 
-    /// The plan: the view's columns, each inferred field typed as inferred, then the request's
-    /// own `--type`s.
-    private func documentPlan(_ request: DocumentLoadRequest, view: ViewMetadata,
-                              inferred: [String: LogicalType]) throws -> LoadPlan {
+    /// The plan: the main table of the view's columns, each inferred field typed as inferred,
+    /// then the request's own `--type`s; a child table for each field of arrays of objects, when
+    /// the main table has a key (else the arrays stay JSON text, and a note says why).
+    private func documentPlan(_ request: DocumentLoadRequest, described: DescribedDocument,
+                              notes: inout [String]) throws -> LoadPlan {
         let name = try request.targetTable()
         let lowered = name.lowercased()
         if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || name.isEmpty {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
-        let types = inferred.merging(request.typeOverrides) { _, given in given }
-        let plan = try LoadPlan.socrata(view: view, options: PlanOptions(
+        let hasKey = request.primaryKey != nil || described.view.columns.contains { $0.fieldName == ":id" }
+        var children = described.arraysOfObjects.filter { request.typeOverrides[$0.field] == nil }
+        if !hasKey, !children.isEmpty {
+            notes.append("\(children.map(\.field).joined(separator: ", ")) hold\(children.count == 1 ? "s" : "") arrays of objects, "
+                         + "kept as JSON text: child tables need the key of \(name) (--pk, or :id in the records)")
+            children = []
+        }
+        if let unknown = request.childKeys.keys.sorted().first(where: { field in !children.contains { $0.field == field } }) {
+            throw PlanError("--child-key \(unknown):...: \(unknown) is not a field of arrays of objects in the records")
+        }
+        let childFields = Set(children.map(\.field))
+        var view = described.view
+        view.columns = view.columns.filter { !childFields.contains($0.fieldName ?? "") }
+        // Keyed as the plan names a field's column: an empty key is `column_N`, N its position.
+        var types: [String: LogicalType] = [:]
+        for (index, column) in view.columns.enumerated() where !column.isSystemColumn && request.metadata == nil {
+            let field = column.fieldName ?? ""
+            types[field.isEmpty ? "column_\(index + 1)" : field] = described.types[field] ?? .text
+        }
+        types.merge(request.typeOverrides) { _, given in given }
+        var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
             tableName: name, typeOverrides: types, indexes: request.indexes, primaryKey: request.primaryKey,
             extractions: request.extractions))
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
         }
+        for child in children {
+            try plan.addChildTable(arrayField: child.field, elementFields: child.elements.fields, types: child.elements.types,
+                                   childKey: request.childKeys[child.field])
+        }
         return plan
+    }
+
+    /// A child table being written: its plan, writer and sink, and how many rows it got.
+    final class ChildTableLoad {
+        let table: PlanTable
+        let writer: any TableWriter
+        var sink: PageRowSink!
+        let rowCount = Counted()
+
+        init(table: PlanTable, writer: any TableWriter) {
+            self.table = table
+            self.writer = writer
+        }
+
+        final class Counted { var value = 0 }
+    }
+
+    /// Starts a new copy of each child table of the plan.
+    private func childSinks(_ plan: LoadPlan, request: DocumentLoadRequest,
+                            transaction: any LoadTransaction) throws -> [ChildTableLoad] {
+        let previous = try transaction.catalog.entry(for: plan.mainTable.name)?.plan
+        return try plan.tables.indices.dropFirst().compactMap { index -> ChildTableLoad? in
+            let table = plan.tables[index]
+            guard table.nesting != nil else { return nil }
+            let old = previous?.tables.first { $0.name.lowercased() == table.name.lowercased() }
+            let load = ChildTableLoad(table: table, writer: try transaction.replaceTable(table, previous: old))
+            let writer = load.writer
+            let counted = load.rowCount
+            load.sink = PageRowSink(plan: plan, table: index, strict: request.strict, storable: destination.storableValues) { batch in
+                try writer.insert(batch)
+                counted.value += batch.rowCount
+            }
+            return load
+        }
+    }
+
+    /// Hands each element of the record's arrays of objects to its child table, as an object
+    /// of the parent's key values, its position, and its own members.
+    private static func appendElements(of record: JSONRecordReader.Record, to children: [ChildTableLoad]) throws {
+        guard case .object(let members) = try? JSONValueParser.parse(record.bytes) else { return }
+        for child in children {
+            guard let nesting = child.table.nesting,
+                  case .array(let items)? = members.first(where: { $0.key == nesting.arrayField })?.value else { continue }
+            let parentKey = nesting.parentKeyFields.enumerated().map { index, field in
+                JSONMember(key: PlanNesting.parentKeyField(index), value: members.first { $0.key == field }?.value ?? .null)
+            }
+            for (position, item) in items.enumerated() {
+                guard case .object(let itemMembers) = item else { continue }
+                var made = parentKey
+                if nesting.numbersElements {
+                    made.append(JSONMember(key: PlanNesting.positionField, value: .number(String(position + 1))))
+                }
+                let own = Set(made.map(\.key))
+                made += itemMembers.filter { !own.contains($0.key) }
+                let text = Array(JSONValue.object(made).jsonText.utf8)
+                try text.withUnsafeBufferPointer { bytes in
+                    try child.sink.append(bytes, rowNumber: record.number, offset: 0)
+                }
+            }
+        }
     }
 
     /// Every record of the file, in order.

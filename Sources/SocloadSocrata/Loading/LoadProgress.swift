@@ -22,4 +22,17 @@ public struct LoadSummary: Sendable, Equatable {
     public var invalidCells: [InvalidCells] = []
     /// Objects the user had built on the old table that could not be rebuilt (skipped).
     public var notes: [String] = []
+    /// The child tables loaded beside it (`socload load`), with their row counts.
+    public var childTables: [ChildTableCount] = []
+}
+
+/// A child table of a load and how many rows it got.
+public struct ChildTableCount: Sendable, Equatable {
+    public var tableName: String
+    public var rowCount: Int
+
+    public init(_ tableName: String, _ rowCount: Int) {
+        self.tableName = tableName
+        self.rowCount = rowCount
+    }
 }

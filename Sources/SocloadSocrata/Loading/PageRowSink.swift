@@ -10,14 +10,15 @@ final class PageRowSink {
     /// True when the last page had no row ids and the very rows of the page before it.
     private(set) var lastPageLooksRepeated = false
 
-    init(plan: LoadPlan, strict: Bool, storable: StorableValues, deliver: @escaping (RowBatch) throws -> Void) {
-        converter = RowConverter(plan: plan, rows: .objects, strict: strict, storable: storable)
+    /// `table` is the plan table the rows are of (a child table's rows are its nested elements).
+    init(plan: LoadPlan, table: Int = 0, strict: Bool, storable: StorableValues, deliver: @escaping (RowBatch) throws -> Void) {
+        converter = RowConverter(plan: plan, table: table, rows: .objects, strict: strict, storable: storable)
         checkpoint = converter
-        repeats = RepeatedPageDetector(idColumn: plan.mainTable.columns.firstIndex { column in
+        repeats = RepeatedPageDetector(idColumn: plan.tables[table].columns.firstIndex { column in
             if case .rowIdentifier = column.source { return true }
             return false
         })
-        batch = RowBatch(columnCount: plan.mainTable.columns.count, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
+        batch = RowBatch(columnCount: plan.tables[table].columns.count, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
         deliverBatch = deliver
     }
 

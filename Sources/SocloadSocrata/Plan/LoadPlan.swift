@@ -41,6 +41,9 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// Columns extracted into lookup tables: `columns` are the columns rows arrive in,
     /// `storedColumns` those the table holds, with a foreign key for each lookup.
     public var lookups: [PlanLookup]
+    /// For a table whose rows are the elements of an array nested in another table's source
+    /// rows (a child table, `socload load`): where they come from. nil for a table of whole rows.
+    public var nesting: PlanNesting?
 
     public init(name: String, columns: [PlanColumn], primaryKey: [String] = [], uniqueKeys: [[String]] = [],
                 foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = [], lookups: [PlanLookup] = []) {
@@ -64,6 +67,7 @@ public struct PlanTable: Sendable, Codable, Equatable {
         indexes = try container.decodeIfPresent([PlanIndex].self, forKey: .indexes) ?? []
         distributionColumn = try container.decodeIfPresent(String.self, forKey: .distributionColumn)
         lookups = try container.decodeIfPresent([PlanLookup].self, forKey: .lookups) ?? []
+        nesting = try container.decodeIfPresent(PlanNesting.self, forKey: .nesting)
     }
 
     /// The column with that name, compared as destinations compare names (case-insensitively).

@@ -37,6 +37,9 @@ struct LoadCommand: ParsableCommand {
     @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows.")
     var index: [IndexColumns]
     @RepeatedOption(valueName: "spec", help: "Extract columns into a lookup table (see fetch --extract).") var extract: [String]
+    @RepeatedOption(valueName: "field:id",
+                    help: "Key the child table of FIELD's objects by their own ID field (with the parent's key), not by position.")
+    var childKey: [String]
     @Option(valueName: "token", help: "A Socrata app token for a URL, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
     var appToken: String?
     @Option(valueName: "n", help: "Retries of a failed download (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
@@ -59,6 +62,13 @@ struct LoadCommand: ParsableCommand {
         request.primaryKey = pk?.names
         request.indexes = index.map(\.names)
         request.strict = strict
+        for given in childKey {
+            var scanner = QuotedNameScanner(given, separators: [":"])
+            guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
+                throw UsageError("--child-key \(given): expected FIELD:ID (names with a colon in double quotes)", command: Self.spec)
+            }
+            request.childKeys[field] = id
+        }
         do {
             request.extractions = try extract.map(Extraction.init(spec:))
             _ = try request.targetTable()
@@ -99,6 +109,10 @@ struct LoadCommand: ParsableCommand {
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into "
                        + "\(TerminalText.escaped(summary.tableName)) (\(summary.columnCount) columns) from "
                        + "\(TerminalText.escaped(summary.source)) in \(NumberText.seconds(summary.elapsed))")
+        for child in summary.childTables {
+            session.inform("  and \(NumberText.grouped(child.rowCount)) row\(child.rowCount == 1 ? "" : "s") into "
+                           + TerminalText.escaped(child.tableName))
+        }
         FetchCommand.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
