@@ -157,6 +157,10 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try PostgreSQLTableWriter(transaction: self, table: table, previous: previous, rowsFromExistingTable: true)
     }
 
+    func glueWriter(for table: PlanTable) throws -> any TableWriter {
+        try PostgreSQLGlueWriter(transaction: self, table: table)
+    }
+
     func upserter(for table: PlanTable) throws -> any RowUpserter {
         try PostgreSQLUpserter(transaction: self, table: table)
     }

@@ -71,6 +71,10 @@ final class SQLiteLoadTransaction: LoadTransaction {
         try SQLiteTableWriter(db: db, table: table, previous: previous, rowsFromExistingTable: true)
     }
 
+    func glueWriter(for table: PlanTable) throws -> any TableWriter {
+        try SQLiteGlueWriter(db: db, table: table)
+    }
+
     func upserter(for table: PlanTable) throws -> any RowUpserter {
         try SQLiteUpserter(db: db, table: table)
     }

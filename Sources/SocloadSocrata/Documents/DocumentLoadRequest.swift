@@ -24,6 +24,9 @@ public struct DocumentLoadRequest: Sendable {
     /// parent (`--child-key K:field`): the child table's key is the parent's key and it, instead
     /// of the element's position.
     public var childKeys: [String: String] = [:]
+    /// Nested arrays of references that fill many-to-many glue tables instead of child tables
+    /// (`--glue K:OTHER_TABLE.OTHER_KEY[:ID_FIELD]`).
+    public var glues: [GlueSpec] = []
     /// Fail on the first cell that is not of its column's type instead of storing NULL.
     public var strict = false
 

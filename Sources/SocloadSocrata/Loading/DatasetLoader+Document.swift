@@ -47,7 +47,13 @@ extension DatasetLoader {
                 for child in children { try child.sink.endPage() }
                 try cancellation?.check()
                 notes += state.notes + (try writer.finish(strict: request.strict))
-                for child in children { notes += try child.writer.finish(strict: request.strict) }
+                for child in children {
+                    notes += try child.writer.finish(strict: request.strict)
+                    if child.skipped > 0, let glue = child.table.glue, let field = child.table.nesting?.arrayField {
+                        notes.append("\(child.table.name): \(child.skipped) element\(child.skipped == 1 ? "" : "s") of \(field) "
+                                     + "without \(glue.idField) skipped (not links)")
+                    }
+                }
                 let entry = CatalogEntry(
                     tableName: plan.mainTable.name, datasetID: nil, domain: nil, name: nil, sourceURL: state.source,
                     fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: view.columnsJSON,
@@ -125,6 +131,10 @@ extension DatasetLoader {
         if let unknown = request.childKeys.keys.sorted().first(where: { field in !children.contains { $0.field == field } }) {
             throw PlanError("--child-key \(unknown):...: \(unknown) is not a field of arrays of objects in the records")
         }
+        if let glue = request.glues.first(where: { glue in !children.contains { $0.field == glue.arrayField } }) {
+            throw PlanError("--glue \(glue.arrayField):...: \(glue.arrayField) is not a field of arrays of objects in the records"
+                            + (hasKey ? "" : " (or \(name) has no key: --pk)"))
+        }
         let childFields = Set(children.map(\.field))
         var view = described.view
         view.columns = view.columns.filter { !childFields.contains($0.fieldName ?? "") }
@@ -143,8 +153,12 @@ extension DatasetLoader {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
         }
         for child in children {
-            try plan.addChildTable(arrayField: child.field, elementFields: child.elements.fields, types: child.elements.types,
-                                   childKey: request.childKeys[child.field])
+            if let glue = request.glues.first(where: { $0.arrayField == child.field }) {
+                try plan.addGlueTable(glue, elementFields: child.elements.fields, types: child.elements.types)
+            } else {
+                try plan.addChildTable(arrayField: child.field, elementFields: child.elements.fields, types: child.elements.types,
+                                       childKey: request.childKeys[child.field])
+            }
         }
         return plan
     }
@@ -155,6 +169,8 @@ extension DatasetLoader {
         let writer: any TableWriter
         var sink: PageRowSink!
         let rowCount = Counted()
+        /// Elements of a glue table's array without the reference field (not links).
+        var skipped = 0
 
         init(table: PlanTable, writer: any TableWriter) {
             self.table = table
@@ -172,8 +188,8 @@ extension DatasetLoader {
             let table = plan.tables[index]
             guard table.nesting != nil else { return nil }
             let old = previous?.tables.first { $0.name.lowercased() == table.name.lowercased() }
-            let load = ChildTableLoad(table: table, writer: try transaction.replaceTable(table, previous: old))
-            let writer = load.writer
+            let writer = table.glue == nil ? try transaction.replaceTable(table, previous: old) : try transaction.glueWriter(for: table)
+            let load = ChildTableLoad(table: table, writer: writer)
             let counted = load.rowCount
             load.sink = PageRowSink(plan: plan, table: index, strict: request.strict, storable: destination.storableValues) { batch in
                 try writer.insert(batch)
@@ -195,6 +211,14 @@ extension DatasetLoader {
             }
             for (position, item) in items.enumerated() {
                 guard case .object(let itemMembers) = item else { continue }
+                if let glue = child.table.glue {
+                    // An element without the reference is not a link (a role that is no membership).
+                    let reference = itemMembers.first { $0.key == glue.idField }?.value ?? .null
+                    if reference == .null {
+                        child.skipped += 1
+                        continue
+                    }
+                }
                 var made = parentKey
                 if nesting.numbersElements {
                     made.append(JSONMember(key: PlanNesting.positionField, value: .number(String(position + 1))))

@@ -50,6 +50,10 @@ public protocol LoadTransaction: AnyObject {
     /// (one more lookup than `previous`, the plan it was loaded with): what `extract` does.
     func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter
 
+    /// Starts upserting one side's links into a glue table (`PlanTable.glue`), made when missing;
+    /// `finish` withdraws this side's earlier links, upserts the new ones and says what it met.
+    func glueWriter(for table: PlanTable) throws -> any TableWriter
+
     /// Upserts rows into an existing table by its key.
     func upserter(for table: PlanTable) throws -> any RowUpserter
 }

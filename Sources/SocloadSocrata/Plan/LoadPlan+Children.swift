@@ -56,4 +56,58 @@ extension LoadPlan {
         }
         tables.append(table)
     }
+
+    /// Adds the glue table the arrays under `glue.arrayField` fill: its columns are both tables'
+    /// keys (`<table>_<key>`, in the tables' alphabetical order), then every other field of the
+    /// elements as an attribute of the link (typed as `types` says), then the two
+    /// `_from_<table>` columns; its key is the pair.
+    public mutating func addGlueTable(_ spec: GlueSpec, elementFields: [String], types: [String: LogicalType]) throws {
+        let parent = mainTable
+        guard parent.primaryKey.count == 1, let keyColumn = parent.column(named: parent.primaryKey[0]) else {
+            throw PlanError("--glue \(spec.arrayField): a glue table needs \(parent.name) to have a key of one column "
+                            + "(--pk, or :id in the records)")
+        }
+        guard elementFields.contains(spec.idField) else {
+            throw PlanError("--glue \(spec.arrayField):\(spec.otherTable).\(spec.otherKey): the objects under \(spec.arrayField) "
+                            + "have no field '\(spec.idField)' (their fields: \(elementFields.joined(separator: ", ")))")
+        }
+        guard spec.otherTable.lowercased() != parent.name.lowercased() else {
+            throw PlanError("--glue \(spec.arrayField): a glue table links \(parent.name) to another table")
+        }
+        let parentField: String
+        switch keyColumn.source {
+        case .field(let cell), .rowIdentifier(sid: .some(let cell), id: _), .rowIdentifier(sid: nil, id: .some(let cell)):
+            parentField = sourceFields[cell]
+        default:
+            throw PlanError("--glue \(spec.arrayField): the key of \(parent.name) is part of a field")
+        }
+        let thisColumn = parent.name + "_" + keyColumn.name
+        let otherColumn = spec.otherTable + "_" + spec.otherKey
+        var names = ColumnNameAllocator()
+        let thisFirst = parent.name.lowercased() <= spec.otherTable.lowercased()
+        let idNames = thisFirst ? [thisColumn, otherColumn] : [otherColumn, thisColumn]
+        for name in idNames { _ = names.allocate(name) }
+        let thisAsserted = names.allocate("_from_" + parent.name)
+        let otherAsserted = names.allocate("_from_" + spec.otherTable)
+        var fields = [PlanNesting.parentKeyField(0), spec.idField]
+        let idColumns = [PlanColumn(name: thisColumn, type: keyColumn.type, source: .field(cell: 0)),
+                         PlanColumn(name: otherColumn, type: types[spec.idField] ?? .text, source: .field(cell: 1))]
+        var columns = thisFirst ? idColumns : idColumns.reversed()
+        for (index, field) in elementFields.enumerated() where field != spec.idField && !fields.contains(field) {
+            columns.append(PlanColumn(name: names.allocate(field.isEmpty ? "column_\(index + 1)" : field),
+                                      type: types[field] ?? .text, source: .field(cell: fields.count)))
+            fields.append(field)
+        }
+        let tableNames = [parent.name, spec.otherTable].sorted { $0.lowercased() < $1.lowercased() }
+        var table = PlanTable(name: tableNames.joined(separator: "_"), columns: columns, primaryKey: idNames)
+        table.nesting = PlanNesting(arrayField: spec.arrayField, parentKeyFields: [parentField], numbersElements: false,
+                                    sourceFields: fields)
+        table.glue = PlanGlue(table: parent.name, tableColumn: thisColumn, otherTable: spec.otherTable, otherKey: spec.otherKey,
+                              otherColumn: otherColumn, assertedColumn: thisAsserted, otherAssertedColumn: otherAsserted,
+                              idField: spec.idField)
+        if tables.contains(where: { $0.name.lowercased() == table.name.lowercased() }) {
+            throw PlanError("--glue \(spec.arrayField): the glue table \(table.name) would have the name of another table of the load")
+        }
+        tables.append(table)
+    }
 }

@@ -44,6 +44,15 @@ extension LoadPlan {
                 }
                 table.lookups[index] = lookup
             }
+            if var glue = table.glue {
+                glue.table = tableNames[glue.table] ?? glue.table
+                glue.otherTable = Self.shortenedName(glue.otherTable, toBytes: limit)
+                glue.otherKey = Self.shortenedName(glue.otherKey, toBytes: limit)
+                for path in [\PlanGlue.tableColumn, \.otherColumn, \.assertedColumn, \.otherAssertedColumn] {
+                    glue[keyPath: path] = columnNames[glue[keyPath: path]] ?? Self.shortenedName(glue[keyPath: path], toBytes: limit)
+                }
+                table.glue = glue
+            }
             plan.tables[tableIndex] = table
         }
         // A foreign key's referenced columns are the other table's, renamed there.

@@ -44,6 +44,9 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// For a table whose rows are the elements of an array nested in another table's source
     /// rows (a child table, `socload load`): where they come from. nil for a table of whole rows.
     public var nesting: PlanNesting?
+    /// For a many-to-many glue table: the two tables it links. Its rows are upserted, never
+    /// replaced: the other side's links and attributes stay.
+    public var glue: PlanGlue?
 
     public init(name: String, columns: [PlanColumn], primaryKey: [String] = [], uniqueKeys: [[String]] = [],
                 foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = [], lookups: [PlanLookup] = []) {
@@ -68,6 +71,7 @@ public struct PlanTable: Sendable, Codable, Equatable {
         distributionColumn = try container.decodeIfPresent(String.self, forKey: .distributionColumn)
         lookups = try container.decodeIfPresent([PlanLookup].self, forKey: .lookups) ?? []
         nesting = try container.decodeIfPresent(PlanNesting.self, forKey: .nesting)
+        glue = try container.decodeIfPresent(PlanGlue.self, forKey: .glue)
     }
 
     /// The column with that name, compared as destinations compare names (case-insensitively).

@@ -40,6 +40,9 @@ struct LoadCommand: ParsableCommand {
     @RepeatedOption(valueName: "field:id",
                     help: "Key the child table of FIELD's objects by their own ID field (with the parent's key), not by position.")
     var childKey: [String]
+    @RepeatedOption(valueName: "field:table.key[:id]",
+                    help: "FIELD's objects reference TABLE by its KEY (in their field ID, by default KEY): a many-to-many glue table.")
+    var glue: [String]
     @Option(valueName: "token", help: "A Socrata app token for a URL, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
     var appToken: String?
     @Option(valueName: "n", help: "Retries of a failed download (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
@@ -71,6 +74,7 @@ struct LoadCommand: ParsableCommand {
         }
         do {
             request.extractions = try extract.map(Extraction.init(spec:))
+            request.glues = try glue.map(GlueSpec.init(spec:))
             _ = try request.targetTable()
         } catch let error as PlanError {
             throw UsageError(error.description, command: Self.spec)
