@@ -33,6 +33,9 @@ public struct FieldTypeInference: Sendable {
     private var notArraysOfObjects: Set<String> = []
     /// How many objects were observed.
     public private(set) var count = 0
+    /// Field of arrays of references → the elements' reference field: only the elements that
+    /// have one are observed (the others are not links, and their fields are no link's).
+    public var referenceFields: [String: String] = [:]
 
     public init() {}
 
@@ -60,7 +63,11 @@ public struct FieldTypeInference: Sendable {
             case .null:
                 break
             case .array(let items) where items.allSatisfy({ if case .object = $0 { return true } else { return false } }):
-                for case .object(let itemMembers) in items { elements[member.key, default: FieldTypeInference()].observe(itemMembers) }
+                let reference = referenceFields[member.key]
+                for case .object(let itemMembers) in items {
+                    if let reference, (itemMembers.first { $0.key == reference }?.value ?? .null) == .null { continue }
+                    elements[member.key, default: FieldTypeInference()].observe(itemMembers)
+                }
             default:
                 notArraysOfObjects.insert(member.key)
             }

@@ -91,6 +91,7 @@ extension DatasetLoader {
             return DescribedDocument(view: SODARowLayout(view: view).view)
         }
         var inference = FieldTypeInference()
+        inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
         let state = LoadState()
         try readRecords(spool.path, layout: request.layout, state: state) { record in
             let value: JSONValue
