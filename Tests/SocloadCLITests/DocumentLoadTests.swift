@@ -343,4 +343,20 @@ final class DocumentLoadTests: XCTestCase {
             XCTAssertTrue(rows.last?.contains("x'); DROP TABLE t; --") ?? false, "\(rows)")
         }
     }
+
+    func testFlattenMakesColumnsOfNestedObjects() throws {
+        let path = try write(#"""
+            [{"id": 1, "address": {"city": "Oslo", "geo": {"lat": 59.9, "lon": 10.7}}, "address_city": "taken"},
+             {"id": 2, "address": null},
+             {"id": 3, "address": {"city": "Bergen", "zip": "05003"}}]
+            """#, to: "places.json")
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["load", path, "--flatten"], db: db)
+            XCTAssertEqual(try types("places", db: db), ["id=integer", "address_city_2=text", "address_geo_lat=double",
+                                                        "address_geo_lon=double", "address_city=text", "address_zip=text"], db)
+            XCTAssertEqual(try csv("SELECT id, address_city, address_city_2, address_zip FROM places ORDER BY id", db: db),
+                           ["id,address_city,address_city_2,address_zip", "1,taken,Oslo,", "2,,,", "3,Bergen,,05003"], db)
+        }
+    }
 }

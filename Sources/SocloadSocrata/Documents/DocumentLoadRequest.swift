@@ -27,6 +27,8 @@ public struct DocumentLoadRequest: Sendable {
     /// Nested arrays of references that fill many-to-many glue tables instead of child tables
     /// (`--glue K:OTHER_TABLE.OTHER_KEY[:ID_FIELD]`).
     public var glues: [GlueSpec] = []
+    /// Nested objects become `parent_child` columns instead of JSON text (`--flatten`).
+    public var flatten = false
     /// Fail on the first cell that is not of its column's type instead of storing NULL.
     public var strict = false
 

@@ -83,6 +83,11 @@ public struct FieldTypeInference: Sendable {
         }
     }
 
+    /// True when every value the field held was null.
+    public func isAlwaysNull(_ field: String) -> Bool {
+        kinds[field] == []
+    }
+
     /// The type of each field.
     public var types: [String: LogicalType] {
         kinds.mapValues(Self.type)

@@ -37,8 +37,22 @@ extension DatasetLoader {
                 let children = try childSinks(plan, request: request, transaction: transaction)
                 try readRecords(spool.path, layout: request.layout, state: state) { record in
                     do {
-                        try sink.append(record.bytes, rowNumber: record.number, offset: 0)
-                        if !children.isEmpty { try Self.appendElements(of: record, to: children) }
+                        guard request.flatten || !children.isEmpty else {
+                            return try sink.append(record.bytes, rowNumber: record.number, offset: 0)
+                        }
+                        // The record as objects: flattened, and its nested arrays handed to their tables.
+                        guard case .object(var members) = try JSONValueParser.parse(record.bytes) else {
+                            throw DocumentError.notAnObject(record: record.number, line: record.line, found: "not an object")
+                        }
+                        if request.flatten {
+                            members = JSONFlattening.flatten(members)
+                            try Array(JSONValue.object(members).jsonText.utf8).withUnsafeBufferPointer { bytes in
+                                try sink.append(bytes, rowNumber: record.number, offset: 0)
+                            }
+                        } else {
+                            try sink.append(record.bytes, rowNumber: record.number, offset: 0)
+                        }
+                        try Self.appendElements(of: members, record: record, to: children)
                     } catch let error as RowsJSONError {
                         throw DocumentError.badRecord(record: record.number, line: record.line, detail: error.description)
                     }
@@ -100,12 +114,20 @@ extension DatasetLoader {
             } catch {
                 throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
             }
-            try inference.observe(value, record: record.number, line: record.line)
+            if request.flatten, case .object(let members) = value {
+                try inference.observe(.object(JSONFlattening.flatten(members)), record: record.number, line: record.line)
+            } else {
+                try inference.observe(value, record: record.number, line: record.line)
+            }
         }
         let types = inference.types
         let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
+        // Flattened, an object that is null in some records leaves no column of its own.
+        let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
+            inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + "_") }
+        } : [])
         let columns = system.map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
-            + inference.fields.filter { !system.contains($0) }.map { field in
+            + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map { field in
                 ColumnMetadata(name: field, fieldName: field, dataTypeName: "text")
             }
         return DescribedDocument(view: ViewMetadata(columns: columns), types: types, arraysOfObjects: inference.arraysOfObjects)
@@ -202,8 +224,8 @@ extension DatasetLoader {
 
     /// Hands each element of the record's arrays of objects to its child table, as an object
     /// of the parent's key values, its position, and its own members.
-    private static func appendElements(of record: JSONRecordReader.Record, to children: [ChildTableLoad]) throws {
-        guard case .object(let members) = try? JSONValueParser.parse(record.bytes) else { return }
+    private static func appendElements(of members: [JSONMember], record: JSONRecordReader.Record,
+                                       to children: [ChildTableLoad]) throws {
         for child in children {
             guard let nesting = child.table.nesting,
                   case .array(let items)? = members.first(where: { $0.key == nesting.arrayField })?.value else { continue }

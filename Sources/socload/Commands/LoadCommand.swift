@@ -46,6 +46,7 @@ struct LoadCommand: ParsableCommand {
     @Option(valueName: "token", help: "A Socrata app token for a URL, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
     var appToken: String?
     @Option(valueName: "n", help: "Retries of a failed download (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
+    @Flag(help: "Store nested objects as parent_child columns instead of JSON text.") var flatten: Bool
     @Flag(help: "Fail on a cell that is not of its column's type, instead of storing NULL.") var strict: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
@@ -65,6 +66,7 @@ struct LoadCommand: ParsableCommand {
         request.primaryKey = pk?.names
         request.indexes = index.map(\.names)
         request.strict = strict
+        request.flatten = flatten
         for given in childKey {
             var scanner = QuotedNameScanner(given, separators: [":"])
             guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
