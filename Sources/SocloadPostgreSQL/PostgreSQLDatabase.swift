@@ -105,6 +105,11 @@ public struct PostgreSQLDatabase {
                 try connection.execute("ROLLBACK")
                 return nil
             }
+            // Its child tables (`socload load`) go with it, first (they reference it); glue and
+            // lookup tables are shared and stay.
+            for child in entry?.plan?.tables.dropFirst() ?? [] where child.nesting != nil && child.glue == nil {
+                try connection.execute("DROP TABLE IF EXISTS \(qualified(child.name))")
+            }
             if exists { try connection.execute("DROP TABLE \(qualified(name))") }
             // The functions of its lookup counts' triggers (the lookup tables stay: ids are stable).
             for lookup in entry?.plan?.mainTable.lookups ?? [] {

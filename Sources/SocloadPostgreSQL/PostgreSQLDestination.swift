@@ -157,6 +157,10 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try PostgreSQLTableWriter(transaction: self, table: table, previous: previous, rowsFromExistingTable: true)
     }
 
+    func dropTable(_ name: String) throws {
+        try execute("DROP TABLE IF EXISTS \(qualified(name))")
+    }
+
     func glueWriter(for table: PlanTable) throws -> any TableWriter {
         try PostgreSQLGlueWriter(transaction: self, table: table)
     }

@@ -123,6 +123,10 @@ public final class SQLiteCatalog: CatalogStore {
         for table in existing {
             try db.execute(sql: "DROP TABLE \(table.quotedDatabaseIdentifier)")
         }
+        // Its child tables (`socload load`) go with it; glue and lookup tables are shared and stay.
+        for child in entry?.plan?.tables.dropFirst() ?? [] where child.nesting != nil && child.glue == nil {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(child.name.quotedDatabaseIdentifier)")
+        }
         if entry != nil {
             try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
                            arguments: [tableName])

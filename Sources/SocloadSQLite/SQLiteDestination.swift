@@ -71,6 +71,10 @@ final class SQLiteLoadTransaction: LoadTransaction {
         try SQLiteTableWriter(db: db, table: table, previous: previous, rowsFromExistingTable: true)
     }
 
+    func dropTable(_ name: String) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(name.quotedDatabaseIdentifier)")
+    }
+
     func glueWriter(for table: PlanTable) throws -> any TableWriter {
         try SQLiteGlueWriter(db: db, table: table)
     }

@@ -359,4 +359,22 @@ final class DocumentLoadTests: XCTestCase {
                            ["id,address_city,address_city_2,address_zip", "1,taken,Oslo,", "2,,,", "3,Bergen,,05003"], db)
         }
     }
+
+    func testChildTablesGoWithTheirFieldAndWithTheirParent() throws {
+        for (db, keep) in try databases() {
+            _ = keep
+            let path = try write(Self.committees, to: "committees.json")
+            try succeed(["load", path, "--pk", "id"], db: db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM committees_members", db: db).last, "3", db)
+            // The field is gone from the document: its child table goes too.
+            try succeed(["load", try write(#"[{"id": "C1", "name": "Budget"}]"#, to: "committees.json"), "--pk", "id"], db: db)
+            let gone = try socload(["query", "SELECT count(*) FROM committees_members"], db: db)
+            XCTAssertNotEqual(gone.status, 0, db)
+            // And socload drop takes the child tables with the parent.
+            try succeed(["load", path, "--pk", "id"], db: db)
+            try succeed(["drop", "committees"], db: db)
+            let dropped = try socload(["query", "SELECT count(*) FROM committees_members"], db: db)
+            XCTAssertNotEqual(dropped.status, 0, db)
+        }
+    }
 }

@@ -27,6 +27,8 @@ extension DatasetLoader {
                 state.source = request.displaySource
                 state.bytesExpected = bytesExpected
                 state.view = view
+                let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
+                    .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
                 try beginTable(plan, transaction: transaction, state: state)
                 guard let plan = state.plan, let writer = state.writer else { throw RowsJSONError.missingMetadata }
                 let sink = PageRowSink(plan: plan, strict: request.strict, storable: destination.storableValues) { batch in
@@ -61,6 +63,16 @@ extension DatasetLoader {
                 for child in children { try child.sink.endPage() }
                 try cancellation?.check()
                 notes += state.notes + (try writer.finish(strict: request.strict))
+                // The child tables of an earlier load whose fields are gone go too.
+                let current = Set(plan.tables.map { $0.name.lowercased() })
+                for old in previousPlan?.tables.dropFirst() ?? [] where old.nesting != nil && old.glue == nil
+                    && !current.contains(old.name.lowercased()) {
+                    do {
+                        try transaction.withSavepoint { try transaction.dropTable(old.name) }
+                    } catch {
+                        notes.append("the child table \(old.name) of an earlier load could not be dropped (\(error))")
+                    }
+                }
                 for child in children {
                     notes += try child.writer.finish(strict: request.strict)
                     if child.skipped > 0, let glue = child.table.glue, let field = child.table.nesting?.arrayField {

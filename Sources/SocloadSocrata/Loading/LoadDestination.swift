@@ -54,6 +54,10 @@ public protocol LoadTransaction: AnyObject {
     /// `finish` withdraws this side's earlier links, upserts the new ones and says what it met.
     func glueWriter(for table: PlanTable) throws -> any TableWriter
 
+    /// Drops a table socload made for an earlier load and no longer does (a child table whose
+    /// field is gone), if it exists.
+    func dropTable(_ name: String) throws
+
     /// Upserts rows into an existing table by its key.
     func upserter(for table: PlanTable) throws -> any RowUpserter
 }
