@@ -26,11 +26,14 @@ public struct FieldTypeInference: Sendable {
 
     /// Every field seen, in the order they first appeared.
     public private(set) var fields: [String] = []
-    private var kinds: [String: Kinds] = [:]
+    /// The kinds each field has held, by its place in `fields`.
+    private var kindsByField: [Kinds] = []
+    private var fieldIndexes: [String: Int] = [:]
     /// Per field that has held arrays of objects: what those objects held.
     private var elements: [String: FieldTypeInference] = [:]
     /// Fields that have held something else than an array of objects, an empty array or null.
-    private var notArraysOfObjects: Set<String> = []
+    /// By field: true once it held a scalar or an array with something else than objects.
+    private var notArraysOfObjects: [Bool] = []
     /// How many objects were observed.
     public private(set) var count = 0
     /// Field of arrays of references → the elements' reference field: only the elements that
@@ -53,44 +56,149 @@ public struct FieldTypeInference: Sendable {
 
     private mutating func observe(_ members: [JSONMember]) {
         count += 1
-        for member in members {
-            if kinds[member.key] == nil {
-                fields.append(member.key)
-                kinds[member.key] = []
+        for member in members { observe(member.key, member.value) }
+    }
+
+    private mutating func observe(_ key: String, _ value: JSONValue) {
+        note(key, Self.kind(of: value))
+        switch value {
+        case .null:
+            break
+        case .array(let items) where items.allSatisfy({ if case .object = $0 { return true } else { return false } }):
+            let reference = referenceFields[key]
+            for case .object(let itemMembers) in items {
+                if let reference, (itemMembers.first { $0.key == reference }?.value ?? .null) == .null { continue }
+                elements[key, default: FieldTypeInference()].observe(itemMembers)
             }
-            kinds[member.key]?.formUnion(Self.kind(of: member.value))
-            switch member.value {
+        default:
+            notArraysOfObjects[index(of: key)] = true
+        }
+    }
+
+    /// Records that `key` held a value of these kinds.
+    private mutating func note(_ key: String, _ found: Kinds) {
+        note(index(of: key), found)
+    }
+
+    private mutating func note(_ index: Int, _ found: Kinds) {
+        kindsByField[index].formUnion(found)
+    }
+
+    /// The field's place in `fields`, which it takes the first time it is seen.
+    private mutating func index(of key: String) -> Int {
+        if let index = fieldIndexes[key] { return index }
+        fields.append(key)
+        kindsByField.append([])
+        notArraysOfObjects.append(false)
+        fieldIndexes[key] = fields.count - 1
+        return fields.count - 1
+    }
+
+    /// Reused between records by `observe(text:...)`.
+    private var scratch: [RawMember] = []
+    private var keyCache: [(bytes: [UInt8], key: String, field: Int)] = []
+
+    /// The same as `observe(_:record:line:)`, from the record's JSON text, without building
+    /// its values: scalars are typed from their bytes, and only nested values are parsed. A
+    /// record that is not a well-formed object is parsed whole, for the error that says why.
+    public mutating func observe(text bytes: UnsafeBufferPointer<UInt8>, record number: Int, line: Int?) throws {
+        var start = 0
+        RawArrayParser.skipWhitespace(bytes, &start, bytes.count)
+        var members = scratch
+        members.removeAll(keepingCapacity: true)
+        defer { scratch = members }
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{"),
+              var end = try? RawObjectParser.object(in: bytes, from: start, limit: bytes.count, into: &members) else {
+            return try observeParsing(bytes, record: number, line: line)
+        }
+        RawArrayParser.skipWhitespace(bytes, &end, bytes.count)
+        guard end == bytes.count else { return try observeParsing(bytes, record: number, line: line) }
+        count += 1
+        for (position, member) in members.enumerated() {
+            let (key, field) = self.key(bytes, member, position: position)
+            let cell = member.value
+            switch cell.kind {
             case .null:
                 break
-            case .array(let items) where items.allSatisfy({ if case .object = $0 { return true } else { return false } }):
-                let reference = referenceFields[member.key]
-                for case .object(let itemMembers) in items {
-                    if let reference, (itemMembers.first { $0.key == reference }?.value ?? .null) == .null { continue }
-                    elements[member.key, default: FieldTypeInference()].observe(itemMembers)
+            case .true, .false:
+                note(field, .boolean)
+                notArraysOfObjects[field] = true
+            case .number:
+                note(field, Self.numberKind(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])))
+                notArraysOfObjects[field] = true
+            case .string:
+                let looksTimed = !cell.isEscaped && cell.count >= 10 && bytes[cell.start] &- UInt8(ascii: "0") < 10
+                note(field, looksTimed ? Self.timeKind(String(decoding: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end]),
+                                                              as: UTF8.self)) ?? .text : .text)
+                notArraysOfObjects[field] = true
+            case .array, .object:
+                guard let value = JSONValueParser.value(of: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])) else {
+                    count -= 1
+                    return try observeParsing(bytes, record: number, line: line)
                 }
-            default:
-                notArraysOfObjects.insert(member.key)
+                if 1 + Self.depth(of: value) > Self.maximumDepth {
+                    throw DocumentError.tooDeep(record: number, line: line, limit: Self.maximumDepth)
+                }
+                observe(key, value)
             }
         }
+    }
+
+    /// The record parsed whole: its error, or its values observed.
+    private mutating func observeParsing(_ bytes: UnsafeBufferPointer<UInt8>, record number: Int, line: Int?) throws {
+        let value: JSONValue
+        do {
+            value = try JSONValueParser.parse(bytes)
+        } catch {
+            throw DocumentError.badRecord(record: number, line: line, detail: "\(error)")
+        }
+        try observe(value, record: number, line: line)
+    }
+
+    /// A member's key as a String, decoded once for a key that comes back at the same place.
+    private mutating func key(_ bytes: UnsafeBufferPointer<UInt8>, _ member: RawMember, position: Int) -> (String, Int) {
+        let raw = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
+        if position < keyCache.count, keyCache[position].bytes.elementsEqual(raw) {
+            return (keyCache[position].key, keyCache[position].field)
+        }
+        var decoded: [UInt8] = []
+        if member.keyIsEscaped {
+            _ = JSONStringUnescaping.append(bytes, member.keyStart..<member.keyEnd, to: &decoded)
+        } else {
+            decoded = Array(raw)
+        }
+        let key = String(decoding: decoded, as: UTF8.self)
+        let entry = (bytes: Array(raw), key: key, field: index(of: key))
+        if position < keyCache.count { keyCache[position] = entry } else { keyCache.append(entry) }
+        return (entry.key, entry.field)
+    }
+
+    /// A JSON number's kind from its text.
+    static func numberKind(_ text: UnsafeBufferPointer<UInt8>) -> Kinds {
+        if text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            return .double
+        }
+        if text.count <= 18 { return .integer }
+        return Int64(String(decoding: text, as: UTF8.self)) == nil ? .bigInteger : .integer
     }
 
     /// The fields whose every value was an array of objects (or empty, or null), with at least
     /// one object in all: what becomes a child table; each with what its objects held.
     public var arraysOfObjects: [(field: String, elements: FieldTypeInference)] {
         fields.compactMap { field in
-            guard !notArraysOfObjects.contains(field), let inference = elements[field], inference.count > 0 else { return nil }
+            guard let index = fieldIndexes[field], !notArraysOfObjects[index], let inference = elements[field], inference.count > 0 else { return nil }
             return (field, inference)
         }
     }
 
     /// True when every value the field held was null.
     public func isAlwaysNull(_ field: String) -> Bool {
-        kinds[field] == []
+        fieldIndexes[field].map { kindsByField[$0] == [] } ?? false
     }
 
     /// The type of each field.
     public var types: [String: LogicalType] {
-        kinds.mapValues(Self.type)
+        Dictionary(zip(fields, kindsByField.map(Self.type)), uniquingKeysWith: { first, _ in first })
     }
 
     static func type(of kinds: Kinds) -> LogicalType {

@@ -120,13 +120,16 @@ extension DatasetLoader {
         inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
         let state = LoadState()
         try readRecords(spool.path, layout: request.layout, state: state) { record in
+            guard request.flatten else {
+                return try inference.observe(text: record.bytes, record: record.number, line: record.line)
+            }
             let value: JSONValue
             do {
                 value = try JSONValueParser.parse(record.bytes)
             } catch {
                 throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
             }
-            if request.flatten, case .object(let members) = value {
+            if case .object(let members) = value {
                 try inference.observe(.object(JSONFlattening.flatten(members)), record: record.number, line: record.line)
             } else {
                 try inference.observe(value, record: record.number, line: record.line)
