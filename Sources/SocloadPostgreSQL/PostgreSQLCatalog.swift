@@ -1,3 +1,4 @@
+import Foundation
 import SocloadDatabase
 import SocloadSocrata
 
@@ -59,6 +60,12 @@ public final class PostgreSQLCatalog: CatalogStore {
                             columnsJSON: row[8] ?? "[]", columnMappingJSON: row[9] ?? "{}", etag: row[10],
                             lastModified: row[11], requestSignature: row[12], planJSON: row[13],
                             invalidCellsJSON: row[14], partialReason: row[15])
+    }
+
+    public func recordedPlans() throws -> [LoadPlan] {
+        guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return [] }
+        return try run().execute("SELECT \"plan_json\" FROM \(qualifiedName) WHERE \"plan_json\" IS NOT NULL").rows
+            .compactMap { $0[0] }.compactMap { try? JSONDecoder().decode(LoadPlan.self, from: Data($0.utf8)) }
     }
 
     /// Removes a table's entry.

@@ -36,7 +36,7 @@ extension PostgreSQLDatabase {
             }
         }
         // The value columns of lookups are typed too, for conditions through them (`related`).
-        let types = (try catalog.entry(for: table)).flatMap { $0.tableName == table ? $0.plan?.mainTable : nil }
+        let types = try catalog.planTable(named: table)
             .map { Dictionary(($0.storedColumns + $0.lookups.flatMap(\.columns)).map { ($0.name, $0.type) },
                               uniquingKeysWith: { first, _ in first }) } ?? [:]
         var writer = PostgreSQLPredicateWriter(columnTypes: types, foldsAccents: hasUnaccent, schema: schema)

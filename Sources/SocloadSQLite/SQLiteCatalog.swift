@@ -1,3 +1,4 @@
+import Foundation
 import SocloadDatabase
 import SocloadSocrata
 
@@ -85,16 +86,22 @@ public final class SQLiteCatalog: CatalogStore {
                             invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"))
     }
 
+    public func recordedPlans() throws -> [LoadPlan] {
+        guard try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                arguments: [Self.tableName]) != nil else { return [] }
+        return try db.fetchAll(String.self, sql: "SELECT \"plan_json\" FROM \"_socload_datasets\" WHERE \"plan_json\" IS NOT NULL")
+            .compactMap { try? JSONDecoder().decode(LoadPlan.self, from: Data($0.utf8)) }
+    }
+
     /// How each date or time column of a loaded table stores its values, from the plan's logical
     /// types: what `Database.selectQuery(...timestampForms:)` needs to compare a `Date` with it.
     /// Empty for a table the catalog does not know.
     ///
     ///     let forms = try SQLiteCatalog(db: db).timestampForms(of: "n5m4_mism")
     public func timestampForms(of table: String) throws -> [String: TimestampForm] {
-        guard let entry = try entry(for: table), entry.tableName.lowercased() == table.lowercased(),
-              let plan = entry.plan else { return [:] }
+        guard let planTable = try planTable(named: table) else { return [:] }
         var forms: [String: TimestampForm] = [:]
-        for column in plan.mainTable.storedColumns {
+        for column in planTable.storedColumns {
             switch column.type {
             case .timestamp: forms[column.name] = .fixed
             case .floatingTimestamp: forms[column.name] = .floating

@@ -209,6 +209,11 @@ final class DocumentLoadTests: XCTestCase {
                            ["committees_id,position,leg_id,role,name", "C1,1,L1,chair,Ana Åström", "C1,2,L2,member,Bo",
                             "C3,1,L1,member,Ana Åström"], db)
             XCTAssertEqual(try csv("SELECT count(*) FROM committees_members WHERE terms IS NOT NULL", db: db).last, "1", db)
+            XCTAssertEqual(try types("committees_members", db: db),
+                           ["committees_id=text", "position=integer", "leg_id=text", "role=text", "name=text", "terms=json"], db)
+            let keyColumns = try succeed(["schema", "committees_members", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).filter { $0.contains(",1,") || $0.contains(",2,") }.map { String($0.prefix { $0 != "," }) }
+            XCTAssertEqual(keyColumns, ["committees_id", "position"], db)
             // The parent's key is a foreign key: a member of no committee is refused where the
             // database enforces it (PostgreSQL).
             if db.hasPrefix("postgres") {

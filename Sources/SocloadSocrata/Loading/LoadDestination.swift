@@ -93,4 +93,18 @@ public protocol CatalogStore: AnyObject {
     func entry(for tableOrDatasetID: String) throws -> CatalogEntry?
     /// Records (or replaces) a table's entry.
     func record(_ entry: CatalogEntry) throws
+    /// The plans of every entry (those recorded by an older socload have none).
+    func recordedPlans() throws -> [LoadPlan]
+}
+
+extension CatalogStore {
+    /// The plan table of that name: a loaded table, or a child or glue table a load made beside
+    /// one (`socload load`). Its logical types are what `schema` and `select` read.
+    public func planTable(named name: String) throws -> PlanTable? {
+        if let entry = try entry(for: name), entry.tableName.lowercased() == name.lowercased(), let plan = entry.plan {
+            return plan.mainTable
+        }
+        let tables = try recordedPlans().flatMap(\.tables)
+        return tables.first { $0.name == name } ?? tables.first { $0.name.lowercased() == name.lowercased() }
+    }
 }

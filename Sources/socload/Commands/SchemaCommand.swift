@@ -38,8 +38,7 @@ struct SchemaCommand: ParsableCommand {
             if format == .table { context.output.write(lines.joined(separator: "\n") + "\n\n") }
             // The key and logical types come from the plan socload recorded: the key is a unique
             // index there, which pragma table_info does not call a primary key.
-            let plan = try SQLiteCatalog(db: db).entry(for: table)
-                .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan?.mainTable : nil }
+            let plan = try SQLiteCatalog(db: db).planTable(named: table)
             let writer = format.makeWriter(output: context.output)
             writer.begin(columns: ["column", "type", "not_null", "primary_key", "logical_type"])
             for row in try db.fetchRows(sql: "select name, type, \"notnull\", pk from pragma_table_info(?)", arguments: [table]) {
@@ -70,7 +69,7 @@ struct SchemaCommand: ParsableCommand {
             }
             context.output.write(lines.joined(separator: "\n") + "\n\n")
         }
-        let plan = try database.catalog.entry(for: table).flatMap { $0.tableName == table ? $0.plan?.mainTable : nil }
+        let plan = try database.catalog.planTable(named: table)
         let key = try database.primaryKey(of: table)
         let writer = format.makeWriter(output: context.output)
         writer.begin(columns: ["column", "type", "not_null", "primary_key", "logical_type"])
