@@ -267,7 +267,18 @@ final class LookupTests: XCTestCase {
         let taken = try socload(["extract", "nomi_0001", "agency", "--into", "other"], db: db)
         XCTAssertEqual(taken.status, 64, taken.stderr)
         XCTAssertTrue(taken.stderr.contains("would be the loaded table other"), taken.stderr)
+        // A lookup that prunes is its table's alone.
+        try succeed(["extract", "other", "status", "--into", "shared_status", "--prune", "--quiet"], db: db)
+        let shared = try socload(["extract", "nomi_0001", "status", "--into", "shared_status"], db: db)
+        XCTAssertEqual(shared.status, 64, shared.stderr)
+        XCTAssertTrue(shared.stderr.contains("the lookup shared_status of nomi_0001 is also other's, and +prune needs a lookup of its own"),
+                      shared.stderr)
         XCTAssertEqual(try csv("SELECT * FROM nomi_0001 ORDER BY _id", db: db), before)
+        // Without pruning, two tables share a lookup: one row per value, whichever table brought it.
+        try succeed(["extract", "nomi_0001", "agency", "--into", "agencies", "--count", "--quiet"], db: db)
+        try succeed(["extract", "other", "agency", "--into", "agencies", "--count", "--quiet"], db: db)
+        XCTAssertEqual(try csv("SELECT count(*) FROM agencies", db: db), try csv("SELECT count(DISTINCT agencies_id) FROM other", db: db))
+        XCTAssertEqual(try csv("SELECT count(*) FROM agencies WHERE nomi_0001_count <> other_count", db: db), ["0"])
     }
 
     func testHostileTableColumnAndLookupNamesAreQuotedInEveryStatement() throws {

@@ -43,8 +43,15 @@ extension DatasetLoader {
                             return try sink.append(record.bytes, rowNumber: record.number, offset: 0)
                         }
                         // The record as objects: flattened, and its nested arrays handed to their tables.
-                        guard case .object(var members) = try JSONValueParser.parse(record.bytes) else {
-                            throw DocumentError.notAnObject(record: record.number, line: record.line, found: "not an object")
+                        let value: JSONValue
+                        do {
+                            value = try JSONValueParser.parse(record.bytes)
+                        } catch {
+                            throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
+                        }
+                        guard case .object(var members) = value else {
+                            throw DocumentError.notAnObject(record: record.number, line: record.line,
+                                                            found: FieldTypeInference.noun(value))
                         }
                         if request.flatten {
                             members = JSONFlattening.flatten(members)

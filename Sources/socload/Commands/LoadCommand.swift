@@ -19,8 +19,12 @@ struct LoadCommand: ParsableCommand {
             input is first copied to a temporary file, so the types never depend on a sample.
 
             Records that carry :id (a SODA response saved with $select=:*,*) are keyed by it as _id;
-            otherwise the key is --pk, or none. The whole load is one transaction: if anything fails,
-            the previous copy of the table is left as it was. Use fetch for Socrata datasets.
+            otherwise the key is --pk, or none. Nested objects are JSON text, or parent_child columns
+            with --flatten. Arrays of objects under a field K become the child table <table>_K, keyed by
+            the parent's key and the element's position (or --child-key K:ID); with --glue
+            K:TABLE.KEY[:ID] they are references that fill a many-to-many glue table shared with TABLE,
+            upserted from either side. The whole load is one transaction: if anything fails, the
+            previous copy of the table is left as it was. Use fetch for Socrata datasets.
             """)
 
     @Argument(name: "document", help: "A JSON file, an http(s) URL, or - for standard input.") var document: String?
