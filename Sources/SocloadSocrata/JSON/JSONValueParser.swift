@@ -12,15 +12,9 @@ public struct JSONValueParser {
         case invalidUTF8(offset: Int)
         case invalidEscape(offset: Int)
 
-        /// In words, with the byte offset in the value.
+        /// In words, as a rows.json row's error reads, with the byte counted from 1 in the value.
         var description: String {
-            switch self {
-            case let .unexpected(offset, found): return "not valid JSON: unexpected \(found) at byte \(offset + 1)"
-            case .unexpectedEnd: return "not valid JSON: it ends too soon"
-            case .tooDeep: return "nested more than \(JSONValueParser.maximumDepth) levels deep"
-            case let .invalidUTF8(offset): return "not valid UTF-8 at byte \(offset + 1)"
-            case let .invalidEscape(offset): return "an invalid escape at byte \(offset + 1)"
-            }
+            RowsJSONReader.describe(self, base: 1)
         }
     }
 

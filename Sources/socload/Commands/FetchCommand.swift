@@ -127,19 +127,8 @@ struct FetchCommand: ParsableCommand {
                                  indexes: request.indexes)
             return
         }
-        let summary: LoadSummary
-        do {
-            summary = try session.loader.load(request)
-            if let staged {
-                session.close()
-                try staged.moveIntoPlace()
-            }
-        } catch {
-            session.meter.clear()
-            session.close()
-            staged?.discard()
-            if let error = error as? PlanError { throw UsageError(error.description, command: Self.spec) }
-            throw FetchFailure(underlying: error, table: table, newDatabase: staged?.target)
+        let summary = try LoadOptions.perform(session, staged: staged, table: table, command: Self.spec) {
+            try session.loader.load(request)
         }
         session.meter.clear()
         if summary.isUpToDate {

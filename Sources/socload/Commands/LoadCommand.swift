@@ -98,22 +98,11 @@ struct LoadCommand: ParsableCommand {
                                               quiet: quiet, context)
         }
         defer { session.finish() }
-        let summary: LoadSummary
-        do {
-            summary = try session.loader.loadDocument(request) {
+        let summary = try LoadOptions.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {
+            try session.loader.loadDocument(request) {
                 session.inform("Copying \(TerminalText.escaped(request.source == "-" ? "standard input" : document)) to a temporary "
                                + "file first, so that every value types the columns")
             }
-            if let staged {
-                session.close()
-                try staged.moveIntoPlace()
-            }
-        } catch {
-            session.meter.clear()
-            session.close()
-            staged?.discard()
-            if let error = error as? PlanError { throw UsageError(error.description, command: Self.spec) }
-            throw FetchFailure(underlying: error, table: try? request.targetTable(), newDatabase: staged?.target)
         }
         session.meter.clear()
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into "

@@ -40,6 +40,27 @@ enum LoadOptions {
         }
     }
 
+    /// Runs a load in the session: a new database file (`staged`) is moved into place when the
+    /// load commits and discarded when it fails; a failure says what was not changed (`table`,
+    /// or the file that was not created), a plan that does not fit is a usage error.
+    static func perform<T>(_ session: Session, staged: StagedDatabaseFile?, table: String?, command: CommandSpec,
+                           _ load: () throws -> T) throws -> T {
+        do {
+            let result = try load()
+            if let staged {
+                session.close()
+                try staged.moveIntoPlace()
+            }
+            return result
+        } catch {
+            session.meter.clear()
+            session.close()
+            staged?.discard()
+            if let error = error as? PlanError { throw UsageError(error.description, command: command) }
+            throw FetchFailure(underlying: error, table: table, newDatabase: staged?.target)
+        }
+    }
+
     /// The app token, login and stall limit from the options and the environment.
     static func httpOptions(appToken: String?, _ context: CommandContext) -> HTTPOptions {
         let environment = context.environment
