@@ -104,22 +104,12 @@ struct FetchCommand: ParsableCommand {
             return
         }
 
-        let session: LoadOptions.Session
-        var staged: StagedDatabaseFile?
-        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
-                                              retries: retries, quiet: quiet, context)
-        } else {
+        let (session, staged) = try LoadOptions.openForLoading(database, appToken: appToken, retries: retries, quiet: quiet,
+                                                              context, command: Self.spec) {
             if distributeBy != nil {
                 throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
             }
-            let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
             if incremental { try database.requireExisting(context) }
-            // A new database is built beside its target and moved into place only when the load
-            // commits: a failure leaves no file, and a file that appears meanwhile is never replaced.
-            staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
-            session = try LoadOptions.session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries,
-                                              quiet: quiet, context)
         }
         defer { session.finish() }
         if incremental {

@@ -86,17 +86,8 @@ struct LoadCommand: ParsableCommand {
             throw UsageError(error.description, command: Self.spec)
         }
 
-        let session: LoadOptions.Session
-        var staged: StagedDatabaseFile?
-        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
-                                              retries: retries, quiet: quiet, context)
-        } else {
-            let databasePath = try database.checkedPath(context, writing: true, command: Self.spec)
-            staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
-            session = try LoadOptions.session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries,
-                                              quiet: quiet, context)
-        }
+        let (session, staged) = try LoadOptions.openForLoading(database, appToken: appToken, retries: retries, quiet: quiet,
+                                                              context, command: Self.spec)
         defer { session.finish() }
         let summary = try LoadOptions.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {
             try session.loader.loadDocument(request) {

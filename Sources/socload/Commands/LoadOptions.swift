@@ -40,6 +40,24 @@ enum LoadOptions {
         }
     }
 
+    /// Opens the database a load writes: PostgreSQL for a `postgresql://` `--db`, else a SQLite
+    /// file, checked (`sqliteChecks` runs after the path is), which when new is built beside its
+    /// target and moved into place only when the load commits: a failure leaves no file, and a
+    /// file that appears meanwhile is never replaced (see `perform`).
+    static func openForLoading(_ database: DatabaseOptions, appToken: String?, retries: Int?, quiet: Bool,
+                               _ context: CommandContext, command: CommandSpec,
+                               sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
+        if let (connectionString, schema) = try database.postgreSQL(context, command: command) {
+            return (try session(postgreSQL: connectionString, schema: schema, appToken: appToken, retries: retries,
+                                quiet: quiet, context), nil)
+        }
+        let databasePath = try database.checkedPath(context, writing: true, command: command)
+        try sqliteChecks()
+        let staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
+        return (try session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries, quiet: quiet, context),
+                staged)
+    }
+
     /// Runs a load in the session: a new database file (`staged`) is moved into place when the
     /// load commits and discarded when it fails; a failure says what was not changed (`table`,
     /// or the file that was not created), a plan that does not fit is a usage error.
