@@ -31,43 +31,36 @@ extension DatasetLoader {
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
                 try beginTable(plan, transaction: transaction, state: state)
                 guard let plan = state.plan, let writer = state.writer else { throw RowsJSONError.missingMetadata }
-                let sink = PageRowSink(plan: plan, strict: request.strict, storable: destination.storableValues) { batch in
-                    try writer.insert(batch)
-                    state.rowCount += batch.rowCount
-                    self.reportProgress(state)
+                // Every table's writer, by the table's place in the plan: the document's, then its
+                // child tables (new copies) and glue tables (upserted).
+                var writers: [Int: any TableWriter] = [0: writer]
+                for index in plan.tables.indices.dropFirst() where plan.tables[index].nesting != nil {
+                    let table = plan.tables[index]
+                    let old = previousPlan?.tables.first { $0.name.lowercased() == table.name.lowercased() }
+                    writers[index] = table.glue == nil ? try transaction.replaceTable(table, previous: old)
+                        : try transaction.glueWriter(for: table)
                 }
-                let children = try childSinks(plan, request: request, transaction: transaction)
-                try readRecords(spool.path, layout: request.layout, state: state) { record in
-                    do {
-                        guard request.flatten || !children.isEmpty else {
-                            return try sink.append(record.bytes, rowNumber: record.number, offset: 0)
-                        }
-                        // The record as objects: flattened, and its nested arrays handed to their tables.
-                        let value: JSONValue
-                        do {
-                            value = try JSONValueParser.parse(record.bytes)
-                        } catch {
-                            throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
-                        }
-                        guard case .object(var members) = value else {
-                            throw DocumentError.notAnObject(record: record.number, line: record.line,
-                                                            found: FieldTypeInference.noun(value))
-                        }
-                        if request.flatten {
-                            members = JSONFlattening.flatten(members)
-                            try Array(JSONValue.object(members).jsonText.utf8).withUnsafeBufferPointer { bytes in
-                                try sink.append(bytes, rowNumber: record.number, offset: 0)
-                            }
-                        } else {
-                            try sink.append(record.bytes, rowNumber: record.number, offset: 0)
-                        }
-                        try Self.appendElements(of: members, record: record, to: children)
-                    } catch let error as RowsJSONError {
-                        throw DocumentError.badRecord(record: record.number, line: record.line, detail: error.description)
+                var rowCounts: [Int: Int] = [:]
+                let path = spool.path
+                let storable = destination.storableValues
+                let (invalidCells, skipped) = try withProducer({ stop, channel in
+                    DocumentRowProducer.produce(path: path, plan: plan, request: request, storable: storable, stop: stop,
+                                                channel: channel)
+                }, handle: { (item: DocumentRowProducer.Item) -> ([Int: [InvalidCells]], [Int: Int])? in
+                    switch item {
+                    case let .batch(index, batch, bytesRead):
+                        try writers[index]?.insert(batch)
+                        rowCounts[index, default: 0] += batch.rowCount
+                        state.rowCount = rowCounts[0] ?? 0
+                        state.bytesRead = bytesRead
+                        reportProgress(state)
+                    case let .end(invalidCells, skipped):
+                        return (invalidCells, skipped)
+                    case .failure(let error):
+                        throw error
                     }
-                }
-                try sink.endPage()
-                for child in children { try child.sink.endPage() }
+                    return nil
+                })
                 try cancellation?.check()
                 notes += state.notes + (try writer.finish(strict: request.strict))
                 // The child tables of an earlier load whose fields are gone go too.
@@ -80,10 +73,11 @@ extension DatasetLoader {
                         notes.append("the child table \(old.name) of an earlier load could not be dropped (\(error))")
                     }
                 }
-                for child in children {
-                    notes += try child.writer.finish(strict: request.strict)
-                    if child.skipped > 0, let glue = child.table.glue, let field = child.table.nesting?.arrayField {
-                        notes.append("\(child.table.name): \(child.skipped) element\(child.skipped == 1 ? "" : "s") of \(field) "
+                for index in writers.keys.sorted() where index > 0 {
+                    let table = plan.tables[index]
+                    notes += try writers[index]?.finish(strict: request.strict) ?? []
+                    if let count = skipped[index], let glue = table.glue, let field = table.nesting?.arrayField {
+                        notes.append("\(table.name): \(count) element\(count == 1 ? "" : "s") of \(field) "
                                      + "without \(glue.idField) skipped (not links)")
                     }
                 }
@@ -92,15 +86,17 @@ extension DatasetLoader {
                     fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: view.columnsJSON,
                     columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
                     requestSignature: "load", planJSON: plan.jsonText,
-                    invalidCellsJSON: LoadPlan.encode(sink.converter.invalidCells), partialReason: nil)
+                    invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil)
                 try transaction.catalog.record(entry)
                 var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                           columnCount: plan.mainTable.storedColumns.count, source: state.source,
                                           elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
                                           catalogEntry: entry,
-                                          invalidCells: sink.converter.invalidCells + children.flatMap(\.sink.converter.invalidCells),
+                                          invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
                                           notes: notes)
-                summary.childTables = children.map { ($0.table.name, $0.rowCount.value) }.map(ChildTableCount.init)
+                summary.childTables = writers.keys.sorted().dropFirst().map {
+                    ChildTableCount(plan.tables[$0].name, rowCounts[$0] ?? 0)
+                }
                 return summary
             }
         }
@@ -206,76 +202,6 @@ extension DatasetLoader {
             }
         }
         return plan
-    }
-
-    /// A child table being written: its plan, writer and sink, and how many rows it got.
-    final class ChildTableLoad {
-        let table: PlanTable
-        let writer: any TableWriter
-        var sink: PageRowSink!
-        let rowCount = Counted()
-        /// Elements of a glue table's array without the reference field (not links).
-        var skipped = 0
-
-        init(table: PlanTable, writer: any TableWriter) {
-            self.table = table
-            self.writer = writer
-        }
-
-        final class Counted { var value = 0 }
-    }
-
-    /// Starts a new copy of each child table of the plan.
-    private func childSinks(_ plan: LoadPlan, request: DocumentLoadRequest,
-                            transaction: any LoadTransaction) throws -> [ChildTableLoad] {
-        let previous = try transaction.catalog.entry(for: plan.mainTable.name)?.plan
-        return try plan.tables.indices.dropFirst().compactMap { index -> ChildTableLoad? in
-            let table = plan.tables[index]
-            guard table.nesting != nil else { return nil }
-            let old = previous?.tables.first { $0.name.lowercased() == table.name.lowercased() }
-            let writer = table.glue == nil ? try transaction.replaceTable(table, previous: old) : try transaction.glueWriter(for: table)
-            let load = ChildTableLoad(table: table, writer: writer)
-            let counted = load.rowCount
-            load.sink = PageRowSink(plan: plan, table: index, strict: request.strict, storable: destination.storableValues) { batch in
-                try writer.insert(batch)
-                counted.value += batch.rowCount
-            }
-            return load
-        }
-    }
-
-    /// Hands each element of the record's arrays of objects to its child table, as an object
-    /// of the parent's key values, its position, and its own members.
-    private static func appendElements(of members: [JSONMember], record: JSONRecordReader.Record,
-                                       to children: [ChildTableLoad]) throws {
-        for child in children {
-            guard let nesting = child.table.nesting,
-                  case .array(let items)? = members.first(where: { $0.key == nesting.arrayField })?.value else { continue }
-            let parentKey = nesting.parentKeyFields.enumerated().map { index, field in
-                JSONMember(key: PlanNesting.parentKeyField(index), value: members.first { $0.key == field }?.value ?? .null)
-            }
-            for (position, item) in items.enumerated() {
-                guard case .object(let itemMembers) = item else { continue }
-                if let glue = child.table.glue {
-                    // An element without the reference is not a link (a role that is no membership).
-                    let reference = itemMembers.first { $0.key == glue.idField }?.value ?? .null
-                    if reference == .null {
-                        child.skipped += 1
-                        continue
-                    }
-                }
-                var made = parentKey
-                if nesting.numbersElements {
-                    made.append(JSONMember(key: PlanNesting.positionField, value: .number(String(position + 1))))
-                }
-                let own = Set(made.map(\.key))
-                made += itemMembers.filter { !own.contains($0.key) }
-                let text = Array(JSONValue.object(made).jsonText.utf8)
-                try text.withUnsafeBufferPointer { bytes in
-                    try child.sink.append(bytes, rowNumber: record.number, offset: 0)
-                }
-            }
-        }
     }
 
     /// Every record of the file, in order.
