@@ -53,10 +53,6 @@ public struct DocumentLoadRequest: Sendable {
     /// The source as it may be shown and stored: a URL without user name or password.
     var displaySource: String {
         if source == FileByteSource.standardInput { return "standard input" }
-        guard DocumentSpool.isURL(source), var components = URLComponents(string: source),
-              components.user != nil || components.password != nil else { return source }
-        components.user = nil
-        components.password = nil
-        return components.string ?? source
+        return DocumentSpool.isURL(source) ? DatasetReference.withoutCredentials(source) : source
     }
 }

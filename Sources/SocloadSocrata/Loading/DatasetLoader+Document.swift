@@ -217,22 +217,11 @@ extension DatasetLoader {
 
     /// A view description from a file or a URL.
     private func readMetadata(_ source: String) throws -> [UInt8] {
+        if DocumentSpool.isURL(source) { return try downloadDescription(source) }
         var bytes: [UInt8] = []
-        if DocumentSpool.isURL(source) {
-            let downloader = HTTPDownloader(options: http, cancellation: cancellation)
-            bytes = try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
-                var body: [UInt8] = []
-                _ = try downloader.download(source) { chunk in
-                    body.append(contentsOf: chunk)
-                    if body.count > 64 << 20 { throw HTTPError.bodyTooLarge(limit: 64 << 20, url: source) }
-                }
-                return body
-            }
-        } else {
-            try FileByteSource.read(source, cancellation: cancellation) { chunk in
-                bytes.append(contentsOf: chunk)
-                if bytes.count > 64 << 20 { throw LoadError.unreadableFile(path: source, reason: "larger than 64 MB for a description") }
-            }
+        try FileByteSource.read(source, cancellation: cancellation) { chunk in
+            bytes.append(contentsOf: chunk)
+            if bytes.count > 64 << 20 { throw LoadError.unreadableFile(path: source, reason: "larger than 64 MB for a description") }
         }
         return bytes
     }

@@ -252,16 +252,20 @@ public final class DatasetLoader: @unchecked Sendable {
 
     /// The dataset's view metadata (`/api/views/ID.json`), retried like any request.
     func fetchView(_ portal: SocrataPortal) throws -> ViewMetadata {
+        try ViewMetadata(description: downloadDescription(portal.viewURL), source: portal.viewURL)
+    }
+
+    /// A whole response body of at most 64 MB (a view description), retried like any request.
+    func downloadDescription(_ url: String) throws -> [UInt8] {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
-        let bytes = try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
+        return try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
             var body: [UInt8] = []
-            try downloader.download(portal.viewURL) { chunk in
+            try downloader.download(url) { chunk in
                 body.append(contentsOf: chunk)
-                if body.count > 64 << 20 { throw HTTPError.bodyTooLarge(limit: 64 << 20, url: portal.viewURL) }
+                if body.count > 64 << 20 { throw HTTPError.bodyTooLarge(limit: 64 << 20, url: url) }
             }
             return body
         }
-        return try ViewMetadata(description: bytes, source: portal.viewURL)
     }
 
     func retryNotice(_ error: HTTPError, _ retry: Int, _ wait: Double) {

@@ -112,13 +112,17 @@ public struct DatasetReference: Sendable, Equatable {
     public var displaySource: String {
         switch location {
         case .file(let path): return path == FileByteSource.standardInput ? "standard input" : path
-        case .url(let url):
-            guard var components = URLComponents(string: url), components.user != nil || components.password != nil
-            else { return url }
-            components.user = nil
-            components.password = nil
-            return components.string ?? url
+        case .url(let url): return Self.withoutCredentials(url)
         }
+    }
+
+    /// The URL without any user name or password in it, as it may be shown and stored.
+    static func withoutCredentials(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.user != nil || components.password != nil
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.string ?? url
     }
 }
 
