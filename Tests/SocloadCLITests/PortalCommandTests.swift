@@ -66,12 +66,18 @@ final class PortalCommandTests: XCTestCase {
             (.ignored, [], "page 2 repeats row row-0001 of page 1"),
             (.lagging(by: 2), [], "page 2 repeats row row-0004 of page 1"),
             (.ignored, ["--select", "name, amount"], "page 2 repeats every row of page 1"),
+            // Whatever the key, and whether the rows carry :id or not.
+            (.ignored, ["--pk", "name"], "page 2 repeats row row-0001 of page 1"),
+            (.ignoredWithoutSystemFields, ["--pk", "name"], "page 2 repeats every row of page 1"),
+            (.ignoredWithLimit, [], "page 1 has more than the 5 rows it asked for (it ignores $limit?)"),
+            (.ignoredWithLimit, ["--pk", "name", "--select", "name"], "page 1 has more than the 5 rows it asked for (it ignores $limit?)"),
         ]
         for (handling, options, message) in cases {
             portal.offsetHandling = handling
             let run = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"] + options)
             XCTAssertEqual(run.status, 69, run.stderr)
-            XCTAssertEqual(run.stderr, "Error: the portal is not paging: \(message) (it ignores $offset?); \(db!) was not created\n")
+            let hint = message.hasSuffix("?)") ? "" : " (it ignores $offset?)"
+            XCTAssertEqual(run.stderr, "Error: the portal is not paging: \(message)\(hint); \(db!) was not created\n", "\(options)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: db))
         }
         // Pages of a selection without :id that merely look alike are not a repeat (the server
@@ -85,6 +91,24 @@ final class PortalCommandTests: XCTestCase {
         XCTAssertEqual(alike.status, 0, alike.stderr)
         XCTAssertEqual(try SocloadProcess.run(["query", "select count(*) as n from port_0001", "--db", db, "--format", "csv"]).stdout,
                        "n\r\n12\r\n")
+    }
+
+    /// `*` and `:*` in `--select` are every user column and every system field; a selection
+    /// that leaves the `--pk` out says the table has no key, not that it is `_id` again.
+    func testSelectStarSelectsEveryColumn() throws {
+        for (select, columns) in [("*", "name,amount"), (":*, *", "_id,_created_at,_updated_at,name,amount"),
+                                  ("name, amount", "name,amount")] {
+            let run = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--select", select, "--force"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("Loaded 12 rows into port_0001 (\(columns.split(separator: ",").count) columns)"),
+                          "\(select): \(run.stderr)")
+            let header = try SocloadProcess.run(["query", "select * from port_0001 limit 0", "--db", db, "--format", "csv"]).stdout
+            XCTAssertEqual(header, columns + "\r\n", select)
+        }
+        XCTAssertEqual(try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--pk", "_id,name"]).status, 0)
+        let narrowed = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--select", "amount"])
+        XCTAssertEqual(narrowed.status, 0, narrowed.stderr)
+        XCTAssertTrue(narrowed.stderr.contains("Warning: port_0001 has no key now: --pk _id,name:"), narrowed.stderr)
     }
 
     func testMaxRowsRefusesALargerDataset() throws {

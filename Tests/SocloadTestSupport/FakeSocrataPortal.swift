@@ -92,6 +92,10 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         case ignored
         /// Starts this many rows early, so each page repeats the end of the one before.
         case lagging(by: Int)
+        /// Neither `$offset` nor `$limit`: every page is every row.
+        case ignoredWithLimit
+        /// Ignores `$offset` and leaves the system fields (`:id`...) out, whatever `$select` asks.
+        case ignoredWithoutSystemFields
     }
     public var offsetHandling: OffsetHandling {
         get { lock.withLock { offsetHandlingValue } }
@@ -284,16 +288,20 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         case .honoured: break
         case .ignored: offset = 0
         case .lagging(let rows): offset = max(0, offset - rows)
+        case .ignoredWithLimit, .ignoredWithoutSystemFields: offset = 0
         }
-        let selected = select(rows, where: query["$where"], order: query["$order"] ?? "",
-                              offset: offset, limit: Int(query["$limit"] ?? "1000") ?? 1000)
+        var limit = Int(query["$limit"] ?? "1000") ?? 1000
+        if case .ignoredWithLimit = offsetHandling { limit = rows.count }
+        let selected = select(rows, where: query["$where"], order: query["$order"] ?? "", offset: offset, limit: limit)
         guard let selected else { return error(400, code: "query.soql.invalid", message: "Cannot parse $where") }
         var shownColumns = columns
-        let all = (query["$select"] ?? ":*, *") == ":*, *"
+        var all = (query["$select"] ?? ":*, *") == ":*, *"
         if let select = query["$select"], !all {
             let names = Set(select.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            shownColumns = columns.filter { names.contains($0.fieldName) }
+            if !names.contains("*") { shownColumns = columns.filter { names.contains($0.fieldName) } }
+            all = names.contains(":*")
         }
+        if case .ignoredWithoutSystemFields = offsetHandling { all = false }
         let body = "[" + selected.map { sodaObject($0, columns: shownColumns, system: all, numbersInLocations: false) }
             .joined(separator: ",\n") + "]"
         var headers = [("Content-Type", "application/json")]

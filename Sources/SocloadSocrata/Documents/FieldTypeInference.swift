@@ -19,6 +19,8 @@ public struct FieldTypeInference: Sendable {
         static let boolean = Kinds(rawValue: 8), date = Kinds(rawValue: 16), timestamp = Kinds(rawValue: 32)
         static let floatingTimestamp = Kinds(rawValue: 64), text = Kinds(rawValue: 128), object = Kinds(rawValue: 256)
         static let array = Kinds(rawValue: 512)
+        /// A string that is a decimal number (`"47.51"`, `"-3"`): text, but worth a hint.
+        static let numericText = Kinds(rawValue: 1024)
     }
 
     /// The deepest nesting a record may have.
@@ -127,9 +129,10 @@ public struct FieldTypeInference: Sendable {
                 note(field, Self.numberKind(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])))
                 notArraysOfObjects[field] = true
             case .string:
+                let text = UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])
                 let looksTimed = !cell.isEscaped && cell.count >= 10 && bytes[cell.start] &- UInt8(ascii: "0") < 10
-                note(field, looksTimed ? Self.timeKind(String(decoding: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end]),
-                                                              as: UTF8.self)) ?? .text : .text)
+                let time = looksTimed ? Self.timeKind(String(decoding: text, as: UTF8.self)) : nil
+                note(field, time ?? (!cell.isEscaped && Self.isDecimalNumber(text) ? .numericText : .text))
                 notArraysOfObjects[field] = true
             case .array, .object:
                 guard let value = JSONValueParser.value(of: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])) else {
@@ -191,6 +194,12 @@ public struct FieldTypeInference: Sendable {
         }
     }
 
+    /// The fields whose every non-null value was a decimal number written as a string: text
+    /// here, numbers by the dataset's own description (SODA 2 sends numbers so).
+    public var fieldsOfNumbersAsText: [String] {
+        fields.indices.filter { kindsByField[$0] == .numericText }.map { fields[$0] }
+    }
+
     /// True when every value the field held was null.
     public func isAlwaysNull(_ field: String) -> Bool {
         fieldIndexes[field].map { kindsByField[$0] == [] } ?? false
@@ -224,42 +233,11 @@ public struct FieldTypeInference: Sendable {
         case .number(let digits):
             if digits.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return .double }
             return Int64(digits) == nil ? .bigInteger : .integer
-        case .string(let text): return timeKind(text) ?? .text
+        case .string(let text):
+            return timeKind(text) ?? (Array(text.utf8).withUnsafeBufferPointer(isDecimalNumber) ? .numericText : .text)
         case .object: return .object
         case .array: return .array
         }
-    }
-
-    /// `YYYY-MM-DD` is a date; `YYYY-MM-DDTHH:MM[:SS[.fraction]]` a floating timestamp, and with
-    /// `Z` or `±HH:MM` after it a fixed one (a space may stand for the `T`).
-    static func timeKind(_ text: String) -> Kinds? {
-        let bytes = Array(text.utf8)
-        func digits(_ range: Range<Int>) -> Bool {
-            range.upperBound <= bytes.count && bytes[range].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
-        }
-        guard bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
-              digits(8..<10), ISO8601Timestamp.parse(String(text.prefix(10))) != nil else { return nil }
-        if bytes.count == 10 { return .date }
-        guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), digits(11..<13), bytes.count >= 16,
-              bytes[13] == UInt8(ascii: ":"), digits(14..<16) else { return nil }
-        var index = 16
-        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-            guard digits(17..<19) else { return nil }
-            index = 19
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                let start = index
-                while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-                guard index > start else { return nil }
-            }
-        }
-        if index == bytes.count { return .floatingTimestamp }
-        if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count { return .timestamp }
-        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes.count == index + 6,
-           digits(index + 1..<index + 3), bytes[index + 3] == UInt8(ascii: ":"), digits(index + 4..<index + 6) {
-            return .timestamp
-        }
-        return nil
     }
 
     static func depth(of value: JSONValue) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import SocloadDatabase
 
 /// `socload load`: a plain JSON document (an array of objects, NDJSON, a saved SODA response)
 /// into one typed table, in one transaction, with the same plan, converter and destinations as a
@@ -110,15 +111,37 @@ extension DatasetLoader {
         var view: ViewMetadata
         var types: [String: LogicalType] = [:]
         var arraysOfObjects: [(field: String, elements: FieldTypeInference)] = []
+        /// Fields whose every value is a decimal number written as a string (SODA 2's numbers).
+        var numbersAsText: [String] = []
     }
 
     private func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
+        let inference = try inferFields(request, spool: spool)
+        let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
         if let metadata = request.metadata {
             let bytes = try readMetadata(metadata)
             let view = try ViewMetadata(description: bytes, source: metadata)
             try view.requireTabular()
-            return DescribedDocument(view: SODARowLayout(view: view).view)
+            // Only the system fields the records carry are columns: a page saved the ordinary
+            // way has no `:id`, whatever system columns the description lists.
+            return DescribedDocument(view: SODARowLayout(view: view, systemFields: Set(system)).view)
         }
+        let types = inference.types
+        // Flattened, an object that is null in some records leaves no column of its own.
+        let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
+            inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + "_") }
+        } : [])
+        let columns = system.map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
+            + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map { field in
+                ColumnMetadata(name: field, fieldName: field, dataTypeName: "text")
+            }
+        return DescribedDocument(view: ViewMetadata(columns: columns), types: types, arraysOfObjects: inference.arraysOfObjects,
+                                 numbersAsText: inference.fieldsOfNumbersAsText)
+    }
+
+    /// The inference pass: every record read once, each field's kinds noted (for `--metadata`,
+    /// which system fields the records carry).
+    private func inferFields(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> FieldTypeInference {
         var inference = FieldTypeInference()
         inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
         let state = LoadState()
@@ -138,17 +161,7 @@ extension DatasetLoader {
                 try inference.observe(value, record: record.number, line: record.line)
             }
         }
-        let types = inference.types
-        let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
-        // Flattened, an object that is null in some records leaves no column of its own.
-        let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
-            inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + "_") }
-        } : [])
-        let columns = system.map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
-            + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map { field in
-                ColumnMetadata(name: field, fieldName: field, dataTypeName: "text")
-            }
-        return DescribedDocument(view: ViewMetadata(columns: columns), types: types, arraysOfObjects: inference.arraysOfObjects)
+        return inference
     }
 
     /// The plan: the main table of the view's columns, each inferred field typed as inferred,
@@ -186,6 +199,13 @@ extension DatasetLoader {
             types[field.isEmpty ? "column_\(index + 1)" : field] = described.types[field] ?? .text
         }
         types.merge(request.typeOverrides) { _, given in given }
+        let numbersAsText = described.numbersAsText.filter { types[$0] == .text && request.typeOverrides[$0] == nil }
+        if !numbersAsText.isEmpty {
+            let one = numbersAsText.count == 1
+            notes.append("\(numbersAsText.shortList()): every value \(one ? "is a number" : "of these is a number") written as a "
+                         + "string (as SODA 2 sends numbers), stored as text; --metadata VIEW.json types \(one ? "it" : "them") as "
+                         + "fetch does, or --type \(numbersAsText[0])=decimal")
+        }
         var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
             tableName: name, typeOverrides: types, indexes: request.indexes, primaryKey: request.primaryKey,
             extractions: request.extractions))

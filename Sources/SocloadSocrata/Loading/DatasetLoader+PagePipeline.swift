@@ -11,14 +11,15 @@ extension DatasetLoader {
 
     /// Reads one page into `sink`, converting on another thread; returns its row count. On any
     /// failure nothing of the page is kept in `sink` (the caller's savepoint undoes the rows).
-    func readPagePipelined(_ pageRequest: HTTPRequest, sink: PageRowSink, offset: Int, limit: Int,
+    /// More than `maximum` rows in the page is `LoadError.pageTooLong`.
+    func readPagePipelined(_ pageRequest: HTTPRequest, sink: PageRowSink, offset: Int, limit: Int, maximum: Int,
                            state: LoadState) throws -> Int {
         let http = self.http
         let converter = sink.converter
         var rows = 0
         return try withProducer({ stop, channel in
-            Self.producePage(pageRequest, http: http, converter: converter, offset: offset, limit: limit, stop: stop,
-                             channel: channel)
+            Self.producePage(pageRequest, http: http, converter: converter, offset: offset, limit: limit, maximum: maximum,
+                             stop: stop, channel: channel)
         }, handle: { (item: PageItem) -> Int? in
             switch item {
             case let .batch(batch, bytesRead):
@@ -39,12 +40,13 @@ extension DatasetLoader {
 
     /// The producer: the page's bytes → array reader → converter → batches → channel.
     private static func producePage(_ pageRequest: HTTPRequest, http: HTTPOptions, converter: RowConverter, offset: Int,
-                                    limit: Int, stop: LoadCancellation, channel: BoundedChannel<PageItem>) {
+                                    limit: Int, maximum: Int, stop: LoadCancellation, channel: BoundedChannel<PageItem>) {
         struct Stopped: Error {}
         var converter = converter
         let columns = converter.table.columns.count
         var batch = RowBatch(columnCount: columns, firstRowNumber: offset + 1, expectedRows: batchRows)
         var count = 0
+        var beyondLimit = 0
         var bytesRead: Int64 = 0
         let reader = JSONArrayReader()
         func flush() throws {
@@ -58,7 +60,11 @@ extension DatasetLoader {
             try downloader.download(pageRequest, onResponse: { _ in }, onChunk: { chunk in
                 try stop.check()
                 try reader.feed(chunk) { element in
-                    guard count < limit else { return nil }
+                    guard count < limit else {
+                        if element.isWhole { beyondLimit += 1 }
+                        if count + beyondLimit > maximum { throw LoadError.pageTooLong(page: 0, limit: maximum) }
+                        return nil
+                    }
                     let end: Int
                     if element.isWhole {
                         try converter.append(row: element.bytes, rowNumber: offset + count + 1, offset: element.offset,

@@ -44,6 +44,8 @@ extension DatasetLoader {
             if wanted <= 0 { break }
             if let maxRows, api == .soda2, maxRows - total < wanted { wanted = maxRows - total + 1 }
             let offset = total
+            // A SODA 2 page asks for `wanted` rows; a SODA3 page always has `pageSize` at most.
+            let maximum = api == .soda3 ? pageSize : wanted
             let pageRequest = api == .soda3
                 ? portal.soda3PageRequest(query: query, pageNumber: pageNumber, pageSize: pageSize)
                 : HTTPRequest(url: portal.soda2PageURL(query: query, offset: offset, limit: wanted))
@@ -56,10 +58,11 @@ extension DatasetLoader {
                             // With the columns known, the page is converted on a second core.
                             if let sink {
                                 return try readPagePipelined(pageRequest, sink: sink, offset: offset, limit: wanted,
-                                                             state: state)
+                                                             maximum: maximum, state: state)
                             }
                             return try readPage(pageRequest, downloader: downloader, sink: &sink, offset: offset,
-                                                limit: wanted, query: query, portal: portal, state: state, start: start)
+                                                limit: wanted, maximum: maximum, query: query, portal: portal, state: state,
+                                                start: start)
                         }
                     } catch {
                         // The savepoint undid the page's rows (and a table it created).
@@ -70,6 +73,8 @@ extension DatasetLoader {
                 }
             } catch let error as HTTPError {
                 throw LoadError.page(number: pageNumber, underlying: error)
+            } catch LoadError.pageTooLong(_, let limit) {
+                throw LoadError.pageTooLong(page: pageNumber, limit: limit)
             }
             total += received
             state.rowCount = total
@@ -110,10 +115,11 @@ extension DatasetLoader {
 
     /// One page: its rows converted into the sink, their count returned.
     private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, sink: inout PageRowSink?,
-                          offset: Int, limit: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
+                          offset: Int, limit: Int, maximum: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
                           start: (SODARowLayout) throws -> PageRowSink) throws -> Int {
         let reader = JSONArrayReader()
         var count = 0
+        var beyondLimit = 0
         var current = sink
         try downloader.download(pageRequest, onResponse: { head in
             if current == nil {
@@ -122,7 +128,12 @@ extension DatasetLoader {
         }, onChunk: { chunk in
             try self.cancellation?.check()
             try reader.feed(chunk) { element in
-                guard element.isWhole, count < limit, let current else { return nil }
+                guard element.isWhole, let current else { return nil }
+                guard count < limit else {
+                    beyondLimit += 1
+                    if count + beyondLimit > maximum { throw LoadError.pageTooLong(page: 0, limit: maximum) }
+                    return nil
+                }
                 count += 1
                 try current.append(element.bytes, rowNumber: offset + count, offset: element.offset)
                 return nil

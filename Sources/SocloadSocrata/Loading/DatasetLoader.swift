@@ -215,7 +215,9 @@ public final class DatasetLoader: @unchecked Sendable {
                 try plan.tables[0].setKey(previousPlan.mainTable.primaryKey)
                 plan.options?.primaryKey = previousPlan.mainTable.primaryKey
             } catch let error as PlanError {
-                state.notes.append("the key of \(plan.mainTable.name) is _id again: \(error.description)")
+                let key = plan.mainTable.primaryKey
+                let now = key.isEmpty ? "has no key now" : "is keyed by \(key.joined(separator: ", ")) again"
+                state.notes.append("\(plan.mainTable.name) \(now): \(error.description)")
             }
         }
         // A distributed table stays distributed by the same column on a refresh.

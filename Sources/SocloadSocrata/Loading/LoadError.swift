@@ -47,6 +47,8 @@ public enum LoadError: CategorizedError, Equatable {
     /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
     /// page repeated).
     case pageRepeated(page: Int, rowID: String?)
+    /// A SODA page held more rows than it asked for (`$limit`): the server does not page.
+    case pageTooLong(page: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -86,6 +88,8 @@ public enum LoadError: CategorizedError, Equatable {
         case let .pageRepeated(page, rowID):
             let what = rowID.map { "row \($0) of page \(page - 1)" } ?? "every row of page \(page - 1)"
             return "the portal is not paging: page \(page) repeats \(what) (it ignores $offset?)"
+        case let .pageTooLong(page, limit):
+            return "the portal is not paging: page \(page) has more than the \(limit) rows it asked for (it ignores $limit?)"
         case let .userObjectLost(note):
             return note + "; --strict stops the load"
         case let .duplicateKey(table, key, value, rows):
@@ -97,7 +101,7 @@ public enum LoadError: CategorizedError, Equatable {
     public var kind: FailureKind {
         switch self {
         case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName, .tooManyRows: return .badData
-        case .pageRepeated: return .unavailable
+        case .pageRepeated, .pageTooLong: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)
         case .reservedTableName: return .usage
         case .fileNotFound: return .missingInput

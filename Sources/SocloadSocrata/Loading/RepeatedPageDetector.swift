@@ -3,7 +3,7 @@
 /// paged without end, the transaction growing). Only the previous page's ids are kept, so memory
 /// stays flat; the portal's order is not reproduced (a client cannot).
 ///
-/// Rows without an id column (a `--select` without `:id`) are compared whole: a page with exactly
+/// Rows without an id (a `--select` without `:id`, a server that leaves `:id` out) are compared whole: a page with exactly
 /// the rows of the previous page, in the same order, only *looks* repeated (the selected values
 /// may simply be alike), and the loader then asks the server for a page far past the end, which
 /// a server that pages answers with no rows.
@@ -24,12 +24,13 @@ struct RepeatedPageDetector {
     /// Notes the rows of a batch of the current page.
     mutating func observe(_ batch: RowBatch) {
         for row in 0..<batch.rowCount {
-            if let idColumn {
-                guard case let .text(offset, length) = batch.values[row * batch.columnCount + idColumn] else { continue }
+            if let idColumn, case let .text(offset, length) = batch.values[row * batch.columnCount + idColumn] {
                 let id = batch.string(offset: offset, length: length)
                 if firstRepeat == nil, previousIDs.contains(id) { firstRepeat = id }
                 currentIDs.insert(id)
             } else {
+                // No id (not selected, or a server that leaves `:id` out whatever the key): the
+                // row's values stand for it.
                 var hasher = Hasher()
                 for cell in batch.row(row) { hasher.combine(cell) }
                 currentRows.append(hasher.finalize())
@@ -48,7 +49,7 @@ struct RepeatedPageDetector {
             currentRows = []
         }
         if let firstRepeat { throw LoadError.pageRepeated(page: pageNumber, rowID: firstRepeat) }
-        return idColumn == nil && !currentRows.isEmpty && currentRows == previousRows
+        return !currentRows.isEmpty && currentRows == previousRows
     }
 
     /// A failed page is read again: forget what it delivered.

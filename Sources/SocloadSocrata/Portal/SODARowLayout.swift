@@ -8,13 +8,17 @@ struct SODARowLayout {
 
     static let systemFields = [":id", ":created_at", ":updated_at"]
 
-    /// From the dataset's metadata. Pass the fields a `$select` asked for, to keep only those.
-    init(view: ViewMetadata, selectedFields: Set<String>? = nil) {
+    /// From the dataset's metadata. Pass the fields a `$select` asked for, to keep only those
+    /// (see `fieldNames(inSelect:)`: `*` keeps every user column, `:*` every system field), and
+    /// the system fields the rows carry when that is known (a saved page has no `:id`).
+    init(view: ViewMetadata, selectedFields: Set<String>? = nil, systemFields carried: Set<String>? = nil) {
         var columns = view.columns.filter { !$0.isSystemColumn }
-        if let selectedFields {
+        if let selectedFields, !selectedFields.contains("*") {
             columns = columns.filter { selectedFields.contains($0.fieldName ?? "") }
         }
-        let system = Self.systemFields.filter { selectedFields?.contains($0) ?? true }
+        let system = Self.systemFields.filter { field in
+            (selectedFields.map { $0.contains(field) || $0.contains(":*") } ?? true) && (carried?.contains(field) ?? true)
+        }
             .map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
         var adjusted = view
         adjusted.columns = system + columns
@@ -53,16 +57,23 @@ struct SODARowLayout {
         }
     }
 
-    /// The plain field names a `$select` list mentions (`name, agency, upper(x) as y` → name, agency, x, y).
+    /// The plain field names a `$select` list mentions (`name, agency, upper(x) as y` → name, agency, x, y);
+    /// a `*` standing alone as an item is `*` (every user column), `:*` every system field.
     static func fieldNames(inSelect select: String) -> Set<String> {
         var names = Set<String>()
         var current = ""
+        var depth = 0
         for character in select + " " {
             if character.isLetter || character.isNumber || character == "_" || character == ":" {
                 current.append(character)
+            } else if character == "*", depth == 0, current.isEmpty || current == ":" {
+                names.insert(current + "*")
+                current = ""
             } else {
                 if !current.isEmpty { names.insert(current) }
                 current = ""
+                if character == "(" { depth += 1 }
+                if character == ")" { depth = max(0, depth - 1) }
             }
         }
         return names
