@@ -82,7 +82,7 @@ public enum SelectError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unknownTable(let table):
             return "no table '\(table)'"
         case let .unknownColumn(column, table, columns):
-            return "no column '\(column)' in \(table); its columns are: \(columns.joined(separator: ", "))"
+            return "no column '\(column)' in \(table); its columns are: \(columns.shortList())"
         }
     }
 }

@@ -144,7 +144,7 @@ public enum RecordWriteError: Error, CustomStringConvertible, Sendable, Equatabl
         switch self {
         case .noSuchTable(let table): return "no table '\(table)'"
         case let .noSuchColumn(property, table, columns):
-            return "the property '\(property)' has no column in \(table); its columns are: \(columns.joined(separator: ", "))"
+            return "the property '\(property)' has no column in \(table); its columns are: \(columns.shortList())"
         case let .typeMismatch(column, table, declaredType, problem):
             return "\(table).\(column) (\(declaredType.isEmpty ? "no declared type" : declaredType)): \(problem)"
         case let .notUnique(table, columns):

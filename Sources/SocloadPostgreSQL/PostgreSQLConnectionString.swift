@@ -1,3 +1,4 @@
+import SocloadDatabase
 import Foundation
 
 /// A `--db` value that names a PostgreSQL database rather than a SQLite file:
@@ -28,27 +29,7 @@ public struct PostgreSQLConnectionString: Sendable, Equatable, CustomStringConve
     /// The connection string without its password (in the user part or as a `password=` query
     /// parameter): what socload prints, logs and stores in the catalog.
     public var redacted: String {
-        guard !usesEnvironmentOnly, let schemeEnd = text.range(of: "://") else { return text }
-        var rest = String(text[schemeEnd.upperBound...])
-        var query = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[mark...])
-            rest = String(rest[..<mark])
-        }
-        // user:password@host — the last @ before the path ends the user part.
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        if let at = rest[..<authorityEnd].lastIndex(of: "@") {
-            let userInfo = rest[..<at]
-            if let colon = userInfo.firstIndex(of: ":") {
-                rest = String(userInfo[..<colon]) + String(rest[at...])
-            }
-        }
-        if !query.isEmpty {
-            let parameters = query.dropFirst().split(separator: "&", omittingEmptySubsequences: false)
-                .filter { !$0.lowercased().hasPrefix("password=") }
-            query = parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")
-        }
-        return String(text[..<schemeEnd.upperBound]) + rest + query
+        usesEnvironmentOnly ? text : CredentialRedaction.url(text)
     }
 
     public var description: String { redacted }

@@ -44,6 +44,7 @@ public struct PostgreSQLError: CategorizedError, Equatable {
 
     /// Bad data (classes 22 and 23) is exit 65; a server that cannot be reached, refuses the
     /// connection (class 08, 28, 3D, 57P0x, no SQLSTATE) or keeps a table locked (55P03) is 69;
+    /// a privilege the role lacks (42501) is `notPermitted` (77);
     /// anything else, a disk that is full among them, is a database failure (74).
     public var kind: FailureKind {
         if let kindOverride { return kindOverride }
@@ -53,6 +54,7 @@ public struct PostgreSQLError: CategorizedError, Equatable {
         case "08", "28", "3D": return .unavailable
         case "57" where sqlState.hasPrefix("57P0"): return .unavailable
         case "55" where sqlState == "55P03": return .unavailable
+        case "42" where sqlState == "42501": return .notPermitted
         default: return .database
         }
     }

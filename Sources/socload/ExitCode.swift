@@ -11,10 +11,13 @@ enum ExitCode: Int32 {
     case unavailable = 69
     /// A bug in socload.
     case software = 70
-    /// A read-only command was asked to change the database (`query` without `--write`).
+    /// A read-only command was asked to change the database (`query` without `--write`), or
+    /// the database refused a privilege the role lacks.
     case noPermission = 77
     /// Reading or writing a file or the database failed.
     case ioError = 74
+    /// A statement ran past `--timeout` and was cancelled (EX_TEMPFAIL: try again later).
+    case timedOut = 75
     /// Interrupted by SIGINT (Ctrl-C).
     case interrupted = 130
     /// Terminated by SIGTERM.

@@ -94,16 +94,11 @@ enum SocloadTool {
                            extraOptions: [("--version", "Show the version.")])
     }
 
-    /// `Error: ...`, the usage line, and where to find help: three lines on standard error.
+    /// `Error: ...` and where to find help: two lines on standard error (the usage line of a
+    /// command with many options is longer than the error; `--help` prints it).
     private static func reportUsageError(_ error: UsageError) {
         StandardError.line("Error: " + oneLine(error.message))
-        if let command = error.command {
-            StandardError.line("Usage: \(command.usage)")
-            StandardError.line("  See 'socload \(command.name) --help' for more information.")
-        } else {
-            StandardError.line("Usage: socload <subcommand>")
-            StandardError.line("  See 'socload --help' for more information.")
-        }
+        StandardError.line("  See 'socload \(error.command.map { $0.name + " " } ?? "")--help' for more information.")
     }
 
     /// The message and exit code for an error from a command.
@@ -132,15 +127,24 @@ enum SocloadTool {
         case .unavailable: return .unavailable
         case .database: return .ioError
         case .interrupted(let signal): return signal == SIGTERM ? .terminated : .interrupted
+        case .notPermitted: return .noPermission
+        case .timedOut: return .timedOut
         }
     }
 
+    /// The longest message, in characters: a longer one keeps its start and its end (which says
+    /// what became of the database) around " ... ".
+    static let longestMessage = 300
+
     /// Messages are one line: runs of white space (newlines in SQL, say) become one space, and any
-    /// other control character is shown escaped.
+    /// other control character is shown escaped; at most `longestMessage` characters.
     static func oneLine(_ message: String) -> String {
         let collapsed = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: " ")
-        return TerminalText.escaped(collapsed)
+        let escaped = TerminalText.escaped(collapsed)
+        guard escaped.count > longestMessage else { return escaped }
+        let tail = 80
+        return String(escaped.prefix(longestMessage - tail - 5)) + " ... " + String(escaped.suffix(tail))
     }
 }

@@ -83,7 +83,7 @@ final class FetchCommandTests: XCTestCase {
 
         let noID = try fetch(["https://data.example.org/browse?q=x"])
         XCTAssertEqual(noID.status, 64)
-        XCTAssertTrue(noID.stderr.hasPrefix("Error: no dataset id (like abcd-1234) in the URL 'https://data.example.org/browse?q=x'\nUsage: socload fetch <dataset>"), noID.stderr)
+        XCTAssertTrue(noID.stderr.hasPrefix("Error: no dataset id (like abcd-1234) in the URL 'https://data.example.org/browse?q=x'\n  See 'socload fetch --help'"), noID.stderr)
 
         let badLimit = try fetch(["abcd-1234", "--limit", "lots"])
         XCTAssertEqual(badLimit.status, 64)

@@ -227,3 +227,19 @@ final class SQLIdentifierTests: XCTestCase {
         }
     }
 }
+
+final class CredentialRedactionUnitTests: XCTestCase {
+    func testPasswordsLeaveEveryURLInText() {
+        XCTAssertEqual(CredentialRedaction.url("https://ana:pw@data.example.org/x.json?a=1"), "https://ana@data.example.org/x.json?a=1")
+        XCTAssertEqual(CredentialRedaction.url("postgresql://ana:p%40ss@db:5432/x?sslmode=require&password=pw"),
+                       "postgresql://ana@db:5432/x?sslmode=require")
+        XCTAssertEqual(CredentialRedaction.url("https://h/x.json?$$app_token=T&%24%24app_token=U&q=1"), "https://h/x.json?q=1")
+        XCTAssertEqual(CredentialRedaction.url("https://ana@h/x"), "https://ana@h/x")
+        XCTAssertEqual(CredentialRedaction.url("/local/path"), "/local/path")
+        // An @ in the path is not a user part.
+        XCTAssertEqual(CredentialRedaction.url("https://h/a:b@c"), "https://h/a:b@c")
+        XCTAssertEqual(CredentialRedaction.text("Copying http://a:b@h/x to a file; HTTP 404 from 'https://c:d@e/f' (g)"),
+                       "Copying http://a@h/x to a file; HTTP 404 from 'https://c@e/f' (g)")
+        XCTAssertEqual(CredentialRedaction.text("no URL here: a:b@c"), "no URL here: a:b@c")
+    }
+}

@@ -12,6 +12,10 @@ public enum FailureKind: Sendable, Equatable {
     case database
     /// The load was stopped by a signal (its number).
     case interrupted(Int32)
+    /// The database refused: the role lacks a privilege (PostgreSQL's 42501).
+    case notPermitted
+    /// A statement ran longer than it was allowed (`--timeout`) and was cancelled.
+    case timedOut
 }
 
 /// An error that knows what kind of failure it is.

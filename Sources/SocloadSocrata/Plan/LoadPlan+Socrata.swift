@@ -1,3 +1,5 @@
+import SocloadDatabase
+
 /// The plan of a Socrata dataset, from its column metadata.
 ///
 /// User columns are named by `fieldName`; system columns become `_id` (the row identifier as
@@ -108,11 +110,11 @@ extension LoadPlan {
         for name in columns {
             guard let column = table.storedColumn(named: name) else {
                 if let lookup = table.lookup(extracting: name) {
-                    throw PlanError("--index \(columns.joined(separator: ",")): \(name) was extracted into \(lookup.table); "
+                    throw PlanError("--index \(columns.shortList(separator: ",")): \(name) was extracted into \(lookup.table); "
                                     + "index \(lookup.foreignKey) instead")
                 }
-                throw PlanError("--index \(columns.joined(separator: ",")): \(table.name) has no column '\(name)' "
-                                + "(its columns: \(table.storedColumns.map(\.name).joined(separator: ", ")))")
+                throw PlanError("--index \(columns.shortList(separator: ",")): \(table.name) has no column '\(name)' "
+                                + "(its columns: \(table.storedColumns.map(\.name).shortList()))")
             }
             resolved.append(column.name)
         }
@@ -135,14 +137,14 @@ extension PlanTable {
         var key: [String] = []
         for name in names {
             guard let column = column(named: name) else {
-                throw PlanError("--pk \(names.joined(separator: ",")): \(self.name) has no column '\(name)' "
-                                + "(its columns: \(columns.map(\.name).joined(separator: ", ")))")
+                throw PlanError("--pk \(names.shortList(separator: ",")): \(self.name) has no column '\(name)' "
+                                + "(its columns: \(columns.map(\.name).shortList()))")
             }
             if let lookup = lookup(extracting: column.name) {
-                throw PlanError("--pk \(names.joined(separator: ",")): \(column.name) was extracted into \(lookup.table)")
+                throw PlanError("--pk \(names.shortList(separator: ",")): \(column.name) was extracted into \(lookup.table)")
             }
             guard !key.contains(column.name) else {
-                throw PlanError("--pk \(names.joined(separator: ",")): \(column.name) is named twice")
+                throw PlanError("--pk \(names.shortList(separator: ",")): \(column.name) is named twice")
             }
             key.append(column.name)
         }
@@ -155,7 +157,7 @@ extension PlanTable {
     public mutating func distribute(by name: String) throws {
         guard let column = column(named: name) else {
             throw PlanError("--distribute-by \(name): \(self.name) has no column '\(name)' "
-                            + "(its columns: \(columns.map(\.name).joined(separator: ", ")))")
+                            + "(its columns: \(columns.map(\.name).shortList()))")
         }
         guard primaryKey.contains(column.name) else {
             let key = primaryKey.isEmpty ? "no key" : "the key (\(primaryKey.joined(separator: ", ")))"

@@ -1,3 +1,5 @@
+import SocloadDatabase
+
 /// Lookups on a plan table: the columns it stores, and how an extraction is checked and added.
 extension PlanTable {
     /// The columns the destination's table holds: each lookup's foreign key (an integer) in
@@ -46,7 +48,7 @@ extension PlanTable {
                 if let lookup = lookup(extracting: name) {
                     throw fail("\(name) was extracted into \(lookup.table) already (its key is \(lookup.foreignKey))")
                 }
-                throw fail("\(self.name) has no column '\(name)' (its columns: \(stored.map(\.name).joined(separator: ", ")))")
+                throw fail("\(self.name) has no column '\(name)' (its columns: \(stored.map(\.name).shortList()))")
             }
             guard !values.contains(where: { $0.name == column.name }) else { throw fail("\(column.name) is named twice") }
             if primaryKey.contains(column.name) { throw fail("\(column.name) is part of \(self.name)'s key") }

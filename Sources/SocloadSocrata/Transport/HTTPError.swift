@@ -1,3 +1,5 @@
+import SocloadDatabase
+
 /// A failed HTTP transfer: the portal answered with an error status, or the network failed.
 public enum HTTPError: CategorizedError, Equatable {
     /// The server answered with a non-success status; `message` is Socrata's, when it gave one.
@@ -9,7 +11,10 @@ public enum HTTPError: CategorizedError, Equatable {
     /// A password would travel over plain http to another machine.
     case insecureCredentials(url: String)
 
-    public var description: String {
+    /// The message, with any password in the URL (or the portal's message) taken out.
+    public var description: String { CredentialRedaction.text(unredactedDescription) }
+
+    private var unredactedDescription: String {
         switch self {
         case let .status(code, message, url, _):
             var text = "HTTP \(code) \(HTTPStatus.reason(code)) from \(url)"

@@ -1,4 +1,5 @@
 import Glibc
+import SocloadDatabase
 
 /// A buffered writer to a file descriptor: output is written in large blocks, not line by line.
 final class OutputSink {
@@ -46,8 +47,9 @@ final class OutputSink {
 enum StandardError {
     static var isTerminal: Bool { isatty(2) != 0 }
 
+    /// Every message passes through `CredentialRedaction`: no password in a URL reaches the terminal.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        var bytes = Array(CredentialRedaction.text(text).utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }

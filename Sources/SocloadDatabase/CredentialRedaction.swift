@@ -1,0 +1,76 @@
+/// The one place a password is taken out of text that is shown, stored or logged: URLs
+/// (`https://ana:secret@host/...`, `postgresql://ana:secret@db/x?password=secret`) lose the
+/// password of their user part and their `password=` / `$$app_token=` query parameters. The
+/// user name stays, so a message still says who connected.
+///
+///     CredentialRedaction.url("https://ana:pw@data.example.org/x.json")   // "https://ana@data.example.org/x.json"
+///     CredentialRedaction.text("HTTP 404 from http://a:b@h/x")             // "HTTP 404 from http://a@h/x"
+public enum CredentialRedaction {
+    /// Query parameters that carry a secret, lowercased.
+    static let secretParameters = ["password", "$$app_token", "app_token", "sslpassword"]
+
+    /// One URL without its secrets.
+    public static func url(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let prefix = url[..<schemeEnd.upperBound]
+        var rest = Substring(url[schemeEnd.upperBound...])
+        var tail: Substring = ""
+        if let mark = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            tail = rest[mark...]
+            rest = rest[..<mark]
+        }
+        // user:password@host — the last @ before the path ends the user part.
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            authority = authority[..<colon] + authority[at...]
+        }
+        return String(prefix) + authority + rest[authorityEnd...] + query(tail)
+    }
+
+    /// A `?query#fragment` without its secret parameters.
+    private static func query(_ tail: Substring) -> String {
+        guard tail.first == "?" else { return String(tail) }
+        var query = tail.dropFirst()
+        var fragment: Substring = ""
+        if let hash = query.firstIndex(of: "#") {
+            fragment = query[hash...]
+            query = query[..<hash]
+        }
+        let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { parameter in
+            let name = (parameter.split(separator: "=", maxSplits: 1).first ?? "").lowercased()
+            return !secretParameters.contains(name.removingPercentEscapesOfDollars)
+        }
+        return (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + fragment
+    }
+
+    /// Free text (a message, a progress line) with every URL in it redacted. A URL runs from its
+    /// scheme to the first space, quote, or angle bracket.
+    public static func text(_ text: String) -> String {
+        guard text.contains("://") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let schemeEnd = rest.range(of: "://") {
+            var start = schemeEnd.lowerBound
+            while start > rest.startIndex {
+                let before = rest[rest.index(before: start)]
+                guard before.isLetter || before.isNumber || before == "+" || before == "-" || before == "." else { break }
+                start = rest.index(before: start)
+            }
+            let end = rest[schemeEnd.upperBound...].firstIndex { Self.endsURL($0) } ?? rest.endIndex
+            result += rest[..<start]
+            result += url(String(rest[start..<end]))
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+
+    private static func endsURL(_ character: Character) -> Bool {
+        character.isWhitespace || "\"'<>`".contains(character)
+    }
+}
+
+private extension String {
+    /// `%24%24app_token` as `$$app_token`, so an encoded name is recognised too.
+    var removingPercentEscapesOfDollars: String { replacingOccurrences(of: "%24", with: "$") }
+}
