@@ -41,6 +41,9 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable, Equatable
     /// another code with the authorizer's message.)
     public var isNotAuthorized: Bool { resultCode == SQLITE_AUTH || message == "not authorized" }
 
+    /// True when the statement's arguments do not fit its parameters (count or names).
+    public var isArgumentMismatch: Bool { resultCode == SQLITE_RANGE }
+
     /// True when the statement was stopped by `DatabaseQueue.interrupt()` (SQLITE_INTERRUPT).
     public var isInterrupted: Bool { resultCode == SQLITE_INTERRUPT }
 
@@ -51,6 +54,11 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable, Equatable
     }
 
     /// A misuse detected by socload itself, reported as SQLITE_MISUSE.
+    /// The arguments do not fit the statement's parameters (SQLITE_RANGE): the caller's mistake.
+    static func argumentMismatch(_ message: String, sql: String?) -> DatabaseError {
+        DatabaseError(extendedResultCode: SQLITE_RANGE, message: message, sql: sql)
+    }
+
     static func misuse(_ message: String, sql: String?) -> DatabaseError {
         DatabaseError(extendedResultCode: SQLITE_MISUSE, message: message, sql: sql)
     }

@@ -47,12 +47,12 @@ public final class Statement {
                 // Keys are accepted with or without the prefix: "x" and ":x" both bind :x.
                 let key = String(name.dropFirst())
                 guard let namedValue = arguments.named[key] ?? arguments.named[name] else {
-                    throw DatabaseError.misuse("missing value for parameter \(name)", sql: sql)
+                    throw DatabaseError.argumentMismatch("missing value for parameter \(name)", sql: sql)
                 }
                 value = namedValue
             } else {
                 guard nextPositional < arguments.positional.count else {
-                    throw DatabaseError.misuse(
+                    throw DatabaseError.argumentMismatch(
                         "wrong number of arguments: the statement has \(count) parameter(s), "
                             + "\(arguments.positional.count) positional value(s) given", sql: sql)
                 }
@@ -62,7 +62,7 @@ public final class Statement {
             try bind(value, at: Int32(index))
         }
         if nextPositional < arguments.positional.count {
-            throw DatabaseError.misuse(
+            throw DatabaseError.argumentMismatch(
                 "wrong number of arguments: the statement has \(count) parameter(s), "
                     + "\(arguments.positional.count) positional value(s) given", sql: sql)
         }

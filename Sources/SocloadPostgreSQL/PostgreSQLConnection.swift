@@ -71,6 +71,13 @@ public final class PostgreSQLConnection {
         canceller.cancel()
     }
 
+    /// `cancel()` as a value another thread may hold (a signal handler, a timer) without
+    /// holding the connection, which is not `Sendable`.
+    public var cancelAction: @Sendable () -> Void {
+        let canceller = self.canceller
+        return { canceller.cancel() }
+    }
+
     /// True from `cancel()` until `resumeAfterCancel()`: a load checks it between statements,
     /// so a cancel that came while no statement ran is not lost.
     public var isCancelRequested: Bool { canceller.isRequested }

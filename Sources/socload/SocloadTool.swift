@@ -29,16 +29,27 @@ enum SocloadTool {
         defer { output.flush() }
         let context = CommandContext(output: output, environment: environment)
         do {
-            return try dispatch(arguments, context: context)
+            let code = try dispatch(arguments, context: context)
+            if let reason = context.statements.reason { return report(reason, output: output) }
+            return code
         } catch let error as UsageError {
             reportUsageError(error)
             return .usage
         } catch {
+            if let reason = context.statements.reason { return report(reason, output: output) }
             output.flush()
             let (message, code) = describe(error)
             StandardError.line("Error: " + oneLine(message))
             return code
         }
+    }
+
+    /// A statement stopped by a signal or `--timeout`: what was printed stays, the reason follows.
+    private static func report(_ reason: StatementWatch.Reason, output: OutputSink) -> ExitCode {
+        output.flush()
+        let (message, code) = StatementWatch.failure(for: reason)
+        StandardError.line("Error: " + message)
+        return code
     }
 
     private static func dispatch(_ arguments: [String], context: CommandContext) throws -> ExitCode {

@@ -111,6 +111,15 @@ final class PortalCommandTests: XCTestCase {
         XCTAssertTrue(narrowed.stderr.contains("Warning: port_0001 has no key now: --pk _id,name:"), narrowed.stderr)
     }
 
+    /// `--domain HOST:PORT` means https; against a plain-http server the TLS error says to write http://.
+    func testADomainWithoutSchemeAgainstPlainHTTPSaysToWriteHTTP() throws {
+        let host = portal.baseURL.replacingOccurrences(of: "http://", with: "")
+        let run = try socload(["fetch", "port-0001", "--domain", host, "--retries", "0"])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("wrong version number (for a plain http server write http://HOST:PORT) (https://"),
+                      run.stderr)
+    }
+
     func testMaxRowsRefusesALargerDataset() throws {
         let soda = ["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"]
         XCTAssertEqual(try socload(soda + ["--max-rows", "12"]).status, 0)

@@ -1,5 +1,6 @@
 import Foundation
 import SocloadDatabase
+import SocloadTestSupport
 import XCTest
 
 /// A small table with NULLs, unicode, commas, quotes, newlines and an ANSI escape in the values.
@@ -107,6 +108,21 @@ final class QueryCommandTests: XCTestCase {
                                           "--db=\(db!)", "--format=csv", "--param", "1", "--param", ":other=10"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, "name\r\nAnn\r\n\"\"\r\n")
+    }
+
+    /// Too few, too many or misnamed --param values are the caller's mistake: exit 64, one line.
+    func testAWrongNumberOfParametersIsAUsageError() throws {
+        for (sql, params) in [("select ?", [String]()), ("select ?, ?", ["1"]), ("select 1", ["1"]), ("select :a", [":b=1"])] {
+            let run = try SocloadProcess.run(["query", sql, "--db", db] + params.flatMap { ["--param", $0] })
+            XCTAssertEqual(run.status, 64, "\(sql): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: --param: "), run.stderr)
+        }
+        let postgreSQL = try TestPostgreSQL.makeDatabase()
+        for (sql, params) in [("select $1::int", [String]()), ("select $1::int, $2::int", ["1"]), ("select 1", ["1"])] {
+            let run = try SocloadProcess.run(["query", sql, "--db", postgreSQL.url] + params.flatMap { ["--param", $0] })
+            XCTAssertEqual(run.status, 64, "\(sql): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: --param: "), run.stderr)
+        }
     }
 
     func testDoubleDashEndsOptions() throws {

@@ -115,8 +115,9 @@ final class DatabaseTests: XCTestCase {
                                          arguments: StatementArguments(positional: ["-"], named: ["a": "x", "c": "z"])),
                        .text("x-z"))
         XCTAssertThrowsError(try db.fetchValue(sql: "select :a", arguments: [:])) { error in
-            XCTAssertEqual("\(error)", "SQLite error 21 (bad parameter or other API misuse): missing value for"
+            XCTAssertEqual("\(error)", "SQLite error 25 (column index out of range): missing value for"
                                + " parameter :a - while executing `select :a`")
+            XCTAssertTrue((error as? DatabaseError)?.isArgumentMismatch == true)
         }
         XCTAssertThrowsError(try db.fetchValue(sql: "select ?", arguments: [1, 2])) { error in
             XCTAssertTrue("\(error)".contains("wrong number of arguments"), "\(error)")

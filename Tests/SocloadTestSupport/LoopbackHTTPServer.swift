@@ -148,6 +148,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             guard recv(client, &byte, 1, 0) == 1 else { return }
             head.append(byte)
             if head.count > 65_536 { return }
+            // Not HTTP (a TLS handshake, say): answer as an HTTP server does, with a 400.
+            if head.count == 1, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
+                write(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8), to: client)
+                return
+            }
         }
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines[0].split(separator: " ")

@@ -20,8 +20,12 @@ public enum HTTPError: CategorizedError, Equatable {
             var text = "HTTP \(code) \(HTTPStatus.reason(code)) from \(url)"
             if let message, !message.isEmpty { text += ": \(message)" }
             return text
-        case let .transport(_, message, url):
-            return "\(message) (\(url))"
+        case let .transport(code, message, url):
+            // A TLS failure (CURLE_SSL_CONNECT_ERROR) on https: most often a server that speaks plain http
+            // (`--domain 127.0.0.1:8765` without a scheme means https).
+            let hint = (code == 35 || message.contains("SSL")) && url.lowercased().hasPrefix("https://")
+                ? " (for a plain http server write http://HOST:PORT)" : ""
+            return "\(message)\(hint) (\(url))"
         case let .bodyTooLarge(limit, url):
             return "the response from \(url) is larger than \(limit) bytes"
         case let .insecureCredentials(url):

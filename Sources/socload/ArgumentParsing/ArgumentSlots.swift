@@ -21,6 +21,18 @@ extension Int: ExpressibleByArgument {
     static var expectation: String { "a whole number" }
 }
 
+/// A duration in seconds (`--timeout 2.5`): a number above 0, at most a year.
+struct Seconds: ExpressibleByArgument {
+    let value: Double
+
+    init?(argument: String) {
+        guard let value = Double(argument), value.isFinite, value > 0, value <= 366 * 86_400 else { return nil }
+        self.value = value
+    }
+
+    static var expectation: String { "a number of seconds above 0" }
+}
+
 /// How one slot appears in help and usage.
 enum SlotDeclaration {
     case option(OptionSpec)

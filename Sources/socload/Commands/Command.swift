@@ -12,6 +12,9 @@ protocol Command {
 struct CommandContext {
     let output: OutputSink
     let environment: [String: String]
+    /// Cancels the running statement on a signal or a `--timeout`; every database a read
+    /// command opens is handed to it.
+    let statements = StatementWatch()
 }
 
 /// The `--db` option shared by every command that reads or writes the database.
@@ -41,7 +44,14 @@ struct DatabaseOptions: ParsableArguments {
     /// The PostgreSQL database `--db` names, connected, with its schema; nil for a SQLite file.
     func openPostgreSQL(_ context: CommandContext, command: CommandSpec) throws -> PostgreSQLDatabase? {
         guard let (connectionString, schema) = try postgreSQL(context, command: command) else { return nil }
-        return PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+        return PostgreSQLDatabase(connection: try connect(connectionString, context), schema: schema)
+    }
+
+    /// A connection to `connectionString` whose statements a signal or `--timeout` cancels.
+    func connect(_ connectionString: PostgreSQLConnectionString, _ context: CommandContext) throws -> PostgreSQLConnection {
+        let connection = try PostgreSQLConnection(connectionString)
+        context.statements.watch(connection)
+        return connection
     }
 
     /// How a PostgreSQL database is named in messages: its URL without the password, and the schema.
@@ -95,6 +105,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         let queue = try DatabaseQueue(path: path(context), configuration: configuration)
         SQLLogFile.attach(to: queue, environment: context.environment)
+        context.statements.watch(queue)
         return queue
     }
 }

@@ -18,7 +18,7 @@ struct DropCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let key = tableOrID ?? ""
         if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+            let database = PostgreSQLDatabase(connection: try database.connect(connectionString, context), schema: schema)
             let dropped: String?
             do {
                 dropped = try database.drop(key)

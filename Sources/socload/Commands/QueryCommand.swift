@@ -26,11 +26,13 @@ struct QueryCommand: ParsableCommand {
     @RepeatedOption(valueName: "value", help: "A value for the next ? parameter, or :name=value for a named one.")
     var param: [String]
     @Flag(help: "Allow the statement to change the database.") var write: Bool
+    @Option(valueName: "seconds", help: "Cancel the statement after this many seconds (exit 75).") var timeout: Seconds?
 
     func run(context: CommandContext) throws {
+        context.statements.timeout = timeout?.value
         let writer = try output.writer(context, command: Self.spec)
         if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            return try runInPostgreSQL(connectionString, schema: schema, writer: writer)
+            return try runInPostgreSQL(connectionString, schema: schema, writer: writer, context: context)
         }
         let queue = try database.openExisting(context, command: Self.spec, acceptsChanges: write)
         do {
@@ -42,18 +44,21 @@ struct QueryCommand: ParsableCommand {
             throw CommandFailure("query is read-only and this statement would change the database "
                                  + "(pass --write to allow it): \(sql ?? "")", exitCode: .noPermission)
         }
+        catch let error as DatabaseError where error.isArgumentMismatch {
+            throw UsageError("--param: \(error.message)", command: Self.spec)
+        }
         catch let error as DatabaseError {
             throw Self.withQuotingHint(error)
         }
     }
 
     private func runInPostgreSQL(_ connectionString: PostgreSQLConnectionString, schema: String,
-                                 writer: any ResultWriter) throws {
+                                 writer: any ResultWriter, context: CommandContext) throws {
         if let named = param.first(where: { $0.hasPrefix(":") && $0.contains("=") }) {
             throw UsageError("PostgreSQL takes $1, $2... placeholders: give --param values in order, not '\(named)'",
                              command: Self.spec)
         }
-        let database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+        let database = PostgreSQLDatabase(connection: try database.connect(connectionString, context), schema: schema)
         // The schema first; public after it, where extensions such as PostGIS usually live.
         try database.connection.execute("SELECT set_config('search_path', $1, false)", [schema.quotedDatabaseIdentifier + ", public"])
         var begun = false
@@ -63,6 +68,8 @@ struct QueryCommand: ParsableCommand {
                 writer.begin(columns: names)
             }, row: writer.write)
             if begun { writer.finish() }
+        } catch let error as PostgreSQLError where error.sqlState == "08P01" && error.message.contains("bind message supplies") {
+            throw UsageError("--param: \(error.message)", command: Self.spec)
         } catch PostgreSQLDatabaseError.changeRefused {
             throw CommandFailure("query is read-only and this statement would change the database "
                                  + "(pass --write to allow it): \(sql ?? "")", exitCode: .noPermission)

@@ -43,8 +43,10 @@ struct SelectCommand: ParsableCommand {
     @Option(valueName: "n", help: "At most N rows.") var limit: Int?
     @OptionGroup var output = FormatOptions()
     @Flag(help: "Print the SQL and its bound values instead of running it.") var sql: Bool
+    @Option(valueName: "seconds", help: "Cancel the statement after this many seconds (exit 75).") var timeout: Seconds?
 
     func run(context: CommandContext) throws {
+        context.statements.timeout = timeout?.value
         let table = self.table ?? ""
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
         if let database = try database.openPostgreSQL(context, command: Self.spec) {

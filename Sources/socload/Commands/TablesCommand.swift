@@ -11,7 +11,7 @@ struct TablesCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let writer = try output.writer(context, command: Self.spec)
         if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            let tables = try PostgreSQLDatabase(connection: PostgreSQLConnection(connectionString), schema: schema).tables()
+            let tables = try PostgreSQLDatabase(connection: database.connect(connectionString, context), schema: schema).tables()
             writer.begin(columns: ["table", "rows", "in_sql"])
             for table in tables {
                 writer.write([.text(table.name), .integer(Int64(table.rowCount)), .text(table.nameInSQL)])
