@@ -3,8 +3,8 @@
 /// password of their user part and their `password=` / `$$app_token=` query parameters. The
 /// user name stays, so a message still says who connected.
 ///
-///     CredentialRedaction.url("https://ana:pw@data.example.org/x.json")   // "https://ana@data.example.org/x.json"
-///     CredentialRedaction.text("HTTP 404 from http://a:b@h/x")             // "HTTP 404 from http://a@h/x"
+///     let shown = CredentialRedaction.url("https://ana:pw@data.example.org/x.json")  // "https://ana@data.example.org/x.json"
+///     let message = CredentialRedaction.text("HTTP 404 from http://a:b@h/x")          // "HTTP 404 from http://a@h/x"
 public enum CredentialRedaction {
     /// Query parameters that carry a secret, lowercased.
     static let secretParameters = ["password", "$$app_token", "app_token", "sslpassword"]

@@ -60,4 +60,12 @@ extension Database {
             try body(statement)
         }
     }
+
+    /// True when a table (not a view or index) of that name exists, the name compared as SQLite
+    /// compares names (ASCII case ignored).
+    ///
+    ///     let loaded = try db.tableExists("n5m4_mism")
+    public func tableExists(_ name: String) throws -> Bool {
+        try fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE", arguments: [name]) != nil
+    }
 }

@@ -78,6 +78,15 @@ public struct LookupStatements: Sendable {
         return [zero, update]
     }
 
+    /// How many lookup rows hold a kept count (`countColumn`) other than the rows of `table`
+    /// give now: `distinct` nil counts the rows, else the distinct non-NULL values of that
+    /// column. Nonzero means the counts drifted (a write the triggers did not see).
+    public func driftedRows(table: String, foreignKey: String, countColumn: String, distinct: String?) -> String {
+        let counted = distinct.map { "count(DISTINCT \"t\".\($0))" } ?? "count(*)"
+        return "SELECT count(*) FROM \(lookupTable) AS \"l\" WHERE \"l\".\(countColumn) <> "
+            + "(SELECT \(counted) FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) = \"l\".\(key))"
+    }
+
     /// Deletes the lookup rows no row of `table` references through `foreignKey`.
     public func prune(table: String, foreignKey: String) -> String {
         "DELETE FROM \(lookupTable) WHERE NOT EXISTS (SELECT 1 FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) = \(lookupTable).\(key))"

@@ -3,7 +3,7 @@
 extension Sequence where Element == String {
     /// The items joined by `separator`, cut after `limit` with "... and N more".
     ///
-    ///     ["a", "b", "c", "d", "e", "f", "g"].shortList()   // "a, b, c, d, e ... and 2 more"
+    ///     let listed = ["a", "b", "c", "d", "e", "f", "g"].shortList()   // "a, b, c, d, e ... and 2 more"
     public func shortList(limit: Int = 5, separator: String = ", ") -> String {
         var shown: [String] = []
         var more = 0

@@ -113,12 +113,15 @@ extension PostgreSQLDatabase {
             return PortalVerification(tableName: entry.tableName, partialReason: "loaded by an older socload, without a plan",
                                       results: [])
         }
+        guard try tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
         let checks = PortalCheck.checks(plan: plan, columns: entry.columns, invalidCells: entry.invalidCells)
         let table = relation(of: entry.tableName, plan: plan)
         let results = try checks.map { check in
             PortalCheckResult(check: check, answer: try measure(check, table: table))
         }
-        return PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
+        var verification = PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
+        verification.driftedCounts = try driftedCounts(of: plan.mainTable)
+        return verification
     }
 
     private func measure(_ check: PortalCheck, table: String) throws -> String? {

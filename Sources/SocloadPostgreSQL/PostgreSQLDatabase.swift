@@ -90,6 +90,14 @@ public struct PostgreSQLDatabase {
         return String(text.prefix { $0.isLetter }).lowercased()
     }
 
+    /// The tables of the schema whose foreign keys reference `table`.
+    func referencingTables(_ table: String) throws -> [String] {
+        try connection.execute("""
+            SELECT DISTINCT c.relname::text FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+            WHERE k.contype = 'f' AND k.confrelid = to_regclass($1) AND k.conrelid <> k.confrelid
+            """, [qualified(table)]).rows.compactMap { $0[0] }
+    }
+
     /// Drops a loaded table (by name or dataset id) and its catalog entry in one transaction,
     /// never with CASCADE: a view of the user's on it stops the drop. Returns the table's name,
     /// or nil when neither the table nor an entry exists.
@@ -106,8 +114,15 @@ public struct PostgreSQLDatabase {
                 return nil
             }
             // Its child tables (`socload load`) go with it, first (they reference it); glue and
-            // lookup tables are shared and stay.
-            for child in entry?.plan?.tables.dropFirst() ?? [] where child.nesting != nil && child.glue == nil {
+            // lookup tables are shared and stay. What another table uses stops the drop.
+            let plans = try catalog.recordedPlans()
+            let children = try entry?.plan.map { plan in
+                try DropRules.ownChildren(of: plan, plans: plans).filter { try referencingTables(name).contains($0.name) }
+            } ?? []
+            let ours = Set([name] + children.map(\.name))
+            let users = Set(DropRules.users(of: name, plans: plans) + (try referencingTables(name).filter { !ours.contains($0) }))
+            if !users.isEmpty { throw PostgreSQLDatabaseError.inUse(name, by: users.sorted()) }
+            for child in children {
                 try connection.execute("DROP TABLE IF EXISTS \(qualified(child.name))")
             }
             if exists { try connection.execute("DROP TABLE \(qualified(name))") }
@@ -130,6 +145,8 @@ public struct PostgreSQLDatabase {
 public enum PostgreSQLDatabaseError: Error, Equatable, CustomStringConvertible {
     /// A read-only statement would have changed the database.
     case changeRefused
+    /// Other tables use it (as a lookup, a child table, or through a foreign key).
+    case inUse(String, by: [String])
     /// socload's catalog is not a loaded table.
     case internalTable(String)
 
@@ -137,6 +154,9 @@ public enum PostgreSQLDatabaseError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .changeRefused: return "the statement would change the database"
         case .internalTable(let name): return "'\(name)' is socload's own table, not a loaded table"
+        case let .inUse(name, users):
+            return "\(name) is used by \(users.shortList()) (a lookup, a child table or a foreign key points at it): "
+                + "drop \(users.count == 1 ? "that table" : "those tables") first; socload never drops what others use"
         }
     }
 }

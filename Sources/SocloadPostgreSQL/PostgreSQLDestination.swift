@@ -161,6 +161,10 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try execute("DROP TABLE IF EXISTS \(qualified(name))")
     }
 
+    func tableExists(_ name: String) throws -> Bool {
+        try value("SELECT to_regclass($1) IS NOT NULL", [qualified(name)]) == "t"
+    }
+
     func glueWriter(for table: PlanTable) throws -> any TableWriter {
         try PostgreSQLGlueWriter(transaction: self, table: table)
     }

@@ -103,13 +103,15 @@ struct PostgreSQLLookups {
     /// Drops socload's count triggers on the table, before socload writes rows into it itself.
     func dropTriggers() throws {
         for lookup in table.lookups {
-            try transaction.execute("DROP TRIGGER IF EXISTS \(ownedName(lookup, "count").quotedDatabaseIdentifier) "
-                                    + "ON \(transaction.qualified(table.name))")
+            for purpose in ["count", "truncate"] {
+                try transaction.execute("DROP TRIGGER IF EXISTS \(ownedName(lookup, purpose).quotedDatabaseIdentifier) "
+                                        + "ON \(transaction.qualified(table.name))")
+            }
         }
     }
 
-    /// Creates the lookup table when it is missing; an existing one must have the key and value
-    /// columns, and gets the count columns it lacks.
+    /// Creates the lookup table when it is missing; an existing one must have a lookup's shape
+    /// (`PostgreSQLLookupShape`), and gets the count columns it lacks.
     func ensureTable(_ lookup: PlanLookup) throws {
         let quoted = transaction.qualified(lookup.table)
         let counts = (lookup.countColumn.map { [$0] } ?? []) + lookup.distinctCounts.map(\.countColumn)
@@ -123,10 +125,7 @@ struct PostgreSQLLookups {
             try transaction.execute("CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
             return
         }
-        for column in [PlanLookup.keyColumn] + lookup.valueColumns where !existing.contains(column) {
-            throw LoadError.unsupported("\(lookup.table) exists and is not a lookup of \(lookup.valueColumns.joined(separator: ", ")): "
-                                        + "it has no column \(column) (name the lookup otherwise: --into)")
-        }
+        try PostgreSQLLookupShape(transaction: transaction).check(lookup, relation: quoted, counts: counts)
         for column in counts where !existing.contains(column) {
             try transaction.execute("ALTER TABLE \(quoted) ADD COLUMN \(column.quotedDatabaseIdentifier) bigint NOT NULL DEFAULT 0")
         }
@@ -156,8 +155,15 @@ struct PostgreSQLLookups {
         }
         let prune = lookup.prune ? ["DELETE FROM \(quotedLookup) WHERE \(key) = OLD.\(foreignKey) AND NOT EXISTS "
             + "(SELECT 1 FROM \(target) WHERE \(foreignKey) = OLD.\(foreignKey));"] : []
+        // TRUNCATE fires no row triggers: a statement trigger counts everything again.
+        let statements = statements(lookup)
+        let all = statements.recount(table: target, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
+                                     distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
+                                                                            $0.countColumn.quotedDatabaseIdentifier) })
+            .map { $0 + ";" } + (lookup.prune ? [statements.prune(table: target, foreignKey: foreignKey) + ";"] : [])
         // NULL; keeps a branch with nothing else to do valid.
-        var body = ["IF TG_OP = 'DELETE' THEN NULL;"] + step("OLD", "-") + recount("OLD") + prune
+        var body = ["IF TG_OP = 'TRUNCATE' THEN NULL;"] + all
+        body += ["ELSIF TG_OP = 'DELETE' THEN NULL;"] + step("OLD", "-") + recount("OLD") + prune
         body += ["ELSIF TG_OP = 'INSERT' THEN NULL;"] + step("NEW", "+") + recount("NEW")
         body += ["ELSIF OLD.\(foreignKey) IS DISTINCT FROM NEW.\(foreignKey) THEN NULL;"]
             + step("OLD", "-") + step("NEW", "+") + recount("OLD") + recount("NEW") + prune
@@ -176,5 +182,7 @@ struct PostgreSQLLookups {
         try transaction.execute("CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS \(tag)\(text)\(tag)")
         try transaction.execute("CREATE TRIGGER \(ownedName(lookup, "count").quotedDatabaseIdentifier) AFTER INSERT OR DELETE OR UPDATE OF "
                                 + "\(watched) ON \(target) FOR EACH ROW EXECUTE FUNCTION \(function)()")
+        try transaction.execute("CREATE TRIGGER \(ownedName(lookup, "truncate").quotedDatabaseIdentifier) AFTER TRUNCATE ON \(target) "
+                                + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)()")
     }
 }

@@ -141,15 +141,14 @@ struct PostgreSQLTableSwap {
     /// Indexes and constraints that are not socload's (its key and its plan's indexes), as the
     /// statements that made them; they name the table, which by then is the new one.
     private func indexesAndConstraints(of oid: String) throws -> [UserObject] {
-        var owned = Set([Self.keyName(of: table)] + table.indexes.map(\.name))
-        if let previous { owned.formUnion([Self.keyName(of: previous)] + previous.indexes.map(\.name)) }
+        let owned = ownedNames
         let target = transaction.qualified(table.name)
         var objects: [UserObject] = []
         for row in try transaction.execute("""
             SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
             WHERE conrelid = $1::oid AND contype IN ('p', 'u', 'c', 'x', 'f') ORDER BY contype = 'f', oid
             """, [oid]).rows {
-            guard let name = row[0], let definition = row[1], !owned.contains(name), !name.hasPrefix("_socload_") else { continue }
+            guard let name = row[0], let definition = row[1], !owned.contains(name) else { continue }
             objects.append(UserObject(description: "constraint \(name)",
                                       statements: ["ALTER TABLE \(target) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) \(definition)"]))
         }
@@ -158,7 +157,7 @@ struct PostgreSQLTableSwap {
             WHERE i.indrelid = $1::oid AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
             ORDER BY i.indexrelid
             """, [oid]).rows {
-            guard let name = row[0], let definition = row[1], !owned.contains(name), !name.hasPrefix("_socload_") else { continue }
+            guard let name = row[0], let definition = row[1], !owned.contains(name) else { continue }
             objects.append(UserObject(description: "index \(name)", statements: [definition]))
         }
         return objects
@@ -168,31 +167,54 @@ struct PostgreSQLTableSwap {
         try transaction.execute("SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = $1::oid AND NOT tgisinternal ORDER BY oid",
                                 [oid]).rows.compactMap { row in
             // socload's own (lookup counts) are made again by socload.
-            guard let name = row[0], let definition = row[1], !name.hasPrefix("_socload_") else { return nil }
+            guard let name = row[0], let definition = row[1], !ownedNames.contains(name) else { return nil }
             return UserObject(description: "trigger \(name)", statements: [definition])
         }
+    }
+
+    /// The names of the objects socload builds on the table, known from the plans (the new and
+    /// the previous), never from a name's prefix: a trigger of the user's may be `_socload_mine`.
+    var ownedNames: Set<String> {
+        var names: [String] = []
+        for planned in [table] + (previous.map { [$0] } ?? []) {
+            names += [Self.keyName(of: planned)] + planned.indexes.map(\.name)
+            names += PostgreSQLGeometryColumn.columns(for: planned, postGISSchema: "").map { $0.indexName(table: planned.name) }
+            for lookup in planned.lookups {
+                names += ["fk", "count", "truncate"].map { PostgreSQLLookups.ownedName(table: planned.name, lookup: lookup.table, $0) }
+                names += lookup.distinctCounts.map {
+                    PostgreSQLLookups.ownedName(table: planned.name, lookup: lookup.table, "distinct_" + $0.sourceColumn)
+                }
+            }
+        }
+        return Set(names)
+    }
+
+    /// True for the foreign key socload gives a child table to its parent, named after the child
+    /// as `PostgreSQLTableWriter` names it (`_socload_fk_<child>_<n>`).
+    static func isChildForeignKey(_ name: String, of child: String) -> Bool {
+        (1...16).contains { PostgreSQLTableWriter.foreignKeyName(table: child, index: $0) == name }
     }
 
     /// A view or foreign key that must be dropped before the old table and made again after.
     struct Dependent {
         let drop: String
         let restore: UserObject
-        /// A foreign key socload made (named `_socload_...`), not the user's.
+        /// A foreign key socload made (a child table's to its parent), not the user's.
         var isSocloads = false
     }
 
     /// Foreign keys of other tables that reference the old table.
     private func foreignKeysReferencing(_ oid: String) throws -> [Dependent] {
         try transaction.execute("""
-            SELECT format('%I.%I', n.nspname, c.relname), k.conname, pg_get_constraintdef(k.oid)
+            SELECT format('%I.%I', n.nspname, c.relname), k.conname, pg_get_constraintdef(k.oid), c.relname::text
             FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE k.confrelid = $1::oid AND k.conrelid <> $1::oid AND k.contype = 'f' ORDER BY k.oid
             """, [oid]).rows.compactMap { row in
-            guard let owner = row[0], let name = row[1], let definition = row[2] else { return nil }
+            guard let owner = row[0], let name = row[1], let definition = row[2], let child = row[3] else { return nil }
             return Dependent(drop: "ALTER TABLE \(owner) DROP CONSTRAINT \(name.quotedDatabaseIdentifier)",
                              restore: UserObject(description: "foreign key \(name) of \(owner)",
                                                  statements: ["ALTER TABLE \(owner) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) \(definition)"]),
-                             isSocloads: name.hasPrefix("_socload_"))
+                             isSocloads: Self.isChildForeignKey(name, of: child))
         }
     }
 

@@ -201,12 +201,17 @@ final class PostgreSQLTableWriter: TableWriter {
         return encoder.geometryNotes(table: table.name) + notes
     }
 
+    /// The name of a table's `index`-th foreign key (from 1) of the plan's: socload's own.
+    static func foreignKeyName(table: String, index: Int) -> String {
+        LoadPlan.shortenedName("_socload_fk_\(table)_\(index)", toBytes: 63)
+    }
+
     /// The plan's foreign keys (a child table's to its parent), made once both tables have their
     /// final names.
     private func addForeignKeys() throws {
         let target = transaction.qualified(table.name)
         for (index, foreignKey) in table.foreignKeys.enumerated() {
-            let name = LoadPlan.shortenedName("_socload_fk_\(table.name)_\(index + 1)", toBytes: 63)
+            let name = Self.foreignKeyName(table: table.name, index: index + 1)
             guard try transaction.value("SELECT count(*) FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $2",
                                         [target, name]) == "0" else { continue }
             try transaction.execute("ALTER TABLE \(target) ADD CONSTRAINT \(name.quotedDatabaseIdentifier) FOREIGN KEY "

@@ -127,12 +127,20 @@ public final class SQLiteCatalog: CatalogStore {
         let existing = try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
                                        arguments: [tableName])
         guard entry != nil || !existing.isEmpty else { return nil }
+        let plans = try recordedPlans()
+        // Its child tables (`socload load`) go with it; glue and lookup tables are shared and stay.
+        let children = try entry?.plan.map { plan in
+            try DropRules.ownChildren(of: plan, plans: plans).filter { try references($0.name, tableName) }
+        } ?? []
+        let ours = Set(([tableName] + children.map(\.name)).map { $0.lowercased() })
+        let users = DropRules.users(of: tableName, plans: plans)
+            + (try referencingTables(tableName).filter { !ours.contains($0.lowercased()) })
+        if !users.isEmpty { throw SQLiteCatalogError.inUse(tableName, by: Array(Set(users)).sorted()) }
+        for child in children {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(child.name.quotedDatabaseIdentifier)")
+        }
         for table in existing {
             try db.execute(sql: "DROP TABLE \(table.quotedDatabaseIdentifier)")
-        }
-        // Its child tables (`socload load`) go with it; glue and lookup tables are shared and stay.
-        for child in entry?.plan?.tables.dropFirst() ?? [] where child.nesting != nil && child.glue == nil {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(child.name.quotedDatabaseIdentifier)")
         }
         if entry != nil {
             try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
@@ -140,17 +148,36 @@ public final class SQLiteCatalog: CatalogStore {
         }
         return existing.first ?? tableName
     }
+
+    /// The tables whose foreign keys reference `table`.
+    func referencingTables(_ table: String) throws -> [String] {
+        try db.fetchAll(String.self, sql: """
+            SELECT DISTINCT m.name FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f
+            WHERE m.type = 'table' AND f."table" = ? COLLATE NOCASE AND m.name <> ? COLLATE NOCASE
+            """, arguments: [table, table])
+    }
+
+    /// True when `child` has a foreign key to `parent` (a child table of a load has one).
+    func references(_ child: String, _ parent: String) throws -> Bool {
+        try db.fetchValue(sql: "SELECT 1 FROM pragma_foreign_key_list(?) WHERE \"table\" = ? COLLATE NOCASE",
+                          arguments: [child, parent]) != nil
+    }
 }
 
 /// A catalog operation refused.
 public enum SQLiteCatalogError: Error, CustomStringConvertible, Equatable {
     /// socload's catalog or one of SQLite's own tables, which `drop` does not remove.
     case internalTable(String)
+    /// Other tables use it (as a lookup, a child table, or through a foreign key).
+    case inUse(String, by: [String])
 
     public var description: String {
         switch self {
         case .internalTable(let name):
             return "'\(name)' is socload's catalog or one of SQLite's own tables, not a loaded table"
+        case let .inUse(name, users):
+            return "\(name) is used by \(users.shortList()) (a lookup, a child table or a foreign key points at it): "
+                + "drop \(users.count == 1 ? "that table" : "those tables") first; socload never drops what others use"
         }
     }
 }

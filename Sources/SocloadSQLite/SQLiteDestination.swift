@@ -75,6 +75,10 @@ final class SQLiteLoadTransaction: LoadTransaction {
         try db.execute(sql: "DROP TABLE IF EXISTS \(name.quotedDatabaseIdentifier)")
     }
 
+    func tableExists(_ name: String) throws -> Bool {
+        try db.tableExists(name)
+    }
+
     func glueWriter(for table: PlanTable) throws -> any TableWriter {
         try SQLiteGlueWriter(db: db, table: table)
     }

@@ -80,8 +80,8 @@ struct SQLiteLookups {
         "_socload_\(purpose)_\(table.name)_\(lookup.table)"
     }
 
-    /// Creates the lookup table when it is missing; an existing one must have the key and value
-    /// columns, and gets the count columns it lacks.
+    /// Creates the lookup table when it is missing; an existing one must have a lookup's shape
+    /// (`SQLiteLookupShape`), and gets the count columns it lacks.
     func ensureTable(_ lookup: PlanLookup) throws {
         let quoted = lookup.table.quotedDatabaseIdentifier
         let counts = (lookup.countColumn.map { [$0] } ?? []) + lookup.distinctCounts.map(\.countColumn)
@@ -96,11 +96,8 @@ struct SQLiteLookups {
             try db.execute(sql: "CREATE UNIQUE INDEX \(("_socload_unique_" + lookup.table).quotedDatabaseIdentifier) ON \(quoted) (\(unique))")
             return
         }
+        try SQLiteLookupShape(db: db).check(lookup, counts: counts)
         let present = Set(existing.map { $0.lowercased() })
-        for column in [PlanLookup.keyColumn] + lookup.valueColumns where !present.contains(column.lowercased()) {
-            throw LoadError.unsupported("\(lookup.table) exists and is not a lookup of \(lookup.valueColumns.joined(separator: ", ")): "
-                                        + "it has no column \(column) (name the lookup otherwise: --into)")
-        }
         for column in counts where !present.contains(column.lowercased()) {
             try db.execute(sql: "ALTER TABLE \(quoted) ADD COLUMN \(column.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0")
         }

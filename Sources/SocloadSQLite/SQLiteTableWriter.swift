@@ -30,7 +30,7 @@ final class SQLiteTableWriter: TableWriter {
             ORDER BY type = 'trigger', rowid
             """, arguments: [table.name]).compactMap { row in
             guard case .text(let kind) = row[0], case .text(let name) = row[1], case .text(let sql) = row[2],
-                  !owned.contains(name.lowercased()), !SQLiteTypes.isOwned(name) else { return nil }
+                  !owned.contains(name.lowercased()) else { return nil }
             return (kind, name, sql)
         }
         let quotedTable = table.name.quotedDatabaseIdentifier

@@ -17,14 +17,15 @@ enum SQLiteTypes {
         "_socload_key_" + table.name
     }
 
-    /// True for a name in socload's own namespace (`_socload_...`): its keys, lookup indexes and
-    /// count triggers, which it makes again itself.
-    static func isOwned(_ name: String) -> Bool {
-        name.lowercased().hasPrefix("_socload_")
-    }
-
-    /// The names of the objects socload builds for a table: never treated as the user's.
+    /// The names of the objects socload builds for a table, known from its plan (never from a
+    /// name's prefix: a trigger of the user's may be called `_socload_mine`): its key, its
+    /// `--index` indexes, and per lookup the foreign key's indexes and the count triggers.
     static func ownedObjectNames(_ table: PlanTable) -> Set<String> {
-        Set(([keyIndexName(table)] + table.indexes.map(\.name)).map { $0.lowercased() })
+        var names = [keyIndexName(table)] + table.indexes.map(\.name)
+        for lookup in table.lookups {
+            names += ["fk", "insert", "update", "delete"].map { SQLiteLookups.ownedName(table, lookup, $0) }
+            names += lookup.distinctCounts.map { SQLiteLookups.ownedName(table, lookup, "distinct_" + $0.sourceColumn) }
+        }
+        return Set(names.map { $0.lowercased() })
     }
 }

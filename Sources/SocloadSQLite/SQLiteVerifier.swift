@@ -14,6 +14,7 @@ public enum SQLiteVerifier {
             return PortalVerification(tableName: entry.tableName, partialReason: "loaded by an older socload, without a plan",
                                       results: [])
         }
+        guard try db.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
         let checks = PortalCheck.checks(plan: plan, columns: entry.columns, invalidCells: entry.invalidCells)
         let table = relation(of: entry.tableName, plan: plan)
         var results: [PortalCheckResult] = []
@@ -21,7 +22,9 @@ public enum SQLiteVerifier {
             let answer = try measure(check, table: table, db: db)
             results.append(PortalCheckResult(check: check, answer: answer))
         }
-        return PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
+        var verification = PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
+        verification.driftedCounts = try SQLiteLookupCounts(db: db, table: plan.mainTable).drifted()
+        return verification
     }
 
     /// The table with the value columns of its lookups beside its own (see

@@ -19,7 +19,7 @@ final class HelpAndUsageTests: XCTestCase {
             rewritten (? is a jsonb operator there, :: a cast). Without --write it runs in a READ
             ONLY transaction that is rolled back, and COPY is refused.
 
-            USAGE: socload query <sql> [--db <path|url>] [--schema <name>] [--format <format>] [--param <value> ...] [--write]
+            USAGE: socload query <sql> [--db <path|url>] [--schema <name>] [--format <format>] [--param <value> ...] [--write] [--timeout <seconds>]
 
             ARGUMENTS:
               <sql>                   The SQL statement to run.
@@ -30,6 +30,7 @@ final class HelpAndUsageTests: XCTestCase {
               --format <format>       Output format: table|csv|json|ndjson. (default: table on a terminal, csv otherwise)
               --param <value>         A value for the next ? parameter, or :name=value for a named one.
               --write                 Allow the statement to change the database.
+              --timeout <seconds>     Cancel the statement after this many seconds (exit 75).
               -h, --help              Show help information.
 
             """)

@@ -56,6 +56,23 @@ final class DocCommentExamples: ExampleTestCase {
         XCTAssertEqual(query.sql()?.arguments, [.text("2014-06"), .text("2014-07")])
     }
 
+    func testMessageAndCatalogExamples() throws {
+        // CredentialRedaction
+        let shown = CredentialRedaction.url("https://ana:pw@data.example.org/x.json")  // "https://ana@data.example.org/x.json"
+        let message = CredentialRedaction.text("HTTP 404 from http://a:b@h/x")          // "HTTP 404 from http://a@h/x"
+        XCTAssertEqual(shown, "https://ana@data.example.org/x.json")
+        XCTAssertEqual(message, "HTTP 404 from http://a@h/x")
+        // ShortList
+        let listed = ["a", "b", "c", "d", "e", "f", "g"].shortList()   // "a, b, c, d, e ... and 2 more"
+        XCTAssertEqual(listed, "a, b, c, d, e ... and 2 more")
+        // Database.tableExists
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "create table N5M4_MISM(x)")
+        let loaded = try db.tableExists("n5m4_mism")
+        XCTAssertTrue(loaded)
+        XCTAssertFalse(try db.tableExists("other"))
+    }
+
     func testDatabaseQueueExamples() throws {
         do {
             let queue = try DatabaseQueue(path: "socload.sqlite")

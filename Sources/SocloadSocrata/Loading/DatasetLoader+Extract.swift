@@ -15,6 +15,7 @@ extension DatasetLoader {
                 guard var plan = entry.plan else {
                     throw LoadError.unsupported("\(entry.tableName) was loaded by an older socload: fetch it again first")
                 }
+                guard try transaction.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
                 let previous = plan.mainTable
                 try plan.tables[0].extract(extraction)
                 var options = plan.options ?? PlanOptions(tableName: entry.tableName)

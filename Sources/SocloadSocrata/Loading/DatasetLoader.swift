@@ -186,6 +186,7 @@ public final class DatasetLoader: @unchecked Sendable {
         let previous = try transaction.catalog.entry(for: plan.mainTable.name)
             .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
         try checkLookupNames(plan.mainTable, catalog: transaction.catalog)
+        try checkTableClaims(plan, previous: previous, transaction: transaction)
         // A refresh extracts what earlier loads and `socload extract` did: the values never come back.
         for extraction in previous?.options?.extractions ?? [] where !(plan.options?.extractions ?? []).contains(where: {
             $0.columns.map { $0.lowercased() } == extraction.columns.map { $0.lowercased() }

@@ -58,6 +58,9 @@ public protocol LoadTransaction: AnyObject {
     /// field is gone), if it exists.
     func dropTable(_ name: String) throws
 
+    /// True when the database has a table of that name (compared as the destination compares names).
+    func tableExists(_ name: String) throws -> Bool
+
     /// Upserts rows into an existing table by its key.
     func upserter(for table: PlanTable) throws -> any RowUpserter
 }

@@ -51,6 +51,10 @@ public enum LoadError: CategorizedError, Equatable {
     /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
     /// page repeated).
     case pageRepeated(page: Int, rowID: String?)
+    /// A table the load would make is another dataset's or a user's.
+    case tableTaken(String, reason: String)
+    /// The catalog lists a table the database does not have (dropped by hand).
+    case tableMissing(String)
     /// A SODA page held more rows than it asked for (`$limit`): the server does not page.
     case pageTooLong(page: Int, limit: Int)
 
@@ -92,6 +96,11 @@ public enum LoadError: CategorizedError, Equatable {
         case let .pageRepeated(page, rowID):
             let what = rowID.map { "row \($0) of page \(page - 1)" } ?? "every row of page \(page - 1)"
             return "the portal is not paging: page \(page) repeats \(what) (it ignores $offset?)"
+        case let .tableTaken(table, reason):
+            return "the load would replace \(table), but \(reason): choose another --table, or drop \(table) first"
+        case let .tableMissing(table):
+            return "the catalog lists \(table), but the database has no such table (dropped by hand?): fetch it again, "
+                + "or socload drop \(table) to forget it"
         case let .pageTooLong(page, limit):
             return "the portal is not paging: page \(page) has more than the \(limit) rows it asked for (it ignores $limit?)"
         case let .userObjectLost(note):
@@ -107,13 +116,13 @@ public enum LoadError: CategorizedError, Equatable {
         case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName, .tooManyRows: return .badData
         case .pageRepeated, .pageTooLong: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)
-        case .reservedTableName: return .usage
+        case .reservedTableName, .tableTaken: return .usage
         case .fileNotFound: return .missingInput
         case .unreadableFile: return .database
         case .notTabular, .schemaChanged: return .badData
         case .unsupported, .notFetchedFromPortal: return .usage
         case .page: return .unavailable
-        case .notInCatalog: return .missingInput
+        case .notInCatalog, .tableMissing: return .missingInput
         }
     }
 }

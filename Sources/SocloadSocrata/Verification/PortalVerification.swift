@@ -5,6 +5,8 @@ public struct PortalVerification: Sendable, Equatable {
     /// sync), or nil.
     public let partialReason: String?
     public let results: [PortalCheckResult]
+    /// The counts kept on the table's lookups that no longer match its rows.
+    public var driftedCounts: [KeptCountDrift] = []
 
     public init(tableName: String, partialReason: String?, results: [PortalCheckResult]) {
         self.tableName = tableName
@@ -21,5 +23,27 @@ public struct PortalVerification: Sendable, Equatable {
             "\(result.check.columns.joined(separator: ",")) \(result.check.statement.rawValue): "
                 + "the portal says \(result.check.stated), the table has \(result.measured)"
         }
+    }
+}
+
+/// A count a lookup keeps for a table (`agency.t_count`, `agency.name_count`) that no longer
+/// matches the table's rows on `rows` lookup rows: a write the triggers did not see (another
+/// client's `INSERT OR REPLACE` without `recursive_triggers`, say). `socload recount` repairs it.
+public struct KeptCountDrift: Sendable, Equatable {
+    public let lookupTable: String
+    public let countColumn: String
+    public let rows: Int
+
+    public init(lookupTable: String, countColumn: String, rows: Int) {
+        self.lookupTable = lookupTable
+        self.countColumn = countColumn
+        self.rows = rows
+    }
+}
+
+extension PlanLookup {
+    /// Each count this lookup keeps: its column, and the column counted distinctly (nil: rows).
+    public var keptCounts: [(column: String, distinct: String?)] {
+        (countColumn.map { [($0, nil)] } ?? []) + distinctCounts.map { ($0.countColumn, $0.sourceColumn) }
     }
 }

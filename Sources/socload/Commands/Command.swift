@@ -132,9 +132,4 @@ extension Database {
         }
         if hasColumns { writer.finish() }
     }
-
-    /// True when a table (not a view or index) of that exact name exists.
-    func tableExists(_ name: String) throws -> Bool {
-        try fetchValue(sql: "select 1 from sqlite_schema where type = 'table' and name = ?", arguments: [name]) != nil
-    }
 }

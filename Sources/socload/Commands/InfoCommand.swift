@@ -31,6 +31,7 @@ struct InfoCommand: ParsableCommand {
             found = try database.catalog.entry(for: key)
             place = self.database.postgreSQLDescription(context)
             measure = { entry, table in
+                guard try database.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
                 let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
                 return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
             }
@@ -40,6 +41,7 @@ struct InfoCommand: ParsableCommand {
             place = queue.path
             measure = { entry, table in
                 try queue.read { db -> ([String: DatabaseValue], PortalVerification?) in
+                    guard try db.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
                     let counts = try SQLiteVerifier.nonNullCounts(of: entry.tableName, db: db)
                     return (counts.mapValues { .integer(Int64($0)) }, try SQLiteVerifier.verify(entry.tableName, db: db))
                 }

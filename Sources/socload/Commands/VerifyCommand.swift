@@ -14,7 +14,8 @@ struct VerifyCommand: ParsableCommand {
             on it. Counts include the cells stored as NULL because they were not of their type;
             text bounds are checked by membership (the portal orders text its own way). A table
             that is not the whole dataset (--limit, --where, --select, a sync) is not comparable:
-            exit 0 with the reason, 65 with --strict.
+            exit 0 with the reason, 65 with --strict. The counts kept on the table's lookups are
+            checked against its rows too (65 when they drifted; socload recount repairs them).
             """)
 
     @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
@@ -44,8 +45,18 @@ struct VerifyCommand: ParsableCommand {
                           .text(result.check.statement.rawValue), .text(result.check.stated), .text(result.measured),
                           .text(result.agrees ? "yes" : "NO")])
         }
+        // The counts its lookups keep, against its rows (not a portal's statement: socload's own).
+        for drift in verification.driftedCounts {
+            writer.write([.text(drift.countColumn), .text(drift.lookupTable), .text("kept_count"), .text(""),
+                          .text("\(drift.rows) lookup row\(drift.rows == 1 ? "" : "s") off"), .text("NO")])
+        }
         writer.finish()
         context.output.flush()
+        if !verification.driftedCounts.isEmpty {
+            let list = verification.driftedCounts.map { "\($0.lookupTable).\($0.countColumn) on \($0.rows) row\($0.rows == 1 ? "" : "s")" }
+            throw CommandFailure("the counts kept for \(verification.tableName) drifted from its rows (\(list.shortList())): "
+                                 + "socload recount \(verification.tableName) makes them again", exitCode: .dataError)
+        }
         if let reason = verification.partialReason {
             let message = "\(verification.tableName) is not comparable with the portal's statistics: \(reason)"
             if strict { throw CommandFailure(message, exitCode: .dataError) }

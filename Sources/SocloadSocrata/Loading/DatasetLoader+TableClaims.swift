@@ -1,0 +1,38 @@
+/// The tables a load makes besides its own — child tables, glue tables — and the table itself
+/// may never take a table that is another loaded dataset's or a user's: such a load is refused
+/// before anything is written (`LoadError.tableTaken`, exit 64).
+extension DatasetLoader {
+    func checkTableClaims(_ plan: LoadPlan, previous: LoadPlan?, transaction: any LoadTransaction) throws {
+        let main = plan.mainTable.name.lowercased()
+        let others = try transaction.catalog.recordedPlans().filter { $0.mainTable.name.lowercased() != main }
+        func childOwner(_ name: String) -> String? {
+            others.first { $0.tables.dropFirst().contains { $0.nesting != nil && $0.glue == nil && $0.name.lowercased() == name } }?
+                .mainTable.name
+        }
+        if let owner = childOwner(main) {
+            throw LoadError.tableTaken(plan.mainTable.name, reason: "it is a child table of \(owner)")
+        }
+        for table in plan.tables.dropFirst() where table.nesting != nil {
+            let name = table.name.lowercased()
+            if let other = others.first(where: { $0.mainTable.name.lowercased() == name }) {
+                throw LoadError.tableTaken(table.name, reason: "it is the table of another loaded dataset (\(other.mainTable.name))")
+            }
+            if table.glue != nil {
+                let isGlue = (others + (previous.map { [$0] } ?? [])).contains { plan in
+                    plan.tables.contains { $0.glue != nil && $0.name.lowercased() == name }
+                }
+                if !isGlue, try transaction.tableExists(table.name) {
+                    throw LoadError.tableTaken(table.name, reason: "it exists and is not a glue table (a table of yours?)")
+                }
+                continue
+            }
+            if let owner = childOwner(name) {
+                throw LoadError.tableTaken(table.name, reason: "it is a child table of \(owner)")
+            }
+            let ours = previous?.tables.dropFirst().contains { $0.nesting != nil && $0.glue == nil && $0.name.lowercased() == name } ?? false
+            if !ours, try transaction.tableExists(table.name) {
+                throw LoadError.tableTaken(table.name, reason: "it exists and is not a child table of \(plan.mainTable.name) (a table of yours?)")
+            }
+        }
+    }
+}
