@@ -43,19 +43,16 @@ struct PostgreSQLLookupShape {
             throw refuse("its column \(required[0] ?? "") is NOT NULL without a default, so no value could be added")
         }
         // A unique index over exactly the value columns (NULLs not distinct when there are several).
+        let wanted = "[" + lookup.valueColumns.map(JSONValue.quoted).joined(separator: ",") + "]"
         let unique = try transaction.execute("""
-            SELECT i.indnullsnotdistinct::text, array_agg(a.attname::text) FROM pg_index i
-            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+            SELECT i.indnullsnotdistinct::text FROM pg_index i
             WHERE i.indrelid = to_regclass($1) AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL
-            GROUP BY i.indexrelid, i.indnullsnotdistinct, i.indnatts
-            HAVING count(*) = $2::int AND count(*) = i.indnatts
-            """, [relation, String(lookup.valueColumns.count)]).rows
-        let fits = unique.contains { row in
-            let set = Set((row[1] ?? "").trimmingCharacters(in: ["{", "}"]).split(separator: ",").map {
-                String($0).trimmingCharacters(in: ["\""])
-            })
-            return set == Set(lookup.valueColumns) && (lookup.valueColumns.count == 1 || row[0] == "true")
-        }
+              AND i.indnatts = $2::int
+              AND (SELECT array_agg(a.attname::text ORDER BY a.attname::text) FROM pg_attribute a
+                   WHERE a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey))
+                = (SELECT array_agg(v ORDER BY v) FROM jsonb_array_elements_text($3::jsonb) AS v)
+            """, [relation, String(lookup.valueColumns.count), wanted]).rows
+        let fits = unique.contains { lookup.valueColumns.count == 1 || $0[0] == "true" }
         guard fits else {
             throw refuse("no unique constraint over \(lookup.valueColumns.joined(separator: ", ")) alone"
                          + (lookup.valueColumns.count > 1 ? " with NULLS NOT DISTINCT" : ""))

@@ -361,7 +361,7 @@ final class DocumentLoadTests: XCTestCase {
             XCTAssertEqual(try types("places", db: db), ["id=integer", "address_city_2=text", "address_geo_lat=double",
                                                         "address_geo_lon=double", "address_city=text", "address_zip=text"], db)
             XCTAssertEqual(try csv("SELECT id, address_city, address_city_2, address_zip FROM places ORDER BY id", db: db),
-                           ["id,address_city,address_city_2,address_zip", "1,taken,Oslo,", "2,,,", "3,Bergen,,05003"], db)
+                           ["id,address_city,address_city_2,address_zip", "1,taken,Oslo,", "2,,,", "3,,Bergen,05003"], db)
         }
     }
 

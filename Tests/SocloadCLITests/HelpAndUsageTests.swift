@@ -37,7 +37,7 @@ final class HelpAndUsageTests: XCTestCase {
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info", "verify", "drop"] {
+        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info", "verify", "recount", "drop"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -64,6 +64,7 @@ final class HelpAndUsageTests: XCTestCase {
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
               verify                  Check a loaded table against the portal's own column statistics.
               extract                 Move columns of a loaded table into a lookup table, keeping a foreign key (as sqlite-utils extract).
+              recount                 Make the counts a table's lookups keep again from its rows.
               drop                    Remove a loaded table and its catalog entry.
               help                    Show help for a command.
             """), run.stdout)

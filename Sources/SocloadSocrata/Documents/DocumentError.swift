@@ -7,6 +7,8 @@ public enum DocumentError: CategorizedError, Equatable {
     case singleObject(keys: [String])
     /// `--root KEY` names no member of the top-level object.
     case rootMissing(key: String)
+    /// The document has the `--root` member more than once.
+    case rootTwice(key: String)
     /// `--root KEY` names a member that is not an array.
     case rootNotAnArray(key: String)
     /// A record that is not valid JSON.
@@ -32,6 +34,8 @@ public enum DocumentError: CategorizedError, Equatable {
                 + "pass --root KEY to load the array under one of its keys"
         case let .rootMissing(key):
             return "--root \(key): the top-level object has no member \(JSONValue.quoted(key))"
+        case let .rootTwice(key):
+            return "--root \(key): the document has the member \(JSONValue.quoted(key)) more than once"
         case let .rootNotAnArray(key):
             return "--root \(key): the member \(JSONValue.quoted(key)) is not an array"
         case let .badRecord(record, line, detail):

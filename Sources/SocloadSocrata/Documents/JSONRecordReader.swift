@@ -148,6 +148,8 @@ public final class JSONRecordReader {
             guard byte == UInt8(ascii: ":") else { throw unexpected(byte, "':'") }
             state = .rootValue
         case .rootValue:
+            // The root member twice: which one holds the records is anyone's guess (as rows.json's `data` twice).
+            if case .root(let key) = layout, foundRoot, pendingKey == key { throw DocumentError.rootTwice(key: key) }
             guard case .root(let key) = layout, !inRootArray, !foundRoot, pendingKey == key else {
                 scanner.reset()
                 state = .skippingValue

@@ -44,9 +44,10 @@ extension DatasetLoader {
                 var rowCounts: [Int: Int] = [:]
                 let path = spool.path
                 let storable = destination.storableValues
+                let flattenedNames = described.flattenedNames
                 let (invalidCells, skipped) = try withProducer({ stop, channel in
-                    DocumentRowProducer.produce(path: path, plan: plan, request: request, storable: storable, stop: stop,
-                                                channel: channel)
+                    DocumentRowProducer.produce(path: path, plan: plan, request: request, flattenedNames: flattenedNames,
+                                                storable: storable, stop: stop, channel: channel)
                 }, handle: { (item: DocumentRowProducer.Item) -> ([Int: [InvalidCells]], [Int: Int])? in
                     switch item {
                     case let .batch(index, batch, bytesRead):
@@ -113,6 +114,8 @@ extension DatasetLoader {
         var arraysOfObjects: [(field: String, elements: FieldTypeInference)] = []
         /// Fields whose every value is a decimal number written as a string (SODA 2's numbers).
         var numbersAsText: [String] = []
+        /// With `--flatten`: each nested path's column name (see `JSONFlattening`).
+        var flattenedNames: [String: String] = [:]
     }
 
     private func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
@@ -126,17 +129,21 @@ extension DatasetLoader {
             // way has no `:id`, whatever system columns the description lists.
             return DescribedDocument(view: SODARowLayout(view: view, systemFields: Set(system)).view)
         }
-        let types = inference.types
+        // Flattened, every path's column name is decided once for the whole document.
+        let names = request.flatten ? JSONFlattening.columnNames(forPaths: inference.fields) : [:]
+        func name(_ field: String) -> String { names[field] ?? field }
+        let types = Dictionary(inference.types.map { (name($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         // Flattened, an object that is null in some records leaves no column of its own.
         let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
-            inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + "_") }
+            inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + JSONFlattening.pathSeparator) }
         } : [])
         let columns = system.map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
             + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map { field in
-                ColumnMetadata(name: field, fieldName: field, dataTypeName: "text")
+                ColumnMetadata(name: name(field), fieldName: name(field), dataTypeName: "text")
             }
-        return DescribedDocument(view: ViewMetadata(columns: columns), types: types, arraysOfObjects: inference.arraysOfObjects,
-                                 numbersAsText: inference.fieldsOfNumbersAsText)
+        return DescribedDocument(view: ViewMetadata(columns: columns), types: types,
+                                 arraysOfObjects: inference.arraysOfObjects.map { (name($0.field), $0.elements) },
+                                 numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names)
     }
 
     /// The inference pass: every record read once, each field's kinds noted (for `--metadata`,
@@ -156,7 +163,7 @@ extension DatasetLoader {
                 throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
             }
             if case .object(let members) = value {
-                try inference.observe(.object(JSONFlattening.flatten(members)), record: record.number, line: record.line)
+                try inference.observe(.object(JSONFlattening.flattenPaths(members)), record: record.number, line: record.line)
             } else {
                 try inference.observe(value, record: record.number, line: record.line)
             }

@@ -23,13 +23,17 @@ final class DocumentRowProducer {
     }
 
     private let flatten: Bool
+    /// The column name of each flattened path, for the whole document.
+    private let flattenedNames: [String: String]
     private let main: PageRowSink
     private let nested: [NestedRows]
     private var skipped: [Int: Int] = [:]
     private var bytesRead: Int64 = 0
 
-    private init(plan: LoadPlan, request: DocumentLoadRequest, storable: StorableValues, channel: BoundedChannel<Item>) {
+    private init(plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String], storable: StorableValues,
+                 channel: BoundedChannel<Item>) {
         flatten = request.flatten
+        self.flattenedNames = flattenedNames
         var sent: (Int, RowBatch) -> Void = { _, _ in }
         func sink(_ index: Int) -> PageRowSink {
             PageRowSink(plan: plan, table: index, strict: request.strict, storable: storable) { batch in sent(index, batch) }
@@ -47,9 +51,10 @@ final class DocumentRowProducer {
     private var stopped = false
 
     /// Reads the file at `path` and sends every table's batches, then `.end` (or `.failure`).
-    static func produce(path: String, plan: LoadPlan, request: DocumentLoadRequest, storable: StorableValues,
-                        stop: LoadCancellation, channel: BoundedChannel<Item>) {
-        let producer = DocumentRowProducer(plan: plan, request: request, storable: storable, channel: channel)
+    static func produce(path: String, plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String] = [:],
+                        storable: StorableValues, stop: LoadCancellation, channel: BoundedChannel<Item>) {
+        let producer = DocumentRowProducer(plan: plan, request: request, flattenedNames: flattenedNames, storable: storable,
+                                           channel: channel)
         do {
             let reader = JSONRecordReader(layout: request.layout) { record in try producer.append(record) }
             try FileByteSource.read(path, cancellation: stop) { chunk in
@@ -89,7 +94,7 @@ final class DocumentRowProducer {
                 throw DocumentError.notAnObject(record: record.number, line: record.line, found: FieldTypeInference.noun(value))
             }
             if flatten {
-                members = JSONFlattening.flatten(members)
+                members = JSONFlattening.flatten(members, names: flattenedNames)
                 try Array(JSONValue.object(members).jsonText.utf8).withUnsafeBufferPointer { bytes in
                     try main.append(bytes, rowNumber: record.number, offset: 0)
                 }
