@@ -66,6 +66,9 @@ public final class Database {
         traceObserver?.release()
     }
 
+    /// The most columns a table or a result may have on this connection (`SQLITE_LIMIT_COLUMN`).
+    public var maximumColumns: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_COLUMN, -1)) }
+
     /// True once `close()` has run.
     public private(set) var isClosed = false
 

@@ -33,6 +33,9 @@ public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
     public var storableValues: StorableValues { PostgreSQLTypes.storableValues }
     public var maximumNameBytes: Int? { 63 }
 
+    /// PostgreSQL's 1,600 columns, counting the PostGIS geometry columns a table may get.
+    public var columnLimit: ColumnLimit? { ColumnLimit(maximum: 1_600, database: "PostgreSQL", addsGeometryColumns: true) }
+
     public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
         try connection.execute("BEGIN")
         do {

@@ -42,7 +42,8 @@ public struct PostgreSQLError: CategorizedError, Equatable {
     /// True for 57014, a statement cancelled (by socload's `interrupt()`, say).
     public var isCancelled: Bool { sqlState == "57014" }
 
-    /// Bad data (classes 22 and 23) is exit 65; a server that cannot be reached, refuses the
+    /// Bad data (classes 22 and 23, and 54000 / 54011: a row or a table beyond PostgreSQL's
+    /// limits) is exit 65; a server that cannot be reached, refuses the
     /// connection (class 08, 28, 3D, 57P0x, no SQLSTATE) or keeps a table locked (55P03) is 69;
     /// a privilege the role lacks (42501) is `notPermitted` (77);
     /// anything else, a disk that is full among them, is a database failure (74).
@@ -55,6 +56,8 @@ public struct PostgreSQLError: CategorizedError, Equatable {
         case "57" where sqlState.hasPrefix("57P0"): return .unavailable
         case "55" where sqlState == "55P03": return .unavailable
         case "42" where sqlState == "42501": return .notPermitted
+        // A row too big for a page, too many columns: the data is beyond what PostgreSQL holds.
+        case "54" where sqlState == "54000" || sqlState == "54011": return .badData
         default: return .database
         }
     }

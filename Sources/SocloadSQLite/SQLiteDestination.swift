@@ -8,9 +8,13 @@ import SocloadSocrata
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
 public struct SQLiteDestination: LoadDestination {
     public let queue: DatabaseQueue
+    /// The most columns this SQLite build lets a table have (`SQLITE_LIMIT_COLUMN`, 2,000 in
+    /// Debian's), read once.
+    public let columnLimit: ColumnLimit?
 
     public init(queue: DatabaseQueue) {
         self.queue = queue
+        columnLimit = ColumnLimit(maximum: queue.inDatabase { $0.maximumColumns }, database: "SQLite")
     }
 
     /// Loads in one transaction. Into a database that holds no table yet, the load runs with

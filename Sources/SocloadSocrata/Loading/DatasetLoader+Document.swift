@@ -21,6 +21,7 @@ extension DatasetLoader {
             var notes: [String] = []
             var plan = try documentPlan(request, described: described, notes: &notes)
             if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
+            try destination.columnLimit?.check(plan)
             let view = described.view
             let bytesExpected = FileByteSource.size(of: spool.path)
             return try destination.performLoad { transaction in

@@ -65,6 +65,7 @@ public final class DatasetLoader: @unchecked Sendable {
         var request = request
         request.storable = destination.storableValues
         request.maximumNameBytes = destination.maximumNameBytes
+        request.columnLimit = destination.columnLimit
         return try reportingCancellation { try performLoad(request) }
     }
 
@@ -199,6 +200,7 @@ public final class DatasetLoader: @unchecked Sendable {
             }
         }
         if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
+        try destination.columnLimit?.check(plan)
         for index in previous?.mainTable.indexes ?? [] {
             let table = plan.mainTable
             guard !table.indexes.contains(where: { $0.name.lowercased() == index.name.lowercased() }) else { continue }

@@ -22,6 +22,45 @@ public protocol LoadDestination {
     /// The longest table, column or index name the destination takes, in UTF-8 bytes (nil: any
     /// length). Longer names in a plan are shortened deterministically before the load.
     var maximumNameBytes: Int? { get }
+
+    /// The most columns a table may have here, and how many a plan table becomes (a destination
+    /// may add columns of its own, such as PostGIS geometries): a plan with more is refused
+    /// before anything is allocated per column.
+    var columnLimit: ColumnLimit? { get }
+}
+
+/// The most columns a destination's table holds.
+public struct ColumnLimit: Sendable, Equatable {
+    public let maximum: Int
+    /// The database, for the message: `SQLite`, `PostgreSQL`.
+    public let database: String
+    /// True when each location or point column also gets a geometry column.
+    public let addsGeometryColumns: Bool
+
+    public init(maximum: Int, database: String, addsGeometryColumns: Bool = false) {
+        self.maximum = maximum
+        self.database = database
+        self.addsGeometryColumns = addsGeometryColumns
+    }
+
+    /// The columns `table` becomes in the database.
+    public func columnCount(of table: PlanTable) -> Int {
+        let geometries = addsGeometryColumns ? table.columns.filter { column in
+            switch column.source {
+            case .part(_, .locationLatitude, _), .part(_, .pointGeometry, _): return true
+            default: return column.type == .geometry
+            }
+        }.count : 0
+        return table.storedColumns.count + geometries
+    }
+
+    /// Throws `LoadError.tooManyColumns` for the first table of `plan` with more than `maximum`.
+    public func check(_ plan: LoadPlan) throws {
+        for table in plan.tables {
+            let count = columnCount(of: table)
+            if count > maximum { throw LoadError.tooManyColumns(table: table.name, count: count, maximum: maximum, database: database) }
+        }
+    }
 }
 
 extension LoadDestination {
@@ -30,6 +69,7 @@ extension LoadDestination {
     public func resumeAfterInterrupt() {}
     public var storableValues: StorableValues { .anything }
     public var maximumNameBytes: Int? { nil }
+    public var columnLimit: ColumnLimit? { nil }
 }
 
 /// The operations of one load, all inside its transaction.

@@ -51,6 +51,8 @@ public enum LoadError: CategorizedError, Equatable {
     /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
     /// page repeated).
     case pageRepeated(page: Int, rowID: String?)
+    /// The plan has more columns than the destination's tables hold.
+    case tooManyColumns(table: String, count: Int, maximum: Int, database: String)
     /// A table the load would make is another dataset's or a user's.
     case tableTaken(String, reason: String)
     /// The catalog lists a table the database does not have (dropped by hand).
@@ -96,6 +98,9 @@ public enum LoadError: CategorizedError, Equatable {
         case let .pageRepeated(page, rowID):
             let what = rowID.map { "row \($0) of page \(page - 1)" } ?? "every row of page \(page - 1)"
             return "the portal is not paging: page \(page) repeats \(what) (it ignores $offset?)"
+        case let .tooManyColumns(table, count, maximum, database):
+            return "\(table) would have \(count) columns (a location is three, a url or phone two), "
+                + "more than the \(maximum) a \(database) table holds"
         case let .tableTaken(table, reason):
             return "the load would replace \(table), but \(reason): choose another --table, or drop \(table) first"
         case let .tableMissing(table):
@@ -113,7 +118,8 @@ public enum LoadError: CategorizedError, Equatable {
 
     public var kind: FailureKind {
         switch self {
-        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName, .tooManyRows: return .badData
+        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName, .tooManyRows, .tooManyColumns:
+            return .badData
         case .pageRepeated, .pageTooLong: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)
         case .reservedTableName, .tableTaken: return .usage

@@ -50,6 +50,8 @@ public struct LoadRequest: Sendable {
     var storable = StorableValues.anything
     /// The destination's longest name; set by the loader from its destination.
     var maximumNameBytes: Int?
+    /// The destination's most columns; set by the loader from its destination.
+    var columnLimit: ColumnLimit?
 
     public init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
                 includeSystemColumns: Bool = false) {
@@ -92,6 +94,7 @@ public struct LoadRequest: Sendable {
             distributeBy: distributeBy, primaryKey: primaryKey, extractions: extractions))
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
+        try columnLimit?.check(plan)
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
         }

@@ -33,8 +33,19 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         viewType = try? container.decodeIfPresent(String.self, forKey: .viewType)
         displayType = try? container.decodeIfPresent(String.self, forKey: .displayType)
         assetType = try? container.decodeIfPresent(String.self, forKey: .assetType)
-        columns = try container.decode([ColumnMetadata].self, forKey: .columns)
+        // More columns than any database holds is refused before one is built.
+        var list = try container.nestedUnkeyedContainer(forKey: .columns)
+        if let count = list.count, count > Self.mostColumns {
+            throw DecodingError.dataCorruptedError(in: list, debugDescription: "the metadata describes \(count) columns, more than "
+                                                   + "the \(Self.mostColumns) any database socload writes holds")
+        }
+        var decoded: [ColumnMetadata] = []
+        while !list.isAtEnd { decoded.append(try list.decode(ColumnMetadata.self)) }
+        columns = decoded
     }
+
+    /// SQLite's largest column limit (`SQLITE_MAX_COLUMN`); PostgreSQL holds 1,600.
+    public static let mostColumns = 32_767
 
     /// The number of rows the portal's statistics describe (set plus empty cells of a column),
     /// when a column states both.
