@@ -46,14 +46,15 @@ public final class PostgreSQLCatalog: CatalogStore {
                   entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason])
     }
 
-    /// The entry for a table name (exactly) or a dataset id; nil when there is none.
+    /// The entry for a table name (exactly, or as the load shortened it past 63 bytes) or a
+    /// dataset id; nil when there is none.
     public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
         guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return nil }
         let columns = Self.textColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let result = try run().execute("""
-            SELECT \(columns) FROM \(qualifiedName) WHERE "table_name" = $1 OR "dataset_id" = $1
-            ORDER BY "table_name" = $1 DESC, "fetched_at" DESC LIMIT 1
-            """, [tableOrDatasetID])
+            SELECT \(columns) FROM \(qualifiedName) WHERE "table_name" IN ($1, $2) OR "dataset_id" = $1
+            ORDER BY "table_name" IN ($1, $2) DESC, "fetched_at" DESC LIMIT 1
+            """, [tableOrDatasetID, LoadPlan.shortenedName(tableOrDatasetID, toBytes: 63)])
         guard let row = result.rows.first else { return nil }
         return CatalogEntry(tableName: row[0] ?? "", datasetID: row[1], domain: row[2], name: row[3], sourceURL: row[4] ?? "",
                             fetchedAt: row[5] ?? "", rowsUpdatedAt: row[6], rowCount: Int(row[7] ?? "") ?? 0,

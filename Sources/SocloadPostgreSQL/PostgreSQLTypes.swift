@@ -21,8 +21,10 @@ public enum PostgreSQLTypes {
     }
 
     /// `"schema"."name"`: a relation of a schema, both quoted.
+    /// A name longer than PostgreSQL's 63 bytes is the shortened one the load gave the table
+    /// (`LoadPlan.shortenedName`), so the name the user gave works in every command.
     public static func qualified(_ name: String, schema: String) -> String {
-        schema.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+        schema.quotedDatabaseIdentifier + "." + LoadPlan.shortenedName(name, toBytes: 63).quotedDatabaseIdentifier
     }
 
     /// What PostgreSQL cannot store that SQLite can: the converter treats such cells as not of

@@ -50,7 +50,8 @@ struct SelectCommand: ParsableCommand {
         let table = self.table ?? ""
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
         if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            let lookups = try database.catalog.entry(for: table).flatMap { $0.tableName == table ? $0.plan : nil }?.mainTable.lookups
+            let lookups = try database.catalog.entry(for: table)
+                .flatMap { $0.tableName == LoadPlan.shortenedName(table, toBytes: 63) ? $0.plan : nil }?.mainTable.lookups
             return try run(in: database, table: table, predicate: predicate(lookups: lookups ?? []), writer: writer, context: context)
         }
         let queue = try database.openExisting(context, command: Self.spec)
