@@ -17,6 +17,29 @@ final class SelectCommandTests: XCTestCase {
         try SocloadProcess.run(["select", "n5m4_mism"] + arguments + ["--db", db])
     }
 
+    /// On a timestamp column `--eq` with a date is the whole day (as `--on`), in SQLite and PostgreSQL;
+    /// PostgreSQL without unaccent says once that `--contains` keeps accents.
+    func testEqWithADateOnATimestampColumnIsThatPeriod() throws {
+        let postgreSQL = try TestPostgreSQL.makeDatabase()
+        let fetch = try SocloadProcess.run(["fetch", "n5m4-mism", "--datasets", Fixtures.datasetsDirectory.path, "--db", postgreSQL.url])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+        for database in [db!, postgreSQL.url] {
+            func count(_ arguments: [String]) throws -> String {
+                let run = try SocloadProcess.run(["select", "n5m4_mism", "--columns", "name", "--format", "csv", "--db", database] + arguments)
+                XCTAssertEqual(run.status, 0, run.stderr)
+                return String(run.stdout.split(whereSeparator: \.isNewline).count - 1)
+            }
+            XCTAssertEqual(try count(["--eq", "nomination_date=2013-08-14"]), "4", database)
+            XCTAssertEqual(try count(["--eq", "nomination_date=2013-08-14"]), try count(["--on", "nomination_date=2013-08-14"]))
+            XCTAssertEqual(try count(["--eq", "nomination_date=2013-08"]), try count(["--on", "nomination_date=2013-08"]))
+            XCTAssertEqual(try count(["--eq", "agency=State"]), "62")
+        }
+        let contains = try SocloadProcess.run(["select", "n5m4_mism", "--contains", "name=zoe", "--db", postgreSQL.url, "--format", "csv"])
+        XCTAssertEqual(contains.status, 0, contains.stderr)
+        XCTAssertEqual(contains.stderr.split(separator: "\n").filter { $0.hasPrefix("Note: this database has no unaccent") }.count, 1,
+                       contains.stderr)
+    }
+
     func testSQLIsPrintedWithItsValues() throws {
         let run = try select(["--columns", "name,agency", "--in", "agency=State,Defense", "--contains", "name=zoe",
                               "--from", "nomination_date=2013-01-01", "--to", "nomination_date=2014-06-30",

@@ -23,7 +23,10 @@ extension DatasetLoader {
     /// removes them.
     /// `indexes`: column lists to build one more index over each (`--index`), kept by later loads.
     public func sync(_ tableOrDatasetID: String, pageSize: Int = 50_000, indexes: [[String]] = []) throws -> SyncSummary {
-        try reportingCancellation { try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var summary = try reportingCancellation { try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes) }
+        summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return summary
     }
 
     private func performSync(_ tableOrDatasetID: String, pageSize: Int, indexes: [[String]]) throws -> SyncSummary {

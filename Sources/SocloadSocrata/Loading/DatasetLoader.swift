@@ -66,7 +66,11 @@ public final class DatasetLoader: @unchecked Sendable {
         request.storable = destination.storableValues
         request.maximumNameBytes = destination.maximumNameBytes
         request.columnLimit = destination.columnLimit
-        return try reportingCancellation { try performLoad(request) }
+        // The whole call, waits for another connection's lock included.
+        let start = DispatchTime.now().uptimeNanoseconds
+        var summary = try reportingCancellation { try performLoad(request) }
+        summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return summary
     }
 
     /// Runs `body`; once the load is cancelled, whatever failed because of it (an interrupted

@@ -19,7 +19,8 @@ struct SelectCommand: ParsableCommand {
             2014 is all of 2014, 2014-06 all of June, 2014-06-15 that day, 2014-06-15T10:30 that
             minute. --from is on or after its start, --to on or before its end, --on within it
             (--from d=2014-06 --to d=2014-06 is all of June). Periods are read in UTC for fixed
-            timestamp columns (stored with Z) and as written for floating ones.
+            timestamp columns (stored with Z) and as written for floating ones. On a timestamp
+            column, --eq with a date is --on: --eq day=2014-06-16 is that whole day.
 
             In PostgreSQL, --contains ignores accents only where the database has the unaccent
             extension (socload never installs one: CREATE EXTENSION unaccent); without it, it
@@ -29,7 +30,8 @@ struct SelectCommand: ParsableCommand {
     @Argument(name: "table", help: "The table to read.") var table: String?
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "a,b,...", help: "Only these columns, in this order.") var columns: ColumnList?
-    @RepeatedOption(valueName: "col=value", help: "The column equals the value.") var eq: [ColumnValue]
+    @RepeatedOption(valueName: "col=value", help: "The column equals the value (on a timestamp column a date means --on).")
+    var eq: [ColumnValue]
     @RepeatedOption(name: "in", valueName: "col=a,b,c", help: "The column is one of the values (or col=@file, one per line).")
     var oneOf: [ColumnValue]
     @RepeatedOption(valueName: "col=text", help: "The column contains the text, ignoring case and accents.")
@@ -50,15 +52,19 @@ struct SelectCommand: ParsableCommand {
         let table = self.table ?? ""
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
         if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            let lookups = try database.catalog.entry(for: table)
-                .flatMap { $0.tableName == LoadPlan.shortenedName(table, toBytes: 63) ? $0.plan : nil }?.mainTable.lookups
-            return try run(in: database, table: table, predicate: predicate(lookups: lookups ?? []), writer: writer, context: context)
+            let planned = try database.catalog.entry(for: table)
+                .flatMap { $0.tableName == LoadPlan.shortenedName(table, toBytes: 63) ? $0.plan : nil }?.mainTable
+            if !contains.isEmpty, !database.hasUnaccent {
+                StandardError.line("Note: this database has no unaccent extension, so --contains ignores case but not accents "
+                                   + "(CREATE EXTENSION unaccent, as a superuser, makes it match as in SQLite)")
+            }
+            return try run(in: database, table: table, predicate: predicate(planned), writer: writer, context: context)
         }
         let queue = try database.openExisting(context, command: Self.spec)
         try queue.read { db in
-            let lookups = try SQLiteCatalog(db: db).entry(for: table)
-                .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }?.mainTable.lookups
-            let predicate = try predicate(lookups: lookups ?? [])
+            let planned = try SQLiteCatalog(db: db).entry(for: table)
+                .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }?.mainTable
+            let predicate = try predicate(planned)
             let query: SQLFragment
             do {
                 query = try db.selectQuery(from: table, columns: columns?.names, where: predicate, orderBy: order?.names ?? [],
@@ -100,9 +106,14 @@ struct SelectCommand: ParsableCommand {
         if begun { writer.finish() }
     }
 
-    /// The AND of every condition option. `--eq`, `--in` and `--contains` also take
-    /// `RELATION.COLUMN`: a column of one of the table's lookups, through its foreign key.
-    func predicate(lookups: [PlanLookup] = []) throws -> SocloadDatabase.Predicate {
+    /// The AND of every condition option, for a table loaded with the plan `table` (nil: not
+    /// loaded by socload). `--eq`, `--in` and `--contains` also take `RELATION.COLUMN`: a column
+    /// of one of the table's lookups, through its foreign key. `--eq` on a timestamp column
+    /// with a date (or any period) means `--on`: the instants stored there are never a bare day.
+    func predicate(_ table: PlanTable? = nil) throws -> SocloadDatabase.Predicate {
+        let lookups = table?.lookups ?? []
+        let timed = Set((table?.storedColumns ?? []).filter { $0.type == .timestamp || $0.type == .floatingTimestamp }
+            .map { $0.name.lowercased() })
         func condition(_ column: String, _ make: (String) -> SocloadDatabase.Predicate) throws -> SocloadDatabase.Predicate {
             guard let (lookup, inner) = try Self.lookupColumn(column, lookups: lookups) else {
                 // A name in double quotes, as in SQL, is the name inside them.
@@ -113,16 +124,25 @@ struct SelectCommand: ParsableCommand {
             return .related(lookup.foreignKey, to: lookup.table, key: PlanLookup.keyColumn, where: make(inner))
         }
         var parts: [SocloadDatabase.Predicate] = []
-        parts += try eq.map { option in try condition(option.column) { .equals($0, option.value) } }
+        var periods = from + on
+        var ends = to + on
+        parts += try eq.compactMap { option in
+            if timed.contains(option.column.lowercased()), let period = DatePeriod(option.value) {
+                periods.append(ColumnPeriod(column: option.column, period: period))
+                ends.append(ColumnPeriod(column: option.column, period: period))
+                return nil
+            }
+            return try condition(option.column) { .equals($0, option.value) }
+        }
         parts += try Self.inLists(oneOf).map { column, values in try condition(column) { .in($0, values) } }
         parts += try contains.map { option in
             try condition(option.column) { .contains($0, option.value, caseInsensitive: true, diacriticInsensitive: true) }
         }
-        for bound in from + on {
+        for bound in periods {
             parts.append(.greaterThanOrEqual(bound.column, bound.period.start))
         }
         // A period that ends after 9999 has no upper bound: every stored date is before it.
-        for bound in to + on {
+        for bound in ends {
             if let end = bound.period.end { parts.append(.lessThan(bound.column, end)) }
         }
         parts += null.map { .isNull($0) }
@@ -202,6 +222,11 @@ struct ColumnPeriod: ExpressibleByArgument {
     init?(argument: String) {
         guard let pair = ColumnValue(argument: argument), let period = DatePeriod(pair.value) else { return nil }
         column = pair.column
+        self.period = period
+    }
+
+    init(column: String, period: DatePeriod) {
+        self.column = column
         self.period = period
     }
 
