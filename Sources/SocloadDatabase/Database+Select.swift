@@ -31,7 +31,7 @@ extension Database {
         var sql = "SELECT \(selected) FROM \(table.quotedDatabaseIdentifier)"
         var arguments: [DatabaseValue] = []
         let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
-        if let condition = predicate.adapted(to: forms).sql() {
+        if let condition = try adaptingRelated(predicate.adapted(to: forms)).sql() {
             sql += " WHERE \(condition.sql)"
             arguments = condition.arguments
         }
@@ -44,6 +44,21 @@ extension Database {
             arguments.append(.integer(Int64(limit)))
         }
         return SQLFragment(sql: sql, arguments: arguments)
+    }
+
+    /// The conditions on other tables (`.related`) with their `Date` values in the forms those
+    /// tables' columns store (a lookup's floating timestamp matches a `Date` as the same
+    /// condition on the table itself does).
+    private func adaptingRelated(_ predicate: Predicate) throws -> Predicate {
+        switch predicate {
+        case let .related(foreignKey, table, key, inner):
+            let forms = try storedTimestampForms(in: table, of: inner.columnsComparedWithTimestamps)
+            return .related(foreignKey: foreignKey, table: table, key: key, predicate: try adaptingRelated(inner.adapted(to: forms)))
+        case .all(let parts): return .all(try parts.map(adaptingRelated))
+        case .any(let parts): return .any(try parts.map(adaptingRelated))
+        case .not(let inner): return .not(try adaptingRelated(inner))
+        default: return predicate
+        }
     }
 
     /// The form of a text value stored in each of `columns` (one sample each).

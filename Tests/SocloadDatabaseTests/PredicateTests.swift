@@ -110,6 +110,28 @@ final class PredicateTests: XCTestCase {
         XCTAssertThrowsError(try db.selectQuery(from: "t", where: .related("agency_id", to: "nowhere", where: .equals("x", 1))))
     }
 
+    /// A `Date` inside `.related` meets the other table's column in that column's own form, as
+    /// it does on the table itself: equality and both bounds of `between` find the rows a string finds.
+    func testADateInARelatedPredicateMeetsTheOtherTablesForm() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute(sql: "CREATE TABLE term (id INTEGER PRIMARY KEY, starts TEXT, day TEXT)")
+        try db.execute(sql: "CREATE TABLE t (name TEXT, term_id INTEGER)")
+        try db.execute(sql: "INSERT INTO term VALUES (1, '2013-02-01T00:00:00', '2013-02-01'), (2, '2013-03-01T12:00:00', '2013-03-01')")
+        try db.execute(sql: "INSERT INTO t VALUES ('a', 1), ('b', 2), ('c', 1)")
+        let february = Date(timeIntervalSince1970: 1_359_676_800) // 2013-02-01T00:00:00Z
+        let march = Date(timeIntervalSince1970: 1_362_139_200)    // 2013-03-01T12:00:00Z
+        func names(_ predicate: SocloadDatabase.Predicate) throws -> [String] {
+            let query = try db.selectQuery(from: "t", columns: ["name"], where: .related("term_id", to: "term", where: predicate),
+                                           orderBy: ["name"])
+            return try db.fetchAll(String.self, sql: query.sql, arguments: StatementArguments(positional: query.arguments))
+        }
+        XCTAssertEqual(try names(.equals("starts", february)), ["a", "c"])
+        XCTAssertEqual(try names(.equals("starts", february)), try names(.equals("starts", "2013-02-01T00:00:00")))
+        XCTAssertEqual(try names(.equals("day", february)), ["a", "c"])
+        XCTAssertEqual(try names(.between("starts", february, march)), ["a", "b", "c"])
+        XCTAssertEqual(try names(.greaterThanOrEqual("starts", march)), ["b"])
+    }
+
     func testCaseAndDiacriticInsensitiveMatchingOfNonASCIIText() throws {
         let db = try placesDatabase()
         XCTAssertEqual(try ids(db, .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true)), [1])

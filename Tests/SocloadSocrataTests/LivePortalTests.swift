@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import SocloadDatabase
 @testable import SocloadSocrata
@@ -145,10 +146,11 @@ final class LivePortalTests: XCTestCase {
             default: return nil
             }
         }
-        var notices: [String] = []
+        let collected = Mutex<[String]>([])
         let started = Date()
         let summary = try harness.load(request(.soda2), retry: RetryPolicy(maximumRetries: 3, baseDelay: 0.01, maximumDelay: 0.05),
-                                       onRetry: { notices.append($0) })
+                                       onRetry: { notice in collected.withLock { $0.append(notice) } })
+        let notices = collected.withLock { $0 }
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1.0, "Retry-After: 1 was honoured")
         XCTAssertEqual(summary.rowCount, 23)
         XCTAssertEqual(try table("fake_0001").count, 23)

@@ -33,7 +33,7 @@ final class LoadHarness {
     /// Loads with a full request (API, SoQL, paging, force...).
     @discardableResult
     func load(_ request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = LoadHarness.fastRetry,
-              onRetry: ((String) -> Void)? = nil) throws -> LoadSummary {
+              onRetry: (@Sendable (String) -> Void)? = nil) throws -> LoadSummary {
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue), http: http, retry: retry, onRetry: onRetry)
         return try loader.load(request)
     }

@@ -53,6 +53,16 @@ final class LookupPlanTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(LoadPlan.self, from: Data(plan.jsonText.utf8)), plan)
     }
 
+    /// A table loaded with an index over a column (`request.indexes = [["city"]]`) can have that
+    /// column extracted later: the index moves to the foreign key.
+    func testAnExtractionMovesAnIndexOverItsColumnsToTheForeignKey() throws {
+        var table = try plan(PlanOptions(tableName: "t", indexes: [["city"], ["city", "state", "name"], ["name"]])).mainTable
+        try table.extract(Extraction(columns: ["city", "state"], table: "place"))
+        XCTAssertEqual(table.indexes, [PlanIndex(name: "idx_t_place_id", columns: ["place_id"]),
+                                       PlanIndex(name: "idx_t_place_id_name", columns: ["place_id", "name"]),
+                                       PlanIndex(name: "idx_t_name", columns: ["name"])])
+    }
+
     func testADistinctCountOfAnExtractedColumnCountsItsForeignKey() throws {
         let before = try plan(PlanOptions(tableName: "t", extractions: [
             Extraction(columns: ["name"]), Extraction(columns: ["city"], countDistinct: ["name"]),

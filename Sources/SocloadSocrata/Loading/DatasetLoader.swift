@@ -16,17 +16,22 @@ public final class DatasetLoader: @unchecked Sendable {
     let destination: any LoadDestination
     let http: HTTPOptions
     let retry: RetryPolicy
+    /// Always set (a loader made without one has its own), optional for the readers it is passed to.
     let cancellation: LoadCancellation?
-    let progress: ((LoadProgress) -> Void)?
-    let onRetry: ((String) -> Void)?
+    let progress: (@Sendable (LoadProgress) -> Void)?
+    let onRetry: (@Sendable (String) -> Void)?
 
+    /// `progress` and `onRetry` are called on the thread that runs the load (the database's), not
+    /// the caller's: they are `@Sendable`, so a closure that touches `@MainActor` state must hop
+    /// to it (`Task { @MainActor in ... }`). `cancellation` is optional: `cancel(signal:)` works
+    /// on any loader.
     public init(destination: any LoadDestination, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
-                cancellation: LoadCancellation? = nil, progress: ((LoadProgress) -> Void)? = nil,
-                onRetry: ((String) -> Void)? = nil) {
+                cancellation: LoadCancellation? = nil, progress: (@Sendable (LoadProgress) -> Void)? = nil,
+                onRetry: (@Sendable (String) -> Void)? = nil) {
         self.destination = destination
         self.http = http
         self.retry = retry
-        self.cancellation = cancellation
+        self.cancellation = cancellation ?? LoadCancellation()
         self.progress = progress
         self.onRetry = onRetry
     }
@@ -52,16 +57,23 @@ public final class DatasetLoader: @unchecked Sendable {
         var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     }
 
-    /// Stops the load running with this loader's cancellation, from any thread (a signal
-    /// handler, say): a blocked read, network wait, database statement or lock wait ends within
-    /// a second, the load rolls back and fails with `LoadError.interrupted(signal:)`.
+    /// Stops the load running now, from any thread (a signal handler, say): a blocked read,
+    /// network wait, database statement or lock wait ends within a second, the load rolls back
+    /// and fails with `LoadError.interrupted(signal:)`. Afterwards the loader and its database
+    /// work as before: the next load runs normally.
     public func cancel(signal: Int32) {
         cancellation?.cancel(signal: signal)
         destination.interrupt()
     }
 
-    /// Loads the dataset `request` names, replacing its table, in one transaction.
+    /// Loads the dataset `request` names, replacing its table, in one transaction. In async code
+    /// use `await load(_:)`, which a cancelled `Task` stops (this one would block the task).
+    @available(*, noasync, message: "in async code write `try await loader.load(request)`: a Task cancel can stop it")
     public func load(_ request: LoadRequest) throws -> LoadSummary {
+        try loadNow(request)
+    }
+
+    private func loadNow(_ request: LoadRequest) throws -> LoadSummary {
         var request = request
         request.storable = destination.storableValues
         request.maximumNameBytes = destination.maximumNameBytes
@@ -75,14 +87,16 @@ public final class DatasetLoader: @unchecked Sendable {
 
     /// Runs `body`; once the load is cancelled, whatever failed because of it (an interrupted
     /// statement, an aborted transfer) is reported as the interruption it is.
+    /// Runs a load; a cancelled one ends with `LoadError.cancelled` (a cancelled `Task`) or
+    /// `LoadError.interrupted(signal:)`. Either way the destination and the cancellation are
+    /// made ready again, so the loader can load again (a cancel that came as the load ended too).
     func reportingCancellation<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            guard let signal = cancellation?.signal else { throw error }
-            destination.resumeAfterInterrupt()
-            throw LoadError.interrupted(signal: signal)
-        }
+        let result = Result { try body() }
+        guard let signal = cancellation?.signal else { return try result.get() }
+        destination.resumeAfterInterrupt()
+        cancellation?.clear()
+        if case .success(let value) = result { return value }
+        throw signal == LoadCancellation.taskCancelled ? LoadError.cancelled : LoadError.interrupted(signal: signal)
     }
 
     private func performLoad(_ request: LoadRequest) throws -> LoadSummary {
@@ -131,17 +145,13 @@ public final class DatasetLoader: @unchecked Sendable {
     }
 
     /// The same load, for Swift concurrency: cancelling the calling `Task` stops it (rolled back,
-    /// `LoadError.interrupted`). The load itself runs on a thread of its own.
+    /// `LoadError.cancelled`). The load itself runs on a thread of its own.
     public func load(_ request: LoadRequest) async throws -> LoadSummary {
-        let stop = cancellation ?? LoadCancellation()
-        let loader = cancellation == nil
-            ? DatasetLoader(destination: destination, http: http, retry: retry, cancellation: stop, progress: progress,
-                            onRetry: onRetry)
-            : self
+        let loader = self
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    continuation.resume(with: Result { try loader.load(request) })
+                    continuation.resume(with: Result { try loader.loadNow(request) })
                 }
             }
         } onCancel: {

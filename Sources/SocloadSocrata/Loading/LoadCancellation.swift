@@ -14,6 +14,12 @@ public final class LoadCancellation: Sendable {
 
     public var isCancelled: Bool { signal != nil }
 
+    /// Forgets the cancel (the loader does it once the cancelled load has ended), so the next
+    /// load runs.
+    public func clear() {
+        receivedSignal.store(0, ordering: .sequentiallyConsistent)
+    }
+
     /// The signal that cancelled the load, if it was cancelled.
     public var signal: Int32? {
         let value = receivedSignal.load(ordering: .sequentiallyConsistent)

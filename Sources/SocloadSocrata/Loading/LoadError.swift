@@ -28,6 +28,8 @@ public enum LoadError: CategorizedError, Equatable {
     case rowShape(row: Int, expected: Int, found: Int)
     case constraint(row: Int, message: String)
     case interrupted(signal: Int32)
+    /// The load's `Task` was cancelled (`await loader.load(_:)`).
+    case cancelled
     case reservedTableName(String)
     case fileNotFound(String)
     case unreadableFile(path: String, reason: String)
@@ -66,6 +68,8 @@ public enum LoadError: CategorizedError, Equatable {
             return "row \(row): \(found) cell\(found == 1 ? "" : "s") where the metadata has \(expected) columns"
         case let .constraint(row, message):
             return "row \(row): \(message)"
+        case .cancelled:
+            return "cancelled"
         case let .interrupted(signal):
             if signal == LoadCancellation.taskCancelled { return "cancelled" }
             return "interrupted by \(signal == 15 ? "SIGTERM" : signal == 2 ? "SIGINT" : "signal \(signal)")"
@@ -122,6 +126,7 @@ public enum LoadError: CategorizedError, Equatable {
             return .badData
         case .pageRepeated, .pageTooLong: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)
+        case .cancelled: return .interrupted(LoadCancellation.taskCancelled)
         case .reservedTableName, .tableTaken: return .usage
         case .fileNotFound: return .missingInput
         case .unreadableFile: return .database

@@ -37,7 +37,9 @@ extension PlanTable {
     /// Extracts columns into a lookup table, after checking that the names fit: the columns are
     /// stored columns that are not the key, the distribution column or already extracted; the
     /// foreign key and the lookup's columns are free names; an OTHER of a distinct count is
-    /// another column (counted through its foreign key when it was extracted too).
+    /// another column (counted through its foreign key when it was extracted too). An index of
+    /// the table over an extracted column moves to the foreign key (`idx_t_agency` becomes
+    /// `idx_t_agency_id`).
     public mutating func extract(_ extraction: Extraction) throws {
         let spec = extraction.spec
         func fail(_ reason: String) -> PlanError { PlanError("--extract \(spec): \(reason)") }
@@ -108,8 +110,16 @@ extension PlanTable {
                 lookups[index].distinctCounts[countIndex].sourceColumn = foreignKey
             }
         }
-        let indexed = indexes.flatMap(\.columns).filter { replaced.contains($0.lowercased()) }
-        if let column = indexed.first { throw fail("--index over \(column): index \(foreignKey) instead") }
+        // An index over extracted columns moves to the foreign key that stands for them.
+        for index in indexes.indices where indexes[index].columns.contains(where: { replaced.contains($0.lowercased()) }) {
+            var moved: [String] = []
+            for column in indexes[index].columns {
+                let name = replaced.contains(column.lowercased()) ? foreignKey : column
+                if !moved.contains(name) { moved.append(name) }
+            }
+            indexes[index] = PlanIndex(name: "idx_\(self.name)_\(moved.joined(separator: "_"))", columns: moved,
+                                       isUnique: indexes[index].isUnique)
+        }
         lookups.append(PlanLookup(table: lookupName, columns: values, foreignKey: foreignKey, countColumn: countColumn,
                                   distinctCounts: distinctCounts, prune: extraction.prune))
     }

@@ -119,12 +119,14 @@ enum LoadOptions {
         }
         let cancellation = LoadCancellation()
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)
+        let report: @Sendable (LoadProgress) -> Void = { meter.report($0) }
+        let notice: @Sendable (String) -> Void = { notice in
+            meter.clear()
+            StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
+        }
+        let retryNotice = quiet ? nil : notice
         let loader = DatasetLoader(destination: destination, http: http, retry: retry,
-                                   cancellation: cancellation, progress: meter.report,
-                                   onRetry: quiet ? nil : { notice in
-                                       meter.clear()
-                                       StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
-                                   })
+                                   cancellation: cancellation, progress: report, onRetry: retryNotice)
         let signals = SignalTrap(loader: loader)
         return Session(closeDatabase: close, loader: loader, meter: meter, quiet: quiet, signals: signals)
     }
