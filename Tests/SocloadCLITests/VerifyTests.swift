@@ -75,6 +75,29 @@ final class VerifyTests: XCTestCase {
         }
     }
 
+    /// Bounds are compared for equality, in every direction: a largest lowered and a smallest
+    /// raised are differences as much as a largest raised (a `<=` comparison would pass them).
+    func testEveryBoundIsComparedForEqualityInBothDirections() throws {
+        let changes: [(String, String)] = [
+            ("update t set n = 12 where n = 12.5", "n largest: the portal says 12.5, the table has 12"),
+            ("update t set n = 0.5 where n = 0", "n smallest: the portal says 0.00, the table has 0.5"),
+            ("update t set n = -1 where n = 0", "n smallest: the portal says 0.00, the table has -1"),
+            ("update t set day = '2014-12-31T00:00:00' where day = '2015-01-02T00:00:00'",
+             "day largest: the portal says 2015-01-02T00:00:00, the table has 2014-12-31T00:00:00"),
+            ("update t set day = '2014-06-02T00:00:00' where day = '2014-06-01T00:00:00'",
+             "day smallest: the portal says 2014-06-01T00:00:00.000, the table has 2014-06-02T00:00:00"),
+            ("update t set flag = 1", "flag smallest: the portal says false"),
+        ]
+        for (sql, difference) in changes {
+            XCTAssertEqual(try fetch(Self.document()).status, 0)
+            XCTAssertEqual(try verify().status, 0, sql)
+            XCTAssertEqual(try SocloadProcess.run(["query", "--write", sql, "--db", db]).status, 0, sql)
+            let changed = try verify()
+            XCTAssertEqual(changed.status, 65, "\(sql): \(changed.stdout)")
+            XCTAssertTrue(changed.stderr.contains(difference), "\(sql): \(changed.stderr)")
+        }
+    }
+
     func testInfoColumnsShowsThePortalsStatisticsBesideTheTables() throws {
         XCTAssertEqual(try fetch(Self.document()).status, 0)
         XCTAssertEqual(try SocloadProcess.run(["query", "--write", "update t set n = 13 where n = 12.5", "--db", db]).status, 0)

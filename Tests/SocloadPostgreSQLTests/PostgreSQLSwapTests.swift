@@ -74,10 +74,24 @@ final class PostgreSQLSwapTests: PostgreSQLTestCase {
         let longReader = try database.connect()
         try longReader.execute("BEGIN")
         try longReader.execute("SELECT count(*) FROM n5m4_mism")
-        XCTAssertThrowsError(try load(file: bundled("n5m4-mism"), id: "n5m4-mism") {
-            $0.swapLocking.timeout = 0.05
-            $0.swapLocking.attempts = 3
-        }) { error in
+        // On a thread of its own, with a watchdog: a swap that waited without end (no lock_timeout)
+        // fails this test instead of hanging it.
+        let loader = try self.loader { $0.swapLocking.timeout = 0.05; $0.swapLocking.attempts = 3 }
+        let finished = expectation(description: "load")
+        let outcome = LockedResult()
+        let path = bundled("n5m4-mism")
+        Thread.detachNewThread {
+            outcome.set(Result { try loader.load(LoadRequest(reference: DatasetReference(location: .file(path),
+                                                                                         datasetID: "n5m4-mism", domain: nil))) })
+            finished.fulfill()
+        }
+        if XCTWaiter.wait(for: [finished], timeout: 20) != .completed {
+            XCTFail("the swap waited without end for the long reader (is its lock_timeout set?)")
+            try longReader.execute("COMMIT")
+            wait(for: [finished], timeout: 30)
+            return
+        }
+        XCTAssertThrowsError(try outcome.get()?.get()) { error in
             XCTAssertTrue("\(error)".contains("n5m4_mism stayed locked by another session through 3 attempts"), "\(error)")
             XCTAssertEqual((error as? PostgreSQLError)?.kind, .unavailable)
         }

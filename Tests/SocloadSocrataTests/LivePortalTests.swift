@@ -68,6 +68,33 @@ final class LivePortalTests: XCTestCase {
         XCTAssertEqual(summary.catalogEntry.sourceURL, "\(portal.baseURL)/resource/\(FakePortalDataset.id).json")
     }
 
+    /// Every way socload pages ends its ordering with `:id`, the tie-break that keeps pages from
+    /// overlapping or skipping rows: SODA 2 pages, SODA3 queries and sync, whatever order the user gave.
+    func testEveryPagingOrderEndsWithTheIDTieBreak() throws {
+        let cases: [(String?, String)] = [(nil, ":id"), ("", ":id"), ("category", "category, :id"), ("amount DESC", "amount DESC, :id"),
+                                          (":id DESC", ":id DESC"), ("category, :id", "category, :id"), (":idx", ":idx, :id"),
+                                          (":updated_at", ":updated_at, :id")]
+        for (order, expected) in cases {
+            XCTAssertEqual(SoQLQuery(order: order).stableOrder, expected, "\(order ?? "nil")")
+            XCTAssertTrue(SoQLQuery(order: order).statement.hasSuffix("ORDER BY \(expected)"))
+        }
+        portal.requiredAppToken = "t"
+        var soda3 = try request(.soda3, table: "paged3")
+        soda3.query = SoQLQuery(order: "amount DESC")
+        try harness.load(soda3, http: HTTPOptions(appToken: "t"))
+        let queries = portal.server.requests.filter { $0.method == "POST" }.compactMap { request in
+            (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["query"] as? String
+        }
+        XCTAssertFalse(queries.isEmpty)
+        XCTAssertTrue(queries.allSatisfy { $0.hasSuffix("ORDER BY amount DESC, :id") }, "\(queries)")
+        let sync = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), http: HTTPOptions(appToken: "t"))
+        try harness.load(request(.soda2, table: "synced"), http: HTTPOptions(appToken: "t"))
+        _ = try sync.sync("synced", pageSize: 5)
+        let syncPages = portal.server.requests.filter { $0.route.hasPrefix("/resource/") && ($0.query["$where"] ?? "").contains(":updated_at") }
+        XCTAssertFalse(syncPages.isEmpty)
+        XCTAssertTrue(syncPages.allSatisfy { $0.query["$order"] == ":updated_at, :id" }, "\(syncPages.map { $0.query["$order"] ?? "" })")
+    }
+
     func testSoQLIsEncodedAndPushedDown() throws {
         var request = try request(.auto, table: "filtered")
         request.query = SoQLQuery(where: "name = 'A&B = C+D''s café'", order: "category")

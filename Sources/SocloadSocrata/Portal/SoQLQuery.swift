@@ -1,3 +1,4 @@
+import Foundation
 /// The SoQL a user pushes down to the portal: only the matching rows travel.
 public struct SoQLQuery: Sendable, Equatable {
     public var select: String?
@@ -13,9 +14,12 @@ public struct SoQLQuery: Sendable, Equatable {
     public var isEmpty: Bool { select == nil && `where` == nil && order == nil }
 
     /// The ordering used for paging: the user's, then `:id`, so pages never overlap or skip rows.
+    /// (An ordering already by `:id` — `:id`, `:id DESC`, as one of its terms — is total as it is;
+    /// `:idx` or `foo:id` are not `:id`.)
     var stableOrder: String {
-        guard let order, !order.isEmpty else { return ":id" }
-        return order.contains(":id") ? order : "\(order), :id"
+        guard let order, !order.trimmingCharacters(in: .whitespaces).isEmpty else { return ":id" }
+        let terms = order.split(separator: ",").map { $0.split(separator: " ", omittingEmptySubsequences: true).first ?? "" }
+        return terms.contains(":id") ? order : "\(order), :id"
     }
 
     /// A SoQL statement for SODA3: `SELECT :*, * WHERE ... ORDER BY ..., :id`.
