@@ -23,6 +23,7 @@ final class SQLiteTableWriter: TableWriter {
     init(db: Database, table: PlanTable, previous: PlanTable?, rowsFromExistingTable: Bool = false) throws {
         self.db = db
         self.table = table
+        try SQLiteFreeSpace.check(db: db, table: table.name)
         let owned = SQLiteTypes.ownedObjectNames(table).union(previous.map(SQLiteTypes.ownedObjectNames) ?? [])
         userObjects = try db.fetchRows(sql: """
             SELECT type, name, sql FROM sqlite_schema

@@ -1,3 +1,4 @@
+import Foundation
 /// What kind of failure an error is, so a front end can pick its exit status.
 public enum FailureKind: Sendable, Equatable {
     /// The user asked for something impossible (a URL with no dataset id, say).
@@ -53,6 +54,8 @@ public enum LoadError: CategorizedError, Equatable {
     /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
     /// page repeated).
     case pageRepeated(page: Int, rowID: String?)
+    /// The file system has less room than a new copy of the table needs.
+    case notEnoughSpace(table: String, needed: Int64, available: Int64, directory: String, writtenTwice: Bool)
     /// The plan has more columns than the destination's tables hold.
     case tooManyColumns(table: String, count: Int, maximum: Int, database: String)
     /// A table the load would make is another dataset's or a user's.
@@ -102,6 +105,12 @@ public enum LoadError: CategorizedError, Equatable {
         case let .pageRepeated(page, rowID):
             let what = rowID.map { "row \($0) of page \(page - 1)" } ?? "every row of page \(page - 1)"
             return "the portal is not paging: page \(page) repeats \(what) (it ignores $offset?)"
+        case let .notEnoughSpace(table, needed, available, directory, writtenTwice):
+            func megabytes(_ bytes: Int64) -> String { bytes < 10_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6)
+                : "\(bytes / 1_000_000) MB" }
+            return "not enough free space in \(directory) for a new copy of \(table): it needs about \(megabytes(needed))"
+                + (writtenTwice ? " (its size now, written twice with write-ahead logging)" : " (its size now)")
+                + " and \(megabytes(available)) are free"
         case let .tooManyColumns(table, count, maximum, database):
             return "\(table) would have \(count) columns (a location is three, a url or phone two), "
                 + "more than the \(maximum) a \(database) table holds"
@@ -129,7 +138,7 @@ public enum LoadError: CategorizedError, Equatable {
         case .cancelled: return .interrupted(LoadCancellation.taskCancelled)
         case .reservedTableName, .tableTaken: return .usage
         case .fileNotFound: return .missingInput
-        case .unreadableFile: return .database
+        case .unreadableFile, .notEnoughSpace: return .database
         case .notTabular, .schemaChanged: return .badData
         case .unsupported, .notFetchedFromPortal: return .usage
         case .page: return .unavailable

@@ -1,0 +1,31 @@
+import Foundation
+import Glibc
+import SocloadDatabase
+import SocloadSocrata
+
+/// A reload writes a whole new copy of the table before the old one goes: in WAL mode its pages
+/// are written twice (the log, then the database file at the checkpoint). Before the first row,
+/// the space that needs is compared with what the file system has free, so a full disk stops
+/// the load at once (`LoadError.notEnoughSpace`, exit 74) instead of half-way.
+enum SQLiteFreeSpace {
+    /// Throws when the directory of the database has less room than a new copy of `table` (as
+    /// large as the one there now, with its indexes) needs. A table that is not there yet, or
+    /// a build of SQLite without `dbstat`, is not checked.
+    static func check(db: Database, table: String) throws {
+        guard !db.path.isEmpty, db.path != ":memory:",
+              let bytes = try? db.fetchOne(Int64.self, sql: """
+                  SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = ? COLLATE NOCASE)
+                  """, arguments: [table]), bytes > 0 else { return }
+        let writeAheadLogging = (try? db.fetchOne(String.self, sql: "PRAGMA journal_mode"))?.lowercased() == "wal"
+        let needed = bytes * (writeAheadLogging ? 2 : 1)
+        let parent = (db.path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? FileManager.default.currentDirectoryPath : parent
+        var stats = statvfs()
+        guard statvfs(directory, &stats) == 0 else { return }
+        let available = Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        if available < needed {
+            throw LoadError.notEnoughSpace(table: table, needed: needed, available: available,
+                                           directory: directory, writtenTwice: writeAheadLogging)
+        }
+    }
+}
