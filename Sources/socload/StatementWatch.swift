@@ -32,7 +32,8 @@ final class StatementWatch: @unchecked Sendable {
 
     /// From now on, a signal or the timeout stops what `queue` runs.
     func watch(_ queue: DatabaseQueue) {
-        add { queue.interrupt() }
+        // Weakly: the queue closes (and tidies its -wal away) when the command is done with it.
+        add { [weak queue] in queue?.interrupt() }
     }
 
     /// From now on, a signal or the timeout cancels what `connection` runs.

@@ -121,6 +121,8 @@ final class LookupIntegrityTests: XCTestCase {
             XCTAssertTrue(drifted.stdout.contains("t_count,agency,kept_count,\"\",1 lookup row off,NO"), drifted.stdout)
             let recount = try succeed(["recount", "t"], db: db)
             XCTAssertEqual(recount.stderr, "Recounted the lookups of t: 1 count corrected\n")
+            // A write command leaves the database file alone, with no -wal beside it.
+            if !isPostgreSQL { XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "recount left \(db)-wal") }
             XCTAssertEqual(try wrongCounts(db: db), [])
             try succeed(["verify", "t"], db: db)
             XCTAssertEqual(try run(["recount", "nothing"], db: db).status, 66)
