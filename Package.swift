@@ -6,6 +6,7 @@ let package = Package(
     name: "socload",
     products: [
         .executable(name: "socload", targets: ["socload"]),
+        .library(name: "SocloadCore", targets: ["SocloadCore"]),
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
@@ -24,17 +25,21 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
-        // Database layer: connection, statements, serial queue, row decoding.
-        .target(name: "SocloadDatabase", dependencies: ["CSQLite"]),
+        // The core, with no C dependency: cell values, conditions (`Predicate`) and the date
+        // rules, identifier quoting, and the SQL both databases share (lookups, glue tables).
+        .target(name: "SocloadCore"),
+
+        // The SQLite wrapper: connection, statements, serial queue, row decoding (re-exports the core).
+        .target(name: "SocloadDatabase", dependencies: ["SocloadCore", "CSQLite"]),
 
         // Socrata layer: dataset references, metadata, the load plan, the one converter, streaming
-        // readers, HTTP, and the destination protocols. No SQL and no SQLite in it.
-        .target(name: "SocloadSocrata", dependencies: ["SocloadDatabase", "CCurl"]),
+        // readers, HTTP, and the destination protocols. No SQLite in it.
+        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "CCurl"]),
 
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
         .systemLibrary(name: "CFileSystem"),
-        .target(name: "SocloadSQLite", dependencies: ["SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"]),
+        .target(name: "SocloadSQLite", dependencies: ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"]),
 
         // The PostgreSQL destination: libpq, binary COPY into a new table swapped in at the end.
         .systemLibrary(
@@ -42,7 +47,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        .target(name: "SocloadPostgreSQL", dependencies: ["SocloadDatabase", "SocloadSocrata", "CPostgreSQL"]),
+        // It does not link libsqlite3: the core gives it values, conditions and the shared SQL.
+        .target(name: "SocloadPostgreSQL", dependencies: ["SocloadCore", "SocloadSocrata", "CPostgreSQL"]),
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",
@@ -57,9 +63,10 @@ let package = Package(
         .systemLibrary(name: "CFuzzerDriver"),
         .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "SocloadTestSupport", "CFuzzerDriver"]),
 
-        .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadDatabase"]),
+        .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadCore", "SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
-        .target(name: "SocloadTestSupport", dependencies: ["SocloadSocrata", "SocloadPostgreSQL"], path: "Tests/SocloadTestSupport"),
+        .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL"],
+                path: "Tests/SocloadTestSupport"),
         .testTarget(name: "SocloadSocrataTests",
                     dependencies: ["SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
         // The PostgreSQL destination against a real server (scripts/with-postgres.sh starts one).

@@ -1,4 +1,6 @@
 import CSQLite
+/// `import SocloadDatabase` brings the core too (values, `Predicate`, dates), as before it moved.
+@_exported import SocloadCore
 import Foundation
 
 /// One SQLite connection: it owns the `sqlite3*` handle and its prepared statements.

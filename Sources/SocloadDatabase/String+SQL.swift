@@ -1,14 +1,8 @@
 import CSQLite
 import Foundation
+import SocloadCore
 
 extension String {
-    /// The string as a double-quoted SQL identifier, with any `"` doubled: `my "col"` → `"my ""col"""`.
-    ///
-    /// Every table and column name that comes from data goes through this before it reaches SQL.
-    public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
     /// The name as it must be written in SQL: bare when SQLite reads it as a name (ASCII letters,
     /// digits and `_`, not starting with a digit, not a keyword), else double-quoted. A table named
     /// after a 4x4 id that starts with a digit, `5mtp_qs2h`, must be written `"5mtp_qs2h"`.

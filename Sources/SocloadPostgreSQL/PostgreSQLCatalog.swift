@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// The `_socload_datasets` table in the load's schema: one row per loaded table, the same

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import Foundation
 
 /// A `--db` value that names a PostgreSQL database rather than a SQLite file:

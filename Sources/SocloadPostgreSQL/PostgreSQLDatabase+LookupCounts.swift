@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// The counts a table's lookups keep, checked against the rows (`verify`) and made again from

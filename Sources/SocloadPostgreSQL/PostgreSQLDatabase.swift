@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// What socload's commands do in a PostgreSQL database besides loading: list the loaded

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// Loads into a PostgreSQL database: the whole load is ONE transaction in which the new table is

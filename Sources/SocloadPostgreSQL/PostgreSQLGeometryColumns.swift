@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// Where the database has PostGIS, the plan's places also get a PostGIS column, filled during

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// Upserts one side's links into a many-to-many glue table (see `PlanGlue`): the rows are copied

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// An existing table may serve as a lookup only when it has a lookup's shape: an integer `id`

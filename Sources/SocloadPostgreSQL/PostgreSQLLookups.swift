@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// A table's lookup tables in PostgreSQL (see `PlanLookup`): made when missing (an identity

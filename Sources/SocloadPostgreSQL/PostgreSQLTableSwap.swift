@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// The end of a load: the new table (filled, keyed, indexed, under a temporary name) takes the

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// Writes a new copy of a plan table: creates it under a temporary name (the old table stays

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 
 /// Reads the ISO-8601 text the converter produces for timestamps and dates into PostgreSQL's
 /// binary forms: microseconds (timestamp, timestamptz) or days (date) since 2000-01-01.

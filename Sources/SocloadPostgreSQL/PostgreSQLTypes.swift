@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// How PostgreSQL spells the plan's logical types.

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// Inserts or updates rows by the table's key (sync): each batch goes by binary COPY into a

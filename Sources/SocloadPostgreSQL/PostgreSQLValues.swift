@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 
 /// PostgreSQL's text form of a result value, read into the `DatabaseValue` a SQLite database
 /// would give for the same cell, so `query` and `select` print the same on both: whole numbers

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// A `Predicate` in PostgreSQL's dialect: `$n` placeholders bound as text (the server reads

@@ -239,6 +239,31 @@ final class DocCommentExamples: ExampleTestCase {
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT members FROM committees") }, .integer(7))
     }
 
+    /// The import graph runs one way (the README's layout table): each library imports only the
+    /// modules below it, so the core stays free of C and PostgreSQL of SQLite.
+    func testEachLibraryImportsOnlyTheModulesBelowIt() throws {
+        let allowed: [String: Set<String>] = [
+            "SocloadCore": [],
+            "SocloadDatabase": ["SocloadCore", "CSQLite"],
+            "SocloadSocrata": ["SocloadCore", "CCurl"],
+            "SocloadSQLite": ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"],
+            "SocloadPostgreSQL": ["SocloadCore", "SocloadSocrata", "CPostgreSQL"],
+        ]
+        for (library, modules) in allowed {
+            let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
+            let files = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            for file in files where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in source.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") {
+                    let module = String(line.split(separator: " ").last ?? "")
+                    let isShim = module.first == "C" && (module.dropFirst().first?.isUppercase ?? false)
+                    guard module.hasPrefix("Socload") || isShim else { continue }
+                    XCTAssertTrue(modules.contains(module), "\(library)/\(file) imports \(module)")
+                }
+            }
+        }
+    }
+
     /// Every line of every code example in the doc comments of the libraries is in this file, so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
@@ -247,7 +272,7 @@ final class DocCommentExamples: ExampleTestCase {
                               encoding: .utf8)
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0
-        for library in ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"] {
+        for library in ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"] {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
             guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 import SocloadSocrata
 
 /// A slow, plain reading of the conversion rules, for tests only: each row is parsed into a

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 
 /// Each logical type's conversion of one cell, straight from the row's bytes. The rules, once:
 /// - NULL stays NULL; in a non-text column an empty string is NULL too (not counted);

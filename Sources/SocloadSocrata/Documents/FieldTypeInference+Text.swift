@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 
 /// What a string value says about its field: a date or timestamp in ISO-8601 form, or a decimal
 /// number written as text.

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 
 /// Types the fields of plain JSON records from every value they hold (`socload load` without
 /// `--metadata`): whole numbers that fit in 64 bits are `integer`, other numbers `double`

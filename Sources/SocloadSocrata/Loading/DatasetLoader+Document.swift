@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 
 /// `socload load`: a plain JSON document (an array of objects, NDJSON, a saved SODA response)
 /// into one typed table, in one transaction, with the same plan, converter and destinations as a

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 
 /// Loading through the legacy rows.json export, on two cores: a producer thread reads the bytes
 /// (file or network), parses and converts rows into batches; the database queue inserts them.

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 
 /// The outcome of an incremental sync.
 public struct SyncSummary: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 
 /// Loads a dataset into a destination: reads the rows as they arrive (rows.json, or SODA pages),
 /// plans the table from the column metadata, converts and writes every row, builds the key and

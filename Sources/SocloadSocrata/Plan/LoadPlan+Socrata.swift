@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 
 /// The plan of a Socrata dataset, from its column metadata.
 ///

@@ -1,4 +1,4 @@
-import SocloadDatabase
+import SocloadCore
 
 /// A failed HTTP transfer: the portal answered with an error status, or the network failed.
 public enum HTTPError: CategorizedError, Equatable {

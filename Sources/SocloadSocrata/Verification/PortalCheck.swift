@@ -1,5 +1,5 @@
 import Foundation
-import SocloadDatabase
+import SocloadCore
 
 /// One thing the portal stated about a column at export time (its `cachedContents`), to hold the
 /// loaded table against: how many cells are set, the smallest value, the largest value. It says

@@ -65,7 +65,7 @@ extension Predicate {
     }
 
     /// The columns this predicate compares with a UTC timestamp value (as a `Date` binds).
-    var columnsComparedWithTimestamps: Set<String> {
+    package var columnsComparedWithTimestamps: Set<String> {
         func isTimestamp(_ value: DatabaseValue) -> Bool {
             if case .text(let text) = value { return text.count >= 20 && text.hasSuffix("Z") && text.dropFirst(10).first == "T" }
             return false
