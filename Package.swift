@@ -54,18 +54,24 @@ let package = Package(
         .executableTarget(name: "socload",
                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"]),
 
+        // What the tools and the tests share, outside the production targets and free of test
+        // code: the reference decoder and the converter's self-checks (the fuzzer's oracle), a
+        // seeded random generator, a loopback HTTP server.
+        .target(name: "SocloadToolKit", dependencies: ["SocloadCore", "SocloadSocrata"], path: "Tools/SocloadToolKit"),
+
         // Writes the bundled sample datasets (Datasets/*.json), deterministically.
         .executableTarget(name: "socload-datasets",
-                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadTestSupport"],
-                          path: "Sources/DatasetGenerator"),
+                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadToolKit"],
+                          path: "Tools/DatasetGenerator"),
 
         // libFuzzer target for the reader (`make fuzz`); the driver header is used in fuzzing builds only.
-        .systemLibrary(name: "CFuzzerDriver"),
-        .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "SocloadTestSupport", "CFuzzerDriver"]),
+        .systemLibrary(name: "CFuzzerDriver", path: "Tools/CFuzzerDriver"),
+        .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "SocloadToolKit", "CFuzzerDriver"],
+                          path: "Tools/socload-fuzz"),
 
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadCore", "SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
-        .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL"],
+        .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL", "SocloadToolKit"],
                 path: "Tests/SocloadTestSupport"),
         .testTarget(name: "SocloadSocrataTests",
                     dependencies: ["SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),

@@ -108,8 +108,8 @@ public final class Database {
         return statement
     }
 
-    /// True when a statement for this SQL is in the cache.
-    public func isCached(sql: String) -> Bool {
+    /// True when a statement for this SQL is in the cache (for the tests: `@testable import`).
+    func isCached(sql: String) -> Bool {
         statementCache[sql] != nil
     }
 

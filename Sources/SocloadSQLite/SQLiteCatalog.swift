@@ -80,7 +80,7 @@ public final class SQLiteCatalog: CatalogStore {
         return CatalogEntry(tableName: text("table_name") ?? "", datasetID: text("dataset_id"), domain: text("domain"),
                             name: text("name"), sourceURL: text("source_url") ?? "", fetchedAt: text("fetched_at") ?? "",
                             rowsUpdatedAt: text("rows_updated_at"), rowCount: count,
-                            columnsJSON: text("columns_json") ?? "[]", columnMappingJSON: text("column_mapping_json") ?? "[]",
+                            columnsJSON: text("columns_json") ?? "[]", columnMappingJSON: text("column_mapping_json") ?? "{}",
                             etag: text("etag"), lastModified: text("last_modified"),
                             requestSignature: text("request_signature"), planJSON: text("plan_json"),
                             invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"))

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import SocloadDatabase
+@testable import SocloadDatabase
 import XCTest
 
 final class DatabaseTests: XCTestCase {

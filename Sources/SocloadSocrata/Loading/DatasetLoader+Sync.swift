@@ -22,7 +22,7 @@ extension DatasetLoader {
     /// the table's key, in one transaction. Rows deleted upstream are not seen: a full fetch
     /// removes them.
     /// `indexes`: column lists to build one more index over each (`--index`), kept by later loads.
-    public func sync(_ tableOrDatasetID: String, pageSize: Int = 50_000, indexes: [[String]] = []) throws -> SyncSummary {
+    public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadRequest.defaultPageSize, indexes: [[String]] = []) throws -> SyncSummary {
         let start = DispatchTime.now().uptimeNanoseconds
         var summary = try reportingCancellation { try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes) }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

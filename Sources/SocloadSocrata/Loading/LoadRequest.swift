@@ -27,7 +27,9 @@ public struct LoadRequest: Sendable {
     /// SoQL pushed down to the portal (SODA APIs only).
     public var query = SoQLQuery()
     /// Rows per SODA page.
-    public var pageSize = 50_000
+    public var pageSize = LoadRequest.defaultPageSize
+    /// The page size when none is given: the one definition `fetch`, `sync` and their help use.
+    public static let defaultPageSize = 50_000
     /// Reload even when the portal says nothing changed.
     public var force = false
     /// Field name → the logical type to load it as, instead of the metadata's (`--type`).

@@ -32,7 +32,7 @@ struct FetchCommand: ParsableCommand {
     @Option(name: "where", valueName: "soql", help: "Only rows matching this SoQL condition (SODA).") var whereClause: String?
     @Option(valueName: "soql", help: "Only these SoQL columns or expressions (SODA).") var select: String?
     @Option(valueName: "soql", help: "SoQL ordering; :id is always added last so pages are stable (SODA).") var order: String?
-    @Option(valueName: "n", help: "Rows per SODA page.", default: "50000") var pageSize: PageSize?
+    @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
     @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
     @Flag(help: "Reload even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Sync a table fetched before instead of reloading it (see socload sync).") var incremental: Bool

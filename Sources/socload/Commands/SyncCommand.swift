@@ -16,7 +16,7 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
     var appToken: String?
-    @Option(valueName: "n", help: "Rows per SODA page.", default: "50000") var pageSize: PageSize?
+    @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
     @RepeatedOption(valueName: "column[,column...]", help: "Also build an index over these columns (kept on refresh).")
     var index: [IndexColumns]
     @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
@@ -33,7 +33,7 @@ struct SyncCommand: ParsableCommand {
             session = try LoadOptions.session(path: path, appToken: appToken, retries: retries, quiet: quiet, context)
         }
         defer { session.finish() }
-        try Self.sync(tableOrID ?? "", session: session, pageSize: pageSize?.rows ?? 50_000, indexes: index.map(\.names))
+        try Self.sync(tableOrID ?? "", session: session, pageSize: pageSize?.rows ?? LoadRequest.defaultPageSize, indexes: index.map(\.names))
     }
 
     static func sync(_ tableOrID: String, session: LoadOptions.Session, pageSize: Int, indexes: [[String]] = []) throws {

@@ -1,7 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
-import SocloadTestSupport
+import SocloadToolKit
 
 /// The bundled sample datasets: synthetic, deterministic, and together covering every column type.
 enum SampleDatasets {

@@ -1,5 +1,5 @@
 import Foundation
-import SocloadTestSupport
+import SocloadToolKit
 
 /// `socload-datasets serve-soda BASE`: serves the benchmark dataset written by `bench N` (new
 /// shape) as a Socrata portal does, from the project's own loopback HTTP server:

@@ -5,7 +5,7 @@
 //   soda-page  a SODA page of row objects: the array reader and the converter
 // Built normally, this program does nothing: the corpora run as ordinary tests (FuzzCorpusTests).
 import Foundation
-import SocloadTestSupport
+import SocloadToolKit
 
 /// The self-check the inputs go through, chosen once from the environment.
 let fuzzCheck: @Sendable ([UInt8]) -> Void = {

@@ -1,7 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadSocrata
-import SocloadTestSupport
+import SocloadToolKit
 
 /// The benchmark's synthetic dataset: N rows in realistic proportions, written as a rows.json
 /// export and, row for row, as the CSV of the values socload stores (the input for the sqlite3
