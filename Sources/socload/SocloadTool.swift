@@ -121,7 +121,7 @@ enum SocloadTool {
             return (error.description, .ioError)
         case let error as RowDecodingError:
             return (error.description, .dataError)
-        case let failure as FetchFailure:
+        case let failure as LoadFailure:
             return (failure.description, describe(failure.underlying).1)
         case let error as any CategorizedError:
             return (error.description, exitCode(for: error.kind))

@@ -12,7 +12,7 @@ extension DatasetLoader {
     /// Reads one page into `sink`, converting on another thread; returns its row count. On any
     /// failure nothing of the page is kept in `sink` (the caller's savepoint undoes the rows).
     /// More than `maximum` rows in the page is `LoadError.pageTooLong`.
-    func readPagePipelined(_ pageRequest: HTTPRequest, sink: PageRowSink, offset: Int, limit: Int, maximum: Int,
+    func readPagePipelined(_ pageRequest: HTTPRequest, sink: ObjectRowSink, offset: Int, limit: Int, maximum: Int,
                            state: LoadState) throws -> Int {
         let http = self.http
         let converter = sink.converter

@@ -19,7 +19,7 @@ extension DatasetLoader {
             let plan = try request.plan(for: layout.view)
             try self.beginTable(plan, transaction: transaction, state: state)
             if state.view == nil { state.view = layout.view }
-            return PageRowSink(plan: plan, strict: request.strict, storable: self.destination.storableValues) { batch in try state.writer?.insert(batch) }
+            return ObjectRowSink(plan: plan, strict: request.strict, storable: self.destination.storableValues) { batch in try state.writer?.insert(batch) }
         }
         state.invalidCells = sink?.converter.invalidCells ?? []
     }
@@ -32,7 +32,7 @@ extension DatasetLoader {
     /// (nil: no page had a layout).
     func readPages(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize requestedSize: Int, limit: Int?,
                    maxRows: Int? = nil, layout initialLayout: SODARowLayout?, transaction: any LoadTransaction, state: LoadState,
-                   start: @escaping (SODARowLayout) throws -> PageRowSink) throws -> PageRowSink? {
+                   start: @escaping (SODARowLayout) throws -> ObjectRowSink) throws -> ObjectRowSink? {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, requestedSize)
         var sink = try initialLayout.map(start)
@@ -114,9 +114,9 @@ extension DatasetLoader {
     }
 
     /// One page: its rows converted into the sink, their count returned.
-    private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, sink: inout PageRowSink?,
+    private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, sink: inout ObjectRowSink?,
                           offset: Int, limit: Int, maximum: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
-                          start: (SODARowLayout) throws -> PageRowSink) throws -> Int {
+                          start: (SODARowLayout) throws -> ObjectRowSink) throws -> Int {
         let reader = JSONArrayReader()
         var count = 0
         var beyondLimit = 0

@@ -65,7 +65,7 @@ extension DatasetLoader {
             state.view = view
             let sink = try readPages(api: .soda2, portal: portal, query: query, pageSize: pageSize, limit: nil,
                                      layout: layout, transaction: transaction, state: state) { _ in
-                PageRowSink(plan: plan, strict: false, storable: self.destination.storableValues) { batch in inserted += try upserter.upsert(batch) }
+                ObjectRowSink(plan: plan, strict: false, storable: self.destination.storableValues) { batch in inserted += try upserter.upsert(batch) }
             }
             try upserter.finish()
             var refreshed = entry

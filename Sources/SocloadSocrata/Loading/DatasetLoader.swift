@@ -310,9 +310,9 @@ extension LoadCancellation {
     public static let taskCancelled: Int32 = 1_000
 }
 
-/// Messages about what a portal sent are kept to one line.
-enum SocrataDescription {
-    static func oneLine(_ text: String) -> String {
+/// What a portal sent, as part of a message: one line of at most 200 characters.
+enum MessageLine {
+    static func shortened(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }

@@ -19,13 +19,13 @@ final class DocumentRowProducer {
     private struct NestedRows {
         let index: Int
         let table: PlanTable
-        let sink: PageRowSink
+        let sink: ObjectRowSink
     }
 
     private let flatten: Bool
     /// The column name of each flattened path, for the whole document.
     private let flattenedNames: [String: String]
-    private let main: PageRowSink
+    private let main: ObjectRowSink
     private let nested: [NestedRows]
     private var skipped: [Int: Int] = [:]
     private var bytesRead: Int64 = 0
@@ -35,8 +35,8 @@ final class DocumentRowProducer {
         flatten = request.flatten
         self.flattenedNames = flattenedNames
         var sent: (Int, RowBatch) -> Void = { _, _ in }
-        func sink(_ index: Int) -> PageRowSink {
-            PageRowSink(plan: plan, table: index, strict: request.strict, storable: storable) { batch in sent(index, batch) }
+        func sink(_ index: Int) -> ObjectRowSink {
+            ObjectRowSink(plan: plan, table: index, strict: request.strict, storable: storable) { batch in sent(index, batch) }
         }
         main = sink(0)
         nested = plan.tables.indices.dropFirst().filter { plan.tables[$0].nesting != nil }.map {

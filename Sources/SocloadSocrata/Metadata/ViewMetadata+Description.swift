@@ -19,7 +19,7 @@ extension ViewMetadata {
             default: reason = "\(error)"
             }
             throw RowsJSONError.invalidMetadata(detail: "\(source) is not a dataset description: "
-                                                + SocrataDescription.oneLine(reason))
+                                                + MessageLine.shortened(reason))
         }
     }
 }

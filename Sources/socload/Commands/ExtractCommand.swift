@@ -63,7 +63,7 @@ struct ExtractCommand: ParsableCommand {
         } catch let error as PlanError {
             throw UsageError(error.description, command: Self.spec)
         } catch {
-            throw FetchFailure(underlying: error, table: table)
+            throw LoadFailure(underlying: error, table: table)
         }
         let lookup = summary.lookup
         let counts = ([lookup.countColumn].compactMap { $0 } + lookup.distinctCounts.map(\.countColumn))

@@ -153,8 +153,8 @@ struct FetchCommand: ParsableCommand {
     }
 }
 
-/// A failed fetch: the cause, and the reassurance that nothing was changed.
-struct FetchFailure: Error, CustomStringConvertible {
+/// A failed load (fetch, load, sync, extract): the cause, and the reassurance that nothing was changed.
+struct LoadFailure: Error, CustomStringConvertible {
     let underlying: any Error
     let table: String?
     /// The database the fetch would have created, when there was none before.

@@ -75,7 +75,7 @@ enum LoadOptions {
             session.close()
             staged?.discard()
             if let error = error as? PlanError { throw UsageError(error.description, command: command) }
-            throw FetchFailure(underlying: error, table: table, newDatabase: staged?.target)
+            throw LoadFailure(underlying: error, table: table, newDatabase: staged?.target)
         }
     }
 

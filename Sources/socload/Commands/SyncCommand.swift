@@ -45,7 +45,7 @@ struct SyncCommand: ParsableCommand {
             throw UsageError(error.description, command: Self.spec)
         } catch {
             session.meter.clear()
-            throw FetchFailure(underlying: error, table: LoadPlan.tableName(forDatasetID: tableOrID))
+            throw LoadFailure(underlying: error, table: LoadPlan.tableName(forDatasetID: tableOrID))
         }
         session.meter.clear()
         let changed = summary.inserted + summary.updated

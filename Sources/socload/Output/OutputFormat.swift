@@ -17,7 +17,7 @@ enum OutputFormat: String, CaseIterable {
 
     func makeWriter(output: OutputSink) -> any ResultWriter {
         switch self {
-        case .table: return TableWriter(output: output)
+        case .table: return AlignedTextWriter(output: output)
         case .csv: return CSVWriter(output: output)
         case .json: return JSONWriter(output: output, lines: false)
         case .ndjson: return JSONWriter(output: output, lines: true)

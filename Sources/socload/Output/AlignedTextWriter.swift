@@ -3,7 +3,7 @@ import SocloadDatabase
 /// Aligned columns for a person at a terminal: a header, a rule, then the rows. Numbers are
 /// right-aligned; widths count display columns; control characters are shown escaped.
 /// It holds the rows until `finish`, to measure the columns, so large results belong in CSV.
-final class TableWriter: ResultWriter {
+final class AlignedTextWriter: ResultWriter {
     private let output: OutputSink
     private var header: [String] = []
     private var rows: [[String]] = []

@@ -1,7 +1,8 @@
-/// Rows of SODA pages on their way to a destination: each row object is converted into the
-/// current batch, and full batches are handed on. A page that fails is undone (`restore`), so
-/// its retry neither loads nor counts a row twice.
-final class PageRowSink {
+/// Rows as JSON objects on their way to a destination — the rows of SODA pages and the records
+/// of a `load` document (and their child rows): each object is converted into the current
+/// batch, and full batches are handed on. A page that fails is undone (`restore`), so its retry
+/// neither loads nor counts a row twice.
+final class ObjectRowSink {
     private(set) var converter: RowConverter
     private var batch: RowBatch
     private let deliverBatch: (RowBatch) throws -> Void
