@@ -43,7 +43,8 @@ struct SQLiteLookups {
         return (select, joins.joined(separator: " "))
     }
 
-    /// After the rows: each lookup's indexes on the table, its counts, pruning and triggers.
+    /// After the rows: each lookup's indexes on the table, its counts and pruning (as `recount`
+    /// makes them), and its triggers.
     func finishRows() throws {
         let quotedTable = table.name.quotedDatabaseIdentifier
         for lookup in table.lookups {
@@ -55,15 +56,9 @@ struct SQLiteLookups {
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(Self.ownedName(table, lookup, "distinct_" + count.sourceColumn).quotedDatabaseIdentifier) "
                                     + "ON \(quotedTable) (\(foreignKey), \(count.sourceColumn.quotedDatabaseIdentifier))")
             }
-            let statements = Self.statements(lookup)
-            for sql in statements.recount(table: quotedTable, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
-                                          distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
-                                                                                 $0.countColumn.quotedDatabaseIdentifier) }) {
-                try db.execute(sql: sql)
-            }
-            if lookup.prune { try db.execute(sql: statements.prune(table: quotedTable, foreignKey: foreignKey)) }
-            try createTriggers(lookup)
         }
+        try SQLiteLookupCounts(db: db, table: table).recount()
+        for lookup in table.lookups { try createTriggers(lookup) }
     }
 
     /// Drops socload's count triggers on the table, before socload writes rows into it itself.

@@ -55,6 +55,24 @@ public struct RowBatch: Sendable {
         String(decoding: arena[Int(offset)..<Int(offset + length)], as: UTF8.self)
     }
 
+    /// A hash of one row's values, their text hashed from the arena (no String is made).
+    func hashOfRow(_ index: Int) -> Int {
+        var hasher = Hasher()
+        arena.withUnsafeBytes { arena in
+            for value in values[(index * columnCount)..<((index + 1) * columnCount)] {
+                switch value {
+                case .null: hasher.combine(0)
+                case .integer(let integer): hasher.combine(1); hasher.combine(integer)
+                case .real(let real): hasher.combine(2); hasher.combine(real)
+                case let .text(offset, length), let .decimal(offset, length):
+                    hasher.combine(3)
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
+                }
+            }
+        }
+        return hasher.finalize()
+    }
+
     /// One row's values (for tests, dry runs and slow paths).
     public func row(_ index: Int) -> [CellValue] {
         values[(index * columnCount)..<((index + 1) * columnCount)].map { value in

@@ -120,16 +120,17 @@ extension DatasetLoader {
     }
 
     private func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
-        let inference = try inferFields(request, spool: spool)
-        let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
         if let metadata = request.metadata {
             let bytes = try readMetadata(metadata)
             let view = try ViewMetadata(description: bytes, source: metadata)
             try view.requireTabular()
             // Only the system fields the records carry are columns: a page saved the ordinary
-            // way has no `:id`, whatever system columns the description lists.
-            return DescribedDocument(view: SODARowLayout(view: view, systemFields: Set(system)).view)
+            // way has no `:id`, whatever system columns the description lists. A page's records
+            // all carry the same ones (its `$select` asked for them or not): the first tells.
+            return DescribedDocument(view: SODARowLayout(view: view, systemFields: try systemFieldsOfFirstRecord(request, spool: spool)).view)
         }
+        let inference = try inferFields(request, spool: spool)
+        let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
         // Flattened, every path's column name is decided once for the whole document.
         let names = request.flatten ? JSONFlattening.columnNames(forPaths: inference.fields) : [:]
         func name(_ field: String) -> String { names[field] ?? field }
@@ -147,8 +148,21 @@ extension DatasetLoader {
                                  numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names)
     }
 
-    /// The inference pass: every record read once, each field's kinds noted (for `--metadata`,
-    /// which system fields the records carry).
+    /// The system fields (`:id`, `:created_at`, `:updated_at`) the document's first record has;
+    /// only that record is read.
+    private func systemFieldsOfFirstRecord(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> Set<String> {
+        struct FirstRecordRead: Error {}
+        var inference = FieldTypeInference()
+        do {
+            try readRecords(spool.path, layout: request.layout, state: LoadState()) { record in
+                try inference.observe(text: record.bytes, record: record.number, line: record.line)
+                throw FirstRecordRead()
+            }
+        } catch is FirstRecordRead {}
+        return Set(SODARowLayout.systemFields.filter { inference.fields.contains($0) })
+    }
+
+    /// The inference pass: every record read once, each field's kinds noted.
     private func inferFields(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> FieldTypeInference {
         var inference = FieldTypeInference()
         inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })

@@ -36,7 +36,9 @@ final class DocumentRowProducer {
         self.flattenedNames = flattenedNames
         var sent: (Int, RowBatch) -> Void = { _, _ in }
         func sink(_ index: Int) -> ObjectRowSink {
-            ObjectRowSink(plan: plan, table: index, strict: request.strict, storable: storable) { batch in sent(index, batch) }
+            ObjectRowSink(plan: plan, table: index, strict: request.strict, storable: storable, arePages: false) { batch in
+                sent(index, batch)
+            }
         }
         main = sink(0)
         nested = plan.tables.indices.dropFirst().filter { plan.tables[$0].nesting != nil }.map {

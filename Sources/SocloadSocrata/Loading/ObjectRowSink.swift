@@ -7,18 +7,22 @@ final class ObjectRowSink {
     private var batch: RowBatch
     private let deliverBatch: (RowBatch) throws -> Void
     private var checkpoint: RowConverter
-    private var repeats: RepeatedPageDetector
+    /// Pages are checked for repeats; a document's records are not pages (nil).
+    private var repeats: RepeatedPageDetector?
     /// True when the last page had no row ids and the very rows of the page before it.
     private(set) var lastPageLooksRepeated = false
 
     /// `table` is the plan table the rows are of (a child table's rows are its nested elements).
-    init(plan: LoadPlan, table: Int = 0, strict: Bool, storable: StorableValues, deliver: @escaping (RowBatch) throws -> Void) {
+    /// `arePages`: the rows come in SODA pages, each checked against the one before (a server
+    /// that does not page); a document's records are one stream (false).
+    init(plan: LoadPlan, table: Int = 0, strict: Bool, storable: StorableValues, arePages: Bool = true,
+         deliver: @escaping (RowBatch) throws -> Void) {
         converter = RowConverter(plan: plan, table: table, rows: .objects, strict: strict, storable: storable)
         checkpoint = converter
-        repeats = RepeatedPageDetector(idColumn: plan.tables[table].columns.firstIndex { column in
+        repeats = arePages ? RepeatedPageDetector(idColumn: plan.tables[table].columns.firstIndex { column in
             if case .rowIdentifier = column.source { return true }
             return false
-        })
+        }) : nil
         batch = RowBatch(columnCount: plan.tables[table].columns.count, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
         deliverBatch = deliver
     }
@@ -30,14 +34,14 @@ final class ObjectRowSink {
 
     /// Hands on rows converted elsewhere (`readPagePipelined`).
     func deliver(_ batch: RowBatch) throws {
-        repeats.observe(batch)
+        repeats?.observe(batch)
         try deliverBatch(batch)
     }
 
     /// Hands on the rows converted so far.
     private func flush() throws {
         guard batch.rowCount > 0 else { return }
-        repeats.observe(batch)
+        repeats?.observe(batch)
         try deliverBatch(batch)
         batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
     }
@@ -45,7 +49,7 @@ final class ObjectRowSink {
     /// At the end of a page converted elsewhere: its converter (with the page's counts) is kept.
     /// Throws `LoadError.pageRepeated` when the page repeated rows of the previous one.
     func endPage(converter: RowConverter) throws {
-        lastPageLooksRepeated = try repeats.endPage()
+        lastPageLooksRepeated = try repeats?.endPage() ?? false
         self.converter = converter
         checkpoint = converter
     }
@@ -53,13 +57,13 @@ final class ObjectRowSink {
     /// At the end of a page: hands on its last rows; the page is then complete.
     func endPage() throws {
         try flush()
-        lastPageLooksRepeated = try repeats.endPage()
+        lastPageLooksRepeated = try repeats?.endPage() ?? false
         checkpoint = converter
     }
 
     /// Forgets what was converted since the last completed page.
     func restore() {
-        repeats.restartPage()
+        repeats?.restartPage()
         converter = checkpoint
         batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
     }

@@ -31,9 +31,7 @@ struct RepeatedPageDetector {
             } else {
                 // No id (not selected, or a server that leaves `:id` out whatever the key): the
                 // row's values stand for it.
-                var hasher = Hasher()
-                for cell in batch.row(row) { hasher.combine(cell) }
-                currentRows.append(hasher.finalize())
+                currentRows.append(batch.hashOfRow(row))
             }
         }
     }
