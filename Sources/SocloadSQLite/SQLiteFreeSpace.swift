@@ -18,7 +18,7 @@ enum SQLiteFreeSpace {
         var stats = statvfs()
         guard statvfs(directory, &stats) == 0 else { return }
         let available = Int64(stats.f_bavail) * Int64(stats.f_frsize)
-        let writeAheadLogging = (try? db.fetchOne(String.self, sql: "PRAGMA journal_mode"))?.lowercased() == "wal"
+        let writeAheadLogging = (try? db.fetchOne(String.self, sql: "SELECT journal_mode FROM pragma_journal_mode"))?.lowercased() == "wal"
         let copies: Int64 = writeAheadLogging ? 2 : 1
         // The whole database's pages bound the table's: with room for those, no page is read.
         let pages = (try? db.fetchOne(Int64.self, sql: "SELECT page_count - freelist_count FROM pragma_page_count, pragma_freelist_count")) ?? 0

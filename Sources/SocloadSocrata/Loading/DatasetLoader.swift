@@ -73,7 +73,7 @@ public final class DatasetLoader: @unchecked Sendable {
         try loadNow(request)
     }
 
-    private func loadNow(_ request: LoadRequest) throws -> LoadSummary {
+    func loadNow(_ request: LoadRequest) throws -> LoadSummary {
         var request = request
         request.storable = destination.storableValues
         request.maximumNameBytes = destination.maximumNameBytes
@@ -141,21 +141,6 @@ public final class DatasetLoader: @unchecked Sendable {
             return LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
-        }
-    }
-
-    /// The same load, for Swift concurrency: cancelling the calling `Task` stops it (rolled back,
-    /// `LoadError.cancelled`). The load itself runs on a thread of its own.
-    public func load(_ request: LoadRequest) async throws -> LoadSummary {
-        let loader = self
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result { try loader.loadNow(request) })
-                }
-            }
-        } onCancel: {
-            loader.cancel(signal: LoadCancellation.taskCancelled)
         }
     }
 
@@ -302,18 +287,5 @@ extension ViewMetadata {
     var rowsUpdatedAtText: String? {
         guard let seconds = rowsUpdatedAt, (-9_999_999_999_999...9_999_999_999_999).contains(seconds) else { return nil }
         return ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(seconds)))
-    }
-}
-
-extension LoadCancellation {
-    /// The "signal" recorded when a Swift `Task` is cancelled.
-    public static let taskCancelled: Int32 = 1_000
-}
-
-/// What a portal sent, as part of a message: one line of at most 200 characters.
-enum MessageLine {
-    static func shortened(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }
 }

@@ -31,3 +31,8 @@ public final class LoadCancellation: Sendable {
         if let signal { throw LoadError.interrupted(signal: signal) }
     }
 }
+
+extension LoadCancellation {
+    /// The "signal" recorded when a Swift `Task` is cancelled.
+    public static let taskCancelled: Int32 = 1_000
+}
