@@ -13,6 +13,12 @@ enum MetadataSyntax {
     /// first grammar error or duplicate name; `label` names the value in messages (`meta`,
     /// `view`), `context` starts them (the URL it came from, say).
     static func validate(_ bytes: [UInt8], base: Int, label: String, context: String = "", watched: [[String]]) throws {
+        // The columns are counted before anything is built for them.
+        let columnsPath = (watched.last ?? []).dropLast().map { $0 }
+        if let count = MetadataColumnCount.elements(of: columnsPath, in: bytes), count > ViewMetadata.mostColumns {
+            throw RowsJSONError.invalidMetadata(detail: context + "the metadata describes \(count) columns, more than the "
+                                                + "\(ViewMetadata.mostColumns) any database socload writes holds")
+        }
         do {
             _ = try JSONValueParser.parse(bytes)
         } catch {
