@@ -16,5 +16,10 @@ final class MetadataColumnCountTests: XCTestCase {
         XCTAssertEqual(count(#"{"view": {"columns": [{"a": "unterminated"#), 1)
         XCTAssertEqual(count(#"]]]}}},,,"\"#), nil)
         XCTAssertEqual(count(""), nil)
+        XCTAssertEqual(count("\""), nil)
+        XCTAssertEqual(count(#"{"view": {"columns": ["\"#), 1)
+        // 100,000 levels deep: one small frame a level, no pattern below the path's depth.
+        XCTAssertEqual(count(String(repeating: "[", count: 100_000)), nil)
+        XCTAssertEqual(count(#"{"view": {"columns": ["# + String(repeating: "[", count: 100_000)), 1)
     }
 }

@@ -6,7 +6,9 @@ enum MetadataColumnCount {
     static func elements(of path: [String], in bytes: [UInt8]) -> Int? {
         struct Frame {
             var isObject: Bool
-            var pattern: [String]
+            /// The names from the top to this container while they can still lead to `path`; nil
+            /// below that (so a document nested 100,000 deep costs one small frame a level).
+            var pattern: [String]?
             var pendingName = ""
             var expectingName: Bool
         }
@@ -28,8 +30,13 @@ enum MetadataColumnCount {
             }
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let parent = stack.last
-                let pattern = parent.map { $0.pattern + [$0.isObject ? $0.pendingName : "[]"] } ?? []
+                var pattern: [String]? = []
+                if let parent = stack.last {
+                    pattern = parent.pattern.flatMap { above in
+                        let next = above + [parent.isObject ? parent.pendingName : "[]"]
+                        return next.count <= path.count && path.starts(with: next) ? next : nil
+                    }
+                }
                 stack.append(Frame(isObject: byte == UInt8(ascii: "{"), pattern: pattern, expectingName: byte == UInt8(ascii: "{")))
                 if atTarget() {
                     count = count ?? 0
@@ -45,15 +52,15 @@ enum MetadataColumnCount {
                 }
                 index += 1
             case UInt8(ascii: "\""):
-                let start = index + 1
+                let start = min(index + 1, end)
                 index += 1
                 while index < end, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
-                let stop = min(index, end)
+                let stop = max(start, min(index, end))
                 index += 1
                 if let last = stack.indices.last, stack[last].isObject, stack[last].expectingName {
                     stack[last].expectingName = false
                     // Names here are plain (`view`, `columns`); an escaped one is not what is looked for.
-                    stack[last].pendingName = String(decoding: bytes[start..<max(start, stop)], as: UTF8.self)
+                    stack[last].pendingName = String(decoding: bytes[start..<stop], as: UTF8.self)
                 }
             default:
                 index += 1
