@@ -53,6 +53,13 @@ final class TableClaimTests: XCTestCase {
             XCTAssertEqual(mine.status, 64, mine.stderr)
             XCTAssertTrue(mine.stderr.contains("it exists and is not a child table of y (a table of yours?)"), mine.stderr)
 
+            // A generated name in SQLite's or socload's own namespace is refused, not run into.
+            let reserved = try write(#"[{"id": 1, "master": [{"a": 1}], "datasets": [{"b": 2}]}]"#, to: "reserved.json")
+            for (table, child) in [("sqlite", "sqlite_master"), ("_socload", "_socload_master")] {
+                let run = try run(["load", reserved, "--table", table, "--pk", "id"], db: db)
+                XCTAssertEqual(run.status, 64, run.stderr)
+                XCTAssertTrue(run.stderr.hasPrefix("Error: '\(child)' is reserved for socload's or SQLite's own use"), run.stderr)
+            }
             // A dataset's child table is not another load's table; its own refresh is fine.
             try succeed(["load", nested, "--table", "z", "--pk", "id"], db: db)
             try succeed(["load", nested, "--table", "z", "--pk", "id"], db: db)

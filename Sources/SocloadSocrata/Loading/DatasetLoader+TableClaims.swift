@@ -14,6 +14,8 @@ extension DatasetLoader {
         }
         for table in plan.tables.dropFirst() where table.nesting != nil {
             let name = table.name.lowercased()
+            // `sqlite` + `master` is `sqlite_master`; `_socload` + `datasets` the catalog.
+            if name.hasPrefix("sqlite_") || name.hasPrefix("_socload_") { throw LoadError.reservedTableName(table.name) }
             if let other = others.first(where: { $0.mainTable.name.lowercased() == name }) {
                 throw LoadError.tableTaken(table.name, reason: "it is the table of another loaded dataset (\(other.mainTable.name))")
             }
