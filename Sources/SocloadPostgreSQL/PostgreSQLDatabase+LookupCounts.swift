@@ -38,14 +38,7 @@ extension PostgreSQLDatabase {
             let drifts = try driftedCounts(of: table)
             let target = qualified(table.name)
             for lookup in table.lookups {
-                let statements = statements(lookup)
-                let foreignKey = lookup.foreignKey.quotedDatabaseIdentifier
-                for sql in statements.recount(table: target, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
-                                              distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
-                                                                                     $0.countColumn.quotedDatabaseIdentifier) }) {
-                    try connection.execute(sql)
-                }
-                if lookup.prune { try connection.execute(statements.prune(table: target, foreignKey: foreignKey)) }
+                for sql in lookup.recountStatements(statements(lookup), table: target) { try connection.execute(sql) }
             }
             try connection.execute("COMMIT")
             return drifts

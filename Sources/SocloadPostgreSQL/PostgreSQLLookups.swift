@@ -89,13 +89,7 @@ struct PostgreSQLLookups {
                 try transaction.execute("CREATE INDEX IF NOT EXISTS \(ownedName(lookup, "distinct_" + count.sourceColumn).quotedDatabaseIdentifier) "
                                         + "ON \(target) (\(foreignKey), \(count.sourceColumn.quotedDatabaseIdentifier))")
             }
-            let statements = statements(lookup)
-            for sql in statements.recount(table: target, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
-                                          distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
-                                                                                 $0.countColumn.quotedDatabaseIdentifier) }) {
-                try transaction.execute(sql)
-            }
-            if lookup.prune { try transaction.execute(statements.prune(table: target, foreignKey: foreignKey)) }
+            for sql in lookup.recountStatements(statements(lookup), table: target) { try transaction.execute(sql) }
             try createTrigger(lookup)
         }
     }
@@ -156,11 +150,7 @@ struct PostgreSQLLookups {
         let prune = lookup.prune ? ["DELETE FROM \(quotedLookup) WHERE \(key) = OLD.\(foreignKey) AND NOT EXISTS "
             + "(SELECT 1 FROM \(target) WHERE \(foreignKey) = OLD.\(foreignKey));"] : []
         // TRUNCATE fires no row triggers: a statement trigger counts everything again.
-        let statements = statements(lookup)
-        let all = statements.recount(table: target, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
-                                     distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
-                                                                            $0.countColumn.quotedDatabaseIdentifier) })
-            .map { $0 + ";" } + (lookup.prune ? [statements.prune(table: target, foreignKey: foreignKey) + ";"] : [])
+        let all = lookup.recountStatements(statements(lookup), table: target).map { $0 + ";" }
         // NULL; keeps a branch with nothing else to do valid.
         var body = ["IF TG_OP = 'TRUNCATE' THEN NULL;"] + all
         body += ["ELSIF TG_OP = 'DELETE' THEN NULL;"] + step("OLD", "-") + recount("OLD") + prune

@@ -33,14 +33,7 @@ public struct SQLiteLookupCounts {
     public func recount() throws {
         let quotedTable = table.name.quotedDatabaseIdentifier
         for lookup in table.lookups {
-            let statements = SQLiteLookups.statements(lookup)
-            let foreignKey = lookup.foreignKey.quotedDatabaseIdentifier
-            for sql in statements.recount(table: quotedTable, foreignKey: foreignKey, count: lookup.countColumn?.quotedDatabaseIdentifier,
-                                          distinct: lookup.distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
-                                                                                 $0.countColumn.quotedDatabaseIdentifier) }) {
-                try db.execute(sql: sql)
-            }
-            if lookup.prune { try db.execute(sql: statements.prune(table: quotedTable, foreignKey: foreignKey)) }
+            for sql in lookup.recountStatements(SQLiteLookups.statements(lookup), table: quotedTable) { try db.execute(sql: sql) }
         }
     }
 }

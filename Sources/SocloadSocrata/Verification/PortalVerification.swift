@@ -40,10 +40,3 @@ public struct KeptCountDrift: Sendable, Equatable {
         self.rows = rows
     }
 }
-
-extension PlanLookup {
-    /// Each count this lookup keeps: its column, and the column counted distinctly (nil: rows).
-    public var keptCounts: [(column: String, distinct: String?)] {
-        (countColumn.map { [($0, nil)] } ?? []) + distinctCounts.map { ($0.countColumn, $0.sourceColumn) }
-    }
-}
