@@ -39,7 +39,7 @@ let package = Package(
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
         .systemLibrary(name: "CFileSystem"),
-        .target(name: "SocloadSQLite", dependencies: ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"]),
+        .target(name: "SocloadSQLite", dependencies: ["SocloadCore", "SocloadDatabase", "CSQLite", "CFileSystem"]),
 
         // The PostgreSQL destination: libpq, binary COPY into a new table swapped in at the end.
         .systemLibrary(
@@ -48,7 +48,7 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         // It does not link libsqlite3: the core gives it values, conditions and the shared SQL.
-        .target(name: "SocloadPostgreSQL", dependencies: ["SocloadCore", "SocloadSocrata", "CPostgreSQL"]),
+        .target(name: "SocloadPostgreSQL", dependencies: ["SocloadCore", "CPostgreSQL"]),
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",

@@ -1,3 +1,4 @@
+import SocloadCore
 /// A growable byte buffer written through a raw pointer: the COPY data of one batch, built
 /// without the per-append checks of an Array.
 final class CopyBuffer {

@@ -1,6 +1,6 @@
+import SocloadCore
 import CPostgreSQL
 import Foundation
-import SocloadSocrata
 
 /// libpq's cancel request object, usable from any thread.
 final class PostgreSQLCanceller: @unchecked Sendable {

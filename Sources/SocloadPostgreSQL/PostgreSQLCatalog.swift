@@ -1,6 +1,5 @@
 import Foundation
 import SocloadCore
-import SocloadSocrata
 
 /// The `_socload_datasets` table in the load's schema: one row per loaded table, the same
 /// columns as SQLite's catalog. Table names compare exactly, as PostgreSQL compares quoted names.

@@ -1,6 +1,6 @@
+import SocloadCore
 import CPostgreSQL
 import Foundation
-import SocloadSocrata
 
 /// One connection to a PostgreSQL server through libpq. Statements are sent with
 /// `PQexecParams` (one statement each, values bound as text, never spliced into SQL); rows come

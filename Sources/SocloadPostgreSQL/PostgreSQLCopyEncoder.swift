@@ -1,4 +1,4 @@
-import SocloadSocrata
+import SocloadCore
 
 /// Writes rows in PostgreSQL's binary COPY format (`COPY ... FROM STDIN (FORMAT binary)`): per row
 /// a field count, then per field its length and its bytes in the type's binary form. The server

@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// The counts a table's lookups keep, checked against the rows (`verify`) and made again from
 /// them (`socload recount`), with the SQL both databases share (`LookupStatements`).

@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 extension PostgreSQLDatabase {
     /// The columns of a table of the schema, in order, with their PostgreSQL types; empty when

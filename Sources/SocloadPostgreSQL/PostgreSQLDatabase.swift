@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// What socload's commands do in a PostgreSQL database besides loading: list the loaded
 /// tables, run a user's statement read-only, drop a table with its catalog entry.

@@ -1,6 +1,5 @@
 import Foundation
 import SocloadCore
-import SocloadSocrata
 
 /// Loads into a PostgreSQL database: the whole load is ONE transaction in which the new table is
 /// created under a temporary name, filled by binary `COPY`, given its key and indexes, and only

@@ -1,4 +1,4 @@
-import SocloadSocrata
+import SocloadCore
 
 /// An error reported by PostgreSQL or by libpq, with the server's SQLSTATE when there is one.
 ///

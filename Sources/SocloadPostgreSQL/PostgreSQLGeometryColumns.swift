@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// Where the database has PostGIS, the plan's places also get a PostGIS column, filled during
 /// the COPY and indexed with GiST: a location (its latitude and longitude) and a point get

@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// Upserts one side's links into a many-to-many glue table (see `PlanGlue`): the rows are copied
 /// into a temporary table, then, after the last one, this side's earlier links are withdrawn,

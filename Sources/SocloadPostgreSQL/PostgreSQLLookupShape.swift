@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// An existing table may serve as a lookup only when it has a lookup's shape: an integer `id`
 /// that is the primary key and gets its value by itself (identity or a sequence default), the

@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// A table's lookup tables in PostgreSQL (see `PlanLookup`): made when missing (an identity
 /// key, the value columns `UNIQUE NULLS NOT DISTINCT`), filled by value from a relation holding

@@ -1,3 +1,4 @@
+import SocloadCore
 /// `numeric`'s binary form, from a decimal's digits as the source wrote them (`-12.50`, `1.5e3`):
 /// digit count, weight, sign and display scale as 16-bit words, then base-10000 digits. The
 /// scale keeps the digits written after the point (`12.50` stays `12.50`).

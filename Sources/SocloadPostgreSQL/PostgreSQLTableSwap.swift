@@ -1,6 +1,5 @@
 import Foundation
 import SocloadCore
-import SocloadSocrata
 
 /// The end of a load: the new table (filled, keyed, indexed, under a temporary name) takes the
 /// old one's place inside the load's transaction. The old table is locked with a `lock_timeout`,

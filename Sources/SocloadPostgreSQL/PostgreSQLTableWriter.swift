@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// Writes a new copy of a plan table: creates it under a temporary name (the old table stays
 /// readable), streams the rows in by binary COPY, then builds the key and the plan's indexes and

@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// How PostgreSQL spells the plan's logical types.
 public enum PostgreSQLTypes {

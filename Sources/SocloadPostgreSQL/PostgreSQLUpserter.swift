@@ -1,6 +1,5 @@
 import Foundation
 import SocloadCore
-import SocloadSocrata
 
 /// Inserts or updates rows by the table's key (sync): each batch goes by binary COPY into a
 /// temporary table, then into the table with one `INSERT ... ON CONFLICT (key) DO UPDATE`. A key

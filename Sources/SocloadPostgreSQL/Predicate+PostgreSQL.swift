@@ -1,5 +1,4 @@
 import SocloadCore
-import SocloadSocrata
 
 /// A `Predicate` in PostgreSQL's dialect: `$n` placeholders bound as text (the server reads
 /// each as its column's type), dates of `DatePeriod` form spelled out in full for date and

@@ -1,5 +1,5 @@
+import SocloadCore
 import Foundation
-import SocloadSocrata
 
 /// Geometries as PostGIS reads them in binary COPY: extended well-known binary (EWKB) with
 /// SRID 4326, little-endian, two dimensions. Written from the WKT a rows.json export gives

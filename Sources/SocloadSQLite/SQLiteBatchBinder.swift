@@ -1,6 +1,6 @@
+import SocloadCore
 import CSQLite
 import SocloadDatabase
-import SocloadSocrata
 
 /// Binds one row of a `RowBatch` to a prepared statement's parameters 1...N, text straight from
 /// the batch's arena (SQLITE_STATIC: the arena must outlive the step, and nothing may keep

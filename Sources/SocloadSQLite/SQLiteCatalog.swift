@@ -1,6 +1,6 @@
+import SocloadCore
 import Foundation
 import SocloadDatabase
-import SocloadSocrata
 
 /// The `_socload_datasets` table: one row per loaded table. Table names compare as SQLite
 /// compares them, case-insensitively, so `T` and `t` are one entry as they are one table.

@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// Loads into a SQLite database through its `DatabaseQueue`: the whole load runs in one
 /// `BEGIN IMMEDIATE` transaction on the queue, so readers see the previous table until COMMIT.

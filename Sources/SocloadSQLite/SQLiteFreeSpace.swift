@@ -1,7 +1,7 @@
+import SocloadCore
 import Foundation
 import Glibc
 import SocloadDatabase
-import SocloadSocrata
 
 /// A reload writes a whole new copy of the table before the old one goes: in WAL mode its pages
 /// are written twice (the log, then the database file at the checkpoint). Before the first row,

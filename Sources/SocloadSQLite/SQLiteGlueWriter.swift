@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// Upserts one side's links into a many-to-many glue table (see `PlanGlue`): the rows are staged
 /// in a temporary table, then, after the last one, this side's earlier links are withdrawn, the

@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// The counts a table's lookups keep, checked against the rows (`verify`) and made again from
 /// them (`socload recount`), with the SQL both databases share (`LookupStatements`).

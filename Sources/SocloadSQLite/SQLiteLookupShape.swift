@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// An existing table may serve as a lookup only when it has a lookup's shape: an
 /// `INTEGER PRIMARY KEY` `id` (so new values get ids), the value columns, unique together, and

@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// A table's lookup tables in SQLite (see `PlanLookup`): made when missing, filled by value
 /// from a relation holding the rows as they arrive, joined to give each row its foreign key,

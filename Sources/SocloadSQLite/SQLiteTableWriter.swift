@@ -1,6 +1,6 @@
+import SocloadCore
 import CSQLite
 import SocloadDatabase
-import SocloadSocrata
 
 /// Writes a new copy of a plan table: drops the old one (remembering the indexes and triggers
 /// the user built on it), creates the table without any index, inserts the rows with one

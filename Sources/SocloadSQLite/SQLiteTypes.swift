@@ -1,4 +1,4 @@
-import SocloadSocrata
+import SocloadCore
 
 /// How SQLite spells the plan's logical types: the declared type gives the column its affinity.
 enum SQLiteTypes {

@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// Inserts or updates rows by the table's key: `INSERT ... ON CONFLICT (key) DO UPDATE`. A table
 /// with lookups takes each batch through a staging table: its new values go to the lookups,

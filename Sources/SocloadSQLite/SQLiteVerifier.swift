@@ -1,5 +1,5 @@
+import SocloadCore
 import SocloadDatabase
-import SocloadSocrata
 
 /// Measures a SQLite table for the portal's checks (`PortalCheck`): counts, bounds, membership.
 public enum SQLiteVerifier {

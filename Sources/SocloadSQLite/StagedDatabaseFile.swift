@@ -1,7 +1,7 @@
+import SocloadCore
 import CFileSystem
 import Foundation
 import Glibc
-import SocloadSocrata
 
 /// A new database built under a temporary name beside its target and moved into place only when
 /// it is complete, so that a failed first load leaves no file, and a file that appears meanwhile

@@ -246,8 +246,8 @@ final class DocCommentExamples: ExampleTestCase {
             "SocloadCore": [],
             "SocloadDatabase": ["SocloadCore", "CSQLite"],
             "SocloadSocrata": ["SocloadCore", "CCurl"],
-            "SocloadSQLite": ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "CSQLite", "CFileSystem"],
-            "SocloadPostgreSQL": ["SocloadCore", "SocloadSocrata", "CPostgreSQL"],
+            "SocloadSQLite": ["SocloadCore", "SocloadDatabase", "CSQLite", "CFileSystem"],
+            "SocloadPostgreSQL": ["SocloadCore", "CPostgreSQL"],
         ]
         for (library, modules) in allowed {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")

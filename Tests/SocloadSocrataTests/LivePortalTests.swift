@@ -201,7 +201,8 @@ final class LivePortalTests: XCTestCase {
         XCTAssertThrowsError(try harness.load(force)) { error in
             XCTAssertEqual("\(error)", "HTTP 503 Service Unavailable from \(portal.baseURL)/resource/fake-0001.json?"
                            + "$select=%3A%2A%2C%20%2A&$order=%3Aid&$limit=5&$offset=5: overloaded: try later (page 2)")
-            XCTAssertEqual((error as? LoadError)?.kind, .unavailable)
+            XCTAssertEqual((error as? PageError)?.kind, .unavailable)
+            XCTAssertEqual((error as? PageError)?.number, 2)
         }
         XCTAssertEqual(try harness.snapshot("fake_0001"), before)
     }

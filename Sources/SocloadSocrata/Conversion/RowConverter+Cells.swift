@@ -163,7 +163,7 @@ extension RowConverter {
         }
         if type == .timestamp, DecimalSyntax.isDecimal(text) {
             // Epoch seconds.
-            if let seconds = integer(text), (-9_999_999_999_999...9_999_999_999_999).contains(seconds) {
+            if let seconds = DecimalText.integer(text), (-9_999_999_999_999...9_999_999_999_999).contains(seconds) {
                 let offset = batch.arena.count
                 ISO8601Timestamp.appendUTF8(epochSeconds: seconds, to: &batch.arena)
                 batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// The parts of compound Socrata values: location, url and phone arrays (rows.json) or objects
@@ -126,7 +127,7 @@ extension RowConverter {
             guard byte == 0x20 || byte == UInt8(ascii: ",") || index == close else { continue }
             if index > start {
                 let token = UnsafeBufferPointer(rebasing: text[start..<index])
-                guard DecimalSyntax.isDecimal(token), let value = parseReal(token), value.isFinite else { return nil }
+                guard DecimalSyntax.isDecimal(token), let value = DecimalText.parseReal(token), value.isFinite else { return nil }
                 numbers.append(value)
             }
             start = index + 1

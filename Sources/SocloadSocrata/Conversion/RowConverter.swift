@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The one converter: turns source rows (rows.json arrays or SODA objects, as bytes) into the
 /// typed values of a plan table's columns, appended to a `RowBatch`.
 ///
@@ -219,7 +221,7 @@ public struct RowConverter: Sendable {
                 return RowsJSONError.badRow(row: rowNumber, offset: offset, detail: expected)
             }
         } catch {
-            return RowsJSONError.badRow(row: rowNumber, offset: offset, detail: RowsJSONReader.describe(error, base: offset))
+            return RowsJSONError.badRow(row: rowNumber, offset: offset, detail: error.description(base: offset))
         }
     }
 

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Why a plain JSON document could not be loaded (`socload load`). Each case says where: the
 /// record's number and, for NDJSON, its line.
 public enum DocumentError: CategorizedError, Equatable {

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// What `socload load` loads and how: a plain JSON document (an array of objects, NDJSON, or a

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 import Glibc
 

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// `socload load --flatten`: the members of nested objects become members of the record, named
 /// by their path joined with `_` (`{"address": {"city": "Oslo"}}` → `address_city`), to any
 /// depth; arrays stay as they are.

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Reads the records of a plain JSON document one at a time, from chunks of bytes: a JSON array
 /// of objects (a saved SODA response), NDJSON (one object per line), or the array under one key
 /// of a top-level object (`--root KEY`, for `{"results": [...]}`). Only the current record is held

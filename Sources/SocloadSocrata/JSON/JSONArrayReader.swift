@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Reads a JSON array incrementally, one element at a time, from chunks of bytes: the body of a
 /// SODA 2 or SODA3 page, `[{"name": ...}, {...}]`. Only the current element is held in memory;
 /// each is handed over as its JSON text (for `RowConverter`), with its 1-based number and offset.

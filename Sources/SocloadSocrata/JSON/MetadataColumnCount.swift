@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// How many columns a description lists, counted from its bytes before anything is parsed, so a
 /// description of a million columns is refused without building a million of anything.
 enum MetadataColumnCount {

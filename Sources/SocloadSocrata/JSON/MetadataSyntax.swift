@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The strict reading of a dataset description (`meta` in rows.json, `/api/views/ID.json`) before
 /// it is decoded: RFC 8259's grammar exactly (Foundation's decoder accepts trailing commas), and
 /// no name given twice in the objects where that would change the meaning — the description
@@ -22,7 +24,7 @@ enum MetadataSyntax {
         do {
             _ = try JSONValueParser.parse(bytes)
         } catch {
-            throw RowsJSONError.invalidMetadata(detail: context + RowsJSONReader.describe(error, base: base))
+            throw RowsJSONError.invalidMetadata(detail: context + error.description(base: base))
         }
         if let (name, path, offset) = firstDuplicateName(in: bytes, watched: watched) {
             let place = ([label] + path).joined(separator: ".").replacingOccurrences(of: ".[", with: "[")

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Why a rows.json document could not be read. Each case says where: a byte offset or a row number
 /// (1-based, counting data rows).
 public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -33,4 +35,8 @@ public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
             return "row \(row) (byte \(offset)): \(detail)"
         }
     }
+}
+
+extension RowsJSONError: CategorizedError {
+    public var kind: FailureKind { .badData }
 }

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// Reads Socrata's legacy rows.json export incrementally: first the column metadata, then one row
@@ -285,16 +286,6 @@ public final class RowsJSONReader {
             return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
-        }
-    }
-
-    static func describe(_ error: JSONValueParser.Failure, base: Int) -> String {
-        switch error {
-        case let .unexpected(offset, found): return "malformed JSON: unexpected \(found) at byte \(base + offset)"
-        case .unexpectedEnd: return "malformed JSON: the row ends early"
-        case .tooDeep: return "values nested more than \(JSONValueParser.maximumDepth) levels deep"
-        case let .invalidUTF8(offset): return "invalid UTF-8 in a string at byte \(base + offset)"
-        case let .invalidEscape(offset): return "invalid escape sequence at byte \(base + offset)"
         }
     }
 

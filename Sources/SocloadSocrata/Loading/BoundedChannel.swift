@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// A queue of bounded length between one producing and one consuming thread: the producer waits

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// `socload extract`: columns of a loaded table moved into a lookup table, in one transaction.
 extension DatasetLoader {
     /// Extracts columns of a table loaded before into a lookup table (see `PlanLookup`): the

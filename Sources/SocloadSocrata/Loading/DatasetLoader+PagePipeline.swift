@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// One SODA page on two cores, as rows.json loads (`withProducer`): a producer thread downloads

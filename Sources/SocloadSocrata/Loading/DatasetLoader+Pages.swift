@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Loading through the query APIs, SODA 2.1 and SODA3, page by page.
 extension DatasetLoader {
     /// Reads every page into a freshly created table.
@@ -72,7 +74,7 @@ extension DatasetLoader {
                     }
                 }
             } catch let error as HTTPError {
-                throw LoadError.page(number: pageNumber, underlying: error)
+                throw PageError(number: pageNumber, underlying: error)
             } catch LoadError.pageTooLong(_, let limit) {
                 throw LoadError.pageTooLong(page: pageNumber, limit: limit)
             }

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The plan a load would follow, without loading (`fetch --dry-run`).
 extension DatasetLoader {
     /// Reads only the dataset's metadata (the start of rows.json, or the portal's description)

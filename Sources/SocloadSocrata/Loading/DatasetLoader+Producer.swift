@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// Two cores for every load: a producer thread reads and converts, the calling (database) thread

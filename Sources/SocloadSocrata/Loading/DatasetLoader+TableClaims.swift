@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The tables a load makes besides its own — child tables, glue tables — and the table itself
 /// may never take a table that is another loaded dataset's or a user's: such a load is refused
 /// before anything is written (`LoadError.tableTaken`, exit 64).

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// What the user named: a local file, a portal URL, or a bare 4x4 dataset id, resolved to where

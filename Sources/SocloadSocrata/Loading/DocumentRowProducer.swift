@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The producer side of `socload load`, on a thread of its own: the document's records become
 /// batches of every table of the plan — the record itself (flattened with `--flatten`), and the
 /// elements of its nested arrays for the child and glue tables — sent to the database thread

@@ -1,3 +1,4 @@
+import SocloadCore
 import Glibc
 
 /// Reads a file in fixed-size chunks, so a file of any size costs one buffer of memory.

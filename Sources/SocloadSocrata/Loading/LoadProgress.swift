@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// How far a load has come, reported after each chunk of input.
 public struct LoadProgress: Sendable, Equatable {
     public var bytesRead: Int64

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Which Socrata API a load reads rows through.
 public enum DatasetAPI: String, Sendable, CaseIterable {
     /// rows.json for a plain fetch (one streamed request, every column); SODA 2.1 as soon as SoQL

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// What a portal sent, as part of a message: one line of at most 200 characters.
 enum MessageLine {
     static func shortened(_ text: String) -> String {

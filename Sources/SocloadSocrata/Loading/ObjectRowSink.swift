@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Rows as JSON objects on their way to a destination — the rows of SODA pages and the records
 /// of a `load` document (and their child rows): each object is converted into the current
 /// batch, and full batches are handed on. A page that fails is undone (`restore`), so its retry

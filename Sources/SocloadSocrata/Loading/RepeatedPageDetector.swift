@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// Tells when a SODA server is not paging: a page that shares a row id with the page before it
 /// means `$offset` was ignored (a server that returns the same page forever would otherwise be
 /// paged without end, the transaction growing). Only the previous page's ids are kept, so memory

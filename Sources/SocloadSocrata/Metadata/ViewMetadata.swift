@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// The dataset description a load needs: `meta.view` of rows.json, or `/api/views/ID.json`.

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The columns of SODA row objects (`{"name": "Ann", ":id": "row-..."}`, null fields absent):
 /// the metadata columns with the system fields SODA returns. Its plan's source fields are these
 /// columns' names, so `RowConverter` maps each object's members to the same cells a rows.json

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 /// The SoQL a user pushes down to the portal: only the matching rows travel.
 public struct SoQLQuery: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// One dataset on one portal, and the URLs of its APIs: the view metadata, the rows.json export,

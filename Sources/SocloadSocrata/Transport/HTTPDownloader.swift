@@ -1,3 +1,4 @@
+import SocloadCore
 import CCurl
 import Foundation
 

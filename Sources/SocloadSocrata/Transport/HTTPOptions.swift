@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// How socload talks to a portal.
 public struct HTTPOptions: Sendable {
     /// Sent as `X-App-Token`: raises Socrata's rate limits. Never printed or stored.

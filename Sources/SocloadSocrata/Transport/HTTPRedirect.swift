@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// Redirects, followed by socload rather than libcurl, so that what identifies the user goes only

@@ -1,3 +1,5 @@
+import SocloadCore
+
 /// The status and headers of the final response (after redirects).
 public struct HTTPResponseHead: Sendable, Equatable {
     public var statusCode: Int

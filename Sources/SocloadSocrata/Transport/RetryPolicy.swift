@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// How failed requests are retried: exponential backoff with jitter, honouring `Retry-After`.

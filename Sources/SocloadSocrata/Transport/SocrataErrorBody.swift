@@ -1,3 +1,4 @@
+import SocloadCore
 import Foundation
 
 /// Reads the message out of an error response: Socrata's JSON error bodies, in either shape

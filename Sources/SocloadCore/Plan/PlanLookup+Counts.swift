@@ -1,4 +1,3 @@
-import SocloadCore
 
 /// The counts a lookup keeps, and the statements that make them again.
 extension PlanLookup {

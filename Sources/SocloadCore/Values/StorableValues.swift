@@ -27,12 +27,12 @@ public struct StorableValues: Sendable, Equatable {
     /// No limit beyond the converter's own (SQLite).
     public static let anything = StorableValues(destinationName: "")
 
-    var isAnything: Bool { self == .anything }
+    package var isAnything: Bool { self == .anything }
 
-    var note: String { "\(destinationName) cannot store them" }
+    package var note: String { "\(destinationName) cannot store them" }
 
     /// True when `text` (a converted text, JSON or geometry value) can be stored.
-    func allowsText(_ text: UnsafeBufferPointer<UInt8>, isJSON: Bool) -> Bool {
+    package func allowsText(_ text: UnsafeBufferPointer<UInt8>, isJSON: Bool) -> Bool {
         guard !allowsNULInText else { return true }
         if text.contains(0) { return false }
         guard isJSON else { return true }
@@ -52,7 +52,7 @@ public struct StorableValues: Sendable, Equatable {
     }
 
     /// True when a decimal's digits fit (`1e-20000` has 20000 digits after its point).
-    func allowsDecimal(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func allowsDecimal(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
         guard decimalIntegerDigits != nil || decimalFractionDigits != nil else { return true }
         let (integer, fraction) = DecimalSyntax.digitsAroundPoint(digits)
         if let limit = decimalIntegerDigits, integer > limit { return false }
@@ -65,7 +65,7 @@ extension DecimalSyntax {
     /// How many digits a decimal has before its point (leading zeros aside) and after it
     /// (trailing zeros included, as the source wrote them), once its exponent is applied:
     /// `1.50` → (1, 2), `1.5e3` → (4, 0), `1e-5` → (0, 5).
-    static func digitsAroundPoint(_ text: UnsafeBufferPointer<UInt8>) -> (integer: Int, fraction: Int) {
+    package static func digitsAroundPoint(_ text: UnsafeBufferPointer<UInt8>) -> (integer: Int, fraction: Int) {
         var digits = 0
         var leadingZeros = 0
         var seenNonZero = false

@@ -36,7 +36,6 @@ public enum LoadError: CategorizedError, Equatable {
     case unreadableFile(path: String, reason: String)
     case notTabular(id: String, kind: String)
     case unsupported(String)
-    case page(number: Int, underlying: HTTPError)
     case schemaChanged(table: String, differences: [String])
     case notFetchedFromPortal(String)
     case notInCatalog(String)
@@ -86,8 +85,6 @@ public enum LoadError: CategorizedError, Equatable {
             return "\(id.isEmpty ? "the view" : id) is a \(kind), not a tabular dataset: it has no rows of its own to load"
         case let .unsupported(message):
             return message
-        case let .page(number, underlying):
-            return "\(underlying) (page \(number))"
         case let .schemaChanged(table, differences):
             return "the columns of \(table) changed upstream (\(differences.joined(separator: "; "))): run a full fetch to rebuild it"
         case let .notFetchedFromPortal(table):
@@ -141,12 +138,7 @@ public enum LoadError: CategorizedError, Equatable {
         case .unreadableFile, .notEnoughSpace: return .database
         case .notTabular, .schemaChanged: return .badData
         case .unsupported, .notFetchedFromPortal: return .usage
-        case .page: return .unavailable
         case .notInCatalog, .tableMissing: return .missingInput
         }
     }
-}
-
-extension RowsJSONError: CategorizedError {
-    public var kind: FailureKind { .badData }
 }

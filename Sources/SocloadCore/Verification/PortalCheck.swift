@@ -1,5 +1,4 @@
 import Foundation
-import SocloadCore
 
 /// One thing the portal stated about a column at export time (its `cachedContents`), to hold the
 /// loaded table against: how many cells are set, the smallest value, the largest value. It says
@@ -116,7 +115,7 @@ public struct PortalCheck: Sendable, Equatable {
 }
 
 extension LogicalType {
-    var isNumeric: Bool { self == .integer || self == .decimal || self == .double }
+    package var isNumeric: Bool { self == .integer || self == .decimal || self == .double }
 }
 
 /// A check and what the table said.

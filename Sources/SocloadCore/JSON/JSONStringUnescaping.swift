@@ -1,9 +1,9 @@
 /// Decodes a JSON string's escapes (the bytes between the quotes) straight into a byte buffer.
-enum JSONStringUnescaping {
+package enum JSONStringUnescaping {
     /// The byte a one-letter escape stands for (`\n` → LF, `\"` → `"`); nil for `u` and for
     /// letters JSON does not define.
     @inline(__always)
-    static func simpleEscape(_ letter: UInt8) -> UInt8? {
+    package static func simpleEscape(_ letter: UInt8) -> UInt8? {
         switch letter {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return letter
         case UInt8(ascii: "n"): return 0x0A
@@ -17,7 +17,7 @@ enum JSONStringUnescaping {
 
     /// Appends the decoded content to `output`; false when an escape is malformed (a lone
     /// surrogate, a bad hex digit, an unknown escape), as JSON forbids.
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]) -> Bool {
+    package static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             // Copy the run up to the next escape in one go.
@@ -43,7 +43,7 @@ enum JSONStringUnescaping {
 
     /// True when every escape in the string's content is well formed (what `append` accepts),
     /// checked without decoding anything.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         let end = range.upperBound
         while index < end {

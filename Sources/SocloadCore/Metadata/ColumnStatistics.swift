@@ -11,7 +11,7 @@ public struct ColumnStatistics: Codable, Sendable, Equatable {
     public var smallest: String?
     public var largest: String?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case nonNull = "non_null", null, smallest, largest
     }
 

@@ -6,7 +6,7 @@ extension LoadPlan {
         Self.encode(self)
     }
 
-    static func encode<T: Encodable>(_ value: T) -> String {
+    package static func encode<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"

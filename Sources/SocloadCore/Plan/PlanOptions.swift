@@ -46,7 +46,7 @@ public struct PlanError: CategorizedError, Equatable {
     public let description: String
     public var kind: FailureKind { .usage }
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

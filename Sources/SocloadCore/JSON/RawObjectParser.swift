@@ -1,18 +1,18 @@
 /// One member of a JSON object, as byte ranges: the key's content and the value.
-struct RawMember {
-    var keyStart: Int
-    var keyEnd: Int
-    var keyIsEscaped: Bool
-    var value: RawCell
+package struct RawMember {
+    package var keyStart: Int
+    package var keyEnd: Int
+    package var keyIsEscaped: Bool
+    package var value: RawCell
 }
 
 /// Splits a JSON object's text into its members (a SODA row, or a location/url/point object
 /// inside a cell), and checks nested values completely.
-enum RawObjectParser {
+package enum RawObjectParser {
     /// Parses the object starting at `start`, appending its members, and returns the index just
     /// past its `}`; nil when the object does not end before `limit` (it continues in the next
     /// chunk of input). Nested values are only delimited here (see `RawJSONValidator`).
-    static func object(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+    package static func object(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
                        into members: inout [RawMember]) throws(RawArrayParser.Malformed) -> Int? {
         var index = start
         guard index < limit, bytes[index] == UInt8(ascii: "{") else { throw RawArrayParser.Malformed() }
@@ -44,7 +44,7 @@ enum RawObjectParser {
     }
 
     /// The members of the object spanning `bytes[range]` (braces included), appended to `members`.
-    static func members(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
+    package static func members(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
                         into members: inout [RawMember]) throws(RawArrayParser.Malformed) {
         var index = range.lowerBound
         let end = range.upperBound
@@ -80,9 +80,9 @@ enum RawObjectParser {
 /// Checks a whole JSON value, nested containers included, exactly as `JSONValueParser` accepts
 /// it (same nesting limit), without building anything: a cell that is not stored is still JSON
 /// and must be valid like any other.
-enum RawJSONValidator {
+package enum RawJSONValidator {
     /// `depth`: how many containers enclose the value (1 for a cell of a row).
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, depth: Int) -> Bool {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, depth: Int) -> Bool {
         var index = range.lowerBound
         let end = range.upperBound
         var open: [UInt8] = [] // "[" or "{" for each container entered

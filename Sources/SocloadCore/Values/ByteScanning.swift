@@ -1,6 +1,6 @@
 /// Word-at-a-time byte tests (SWAR): eight bytes checked with a few integer operations, so long
 /// runs of ordinary text inside JSON strings are skipped quickly.
-enum ByteScanning {
+package enum ByteScanning {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
@@ -13,13 +13,13 @@ enum ByteScanning {
 
     /// True when the word may hold `"` or `\`.
     @inline(__always)
-    static func mayHaveQuoteOrBackslash(_ word: UInt64) -> Bool {
+    package static func mayHaveQuoteOrBackslash(_ word: UInt64) -> Bool {
         mayHaveZeroByte(word ^ (0x22 &* ones)) || mayHaveZeroByte(word ^ (0x5C &* ones))
     }
 
     /// Advances `index` past whole words with no `"` or `\`, stopping at least 8 bytes before `end`.
     @inline(__always)
-    static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
+    package static func skipPlainWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         while index + 8 <= end {
@@ -33,7 +33,7 @@ enum ByteScanning {
     /// control byte), stopping at least 8 bytes before `end`; ORs the words it passes into
     /// `seen`, so the caller knows whether any byte above 0x7F went by (UTF-8 to validate).
     @inline(__always)
-    static func skipStringWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int, seen: inout UInt64) {
+    package static func skipStringWords(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int, seen: inout UInt64) {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         while index + 8 <= end {

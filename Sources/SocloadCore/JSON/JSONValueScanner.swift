@@ -1,7 +1,7 @@
 /// Finds where one JSON value ends in a stream of bytes, across chunk boundaries, without parsing
 /// it: it tracks only string state and nesting depth, so arbitrarily deep or long values cost no
 /// memory here.
-struct JSONValueScanner {
+package struct JSONValueScanner {
     private enum Kind { case none, primitive, string, container }
 
     private var kind = Kind.none
@@ -9,14 +9,16 @@ struct JSONValueScanner {
     private var inString = false
     private var escaped = false
 
-    mutating func reset() {
+    package init() {}
+
+    package mutating func reset() {
         self = JSONValueScanner()
     }
 
     /// Scans `bytes` from `start`. Returns the index just past the value and true when the value is
     /// complete (for a number or literal, the index of the delimiter that ends it, which is not
     /// part of the value); or `bytes.count` and false when the value continues in the next chunk.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, complete: Bool) {
+    package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, complete: Bool) {
         var index = start
         let count = bytes.count
         if kind == .none, index < count {

@@ -1,4 +1,3 @@
-import SocloadCore
 
 /// Lookups on a plan table: the columns it stores, and how an extraction is checked and added.
 extension PlanTable {

@@ -40,7 +40,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    static func writeString(_ string: String, to text: inout String) {
+    package static func writeString(_ string: String, to text: inout String) {
         text += quoted(string)
     }
 
@@ -85,17 +85,5 @@ public struct JSONMember: Sendable, Equatable {
     public init(key: String, value: JSONValue) {
         self.key = key
         self.value = value
-    }
-}
-
-extension JSONValue {
-    /// Parses one complete JSON value (nesting up to 512 levels, valid UTF-8). A failure is
-    /// `RowsJSONError.badRow`, described as a row's would be: `row` and `offset` say where.
-    public init(parsingRow bytes: [UInt8], row: Int, offset: Int) throws {
-        do {
-            self = try JSONValueParser.parse(bytes)
-        } catch {
-            throw RowsJSONError.badRow(row: row, offset: offset, detail: RowsJSONReader.describe(error, base: offset))
-        }
     }
 }

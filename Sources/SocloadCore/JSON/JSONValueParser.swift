@@ -3,9 +3,9 @@
 /// Nesting is limited (`maximumDepth`) so hostile input cannot exhaust the stack, and text must
 /// be valid UTF-8.
 public struct JSONValueParser {
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         case unexpected(offset: Int, found: String)
         case unexpectedEnd
         case tooDeep
@@ -13,8 +13,17 @@ public struct JSONValueParser {
         case invalidEscape(offset: Int)
 
         /// In words, as a rows.json row's error reads, with the byte counted from 1 in the value.
-        var description: String {
-            RowsJSONReader.describe(self, base: 1)
+        package var description: String { description(base: 1) }
+
+        /// In words, with the byte counted from `base` (the value's offset in a document).
+        package func description(base: Int) -> String {
+            switch self {
+            case let .unexpected(offset, found): return "malformed JSON: unexpected \(found) at byte \(base + offset)"
+            case .unexpectedEnd: return "malformed JSON: the row ends early"
+            case .tooDeep: return "values nested more than \(JSONValueParser.maximumDepth) levels deep"
+            case let .invalidUTF8(offset): return "invalid UTF-8 in a string at byte \(base + offset)"
+            case let .invalidEscape(offset): return "invalid escape sequence at byte \(base + offset)"
+            }
         }
     }
 
@@ -27,7 +36,7 @@ public struct JSONValueParser {
     }
 
     /// The value the bytes hold; only white space may follow it.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var parser = JSONValueParser(bytes)
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -47,7 +56,7 @@ public struct JSONValueParser {
         try? parse(bytes)
     }
 
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         let result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(Failure) in try parse(buffer) } }
         return try result.get()
     }
@@ -67,7 +76,7 @@ public struct JSONValueParser {
     }
 
     /// `'x'` for a printable ASCII byte, `byte 0x1f` for any other: how error messages show bytes.
-    static func describe(byte: UInt8) -> String {
+    package static func describe(byte: UInt8) -> String {
         (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
 

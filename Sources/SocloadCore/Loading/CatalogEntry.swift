@@ -72,7 +72,7 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         return cells
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case tableName = "table_name", datasetID = "dataset_id", domain, name, sourceURL = "source_url"
         case fetchedAt = "fetched_at", rowsUpdatedAt = "rows_updated_at", rowCount = "row_count"
         case columnsJSON = "columns_json", columnMappingJSON = "column_mapping_json", etag

@@ -136,7 +136,7 @@ public enum LogicalType: String, Sendable, Codable, CaseIterable {
     }
 
     /// How the type is named in messages about cells that are not of it.
-    func valueNoun(plural: Bool) -> String {
+    package func valueNoun(plural: Bool) -> String {
         let singular: String
         switch self {
         case .text, .json, .geometry: singular = "text"

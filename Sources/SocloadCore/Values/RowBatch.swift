@@ -16,8 +16,8 @@ public struct RowBatch: Sendable {
     public let columnCount: Int
     /// The 1-based number of the first row in the dataset, for error messages.
     public let firstRowNumber: Int
-    public internal(set) var arena: [UInt8] = []
-    public internal(set) var values: [Value] = []
+    public package(set) var arena: [UInt8] = []
+    public package(set) var values: [Value] = []
 
     public init(columnCount: Int, firstRowNumber: Int, expectedRows: Int) {
         self.columnCount = columnCount
@@ -28,25 +28,25 @@ public struct RowBatch: Sendable {
 
     public var rowCount: Int { columnCount == 0 ? 0 : values.count / columnCount }
 
-    mutating func appendBytes<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    package mutating func appendBytes<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         let offset = arena.count
         arena.append(contentsOf: bytes)
         values.append(.text(offset: Int32(offset), length: Int32(arena.count - offset)))
     }
 
-    mutating func appendText(_ text: String) {
+    package mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { appendBytes($0) }
     }
 
-    mutating func appendDecimal(_ digits: UnsafeBufferPointer<UInt8>) {
+    package mutating func appendDecimal(_ digits: UnsafeBufferPointer<UInt8>) {
         let offset = arena.count
         arena.append(contentsOf: digits)
         values.append(.decimal(offset: Int32(offset), length: Int32(arena.count - offset)))
     }
 
     /// Removes the values of a partly appended row.
-    mutating func truncate(toValueCount count: Int) {
+    package mutating func truncate(toValueCount count: Int) {
         values.removeLast(values.count - count)
     }
 
@@ -56,7 +56,7 @@ public struct RowBatch: Sendable {
     }
 
     /// A hash of one row's values, their text hashed from the arena (no String is made).
-    func hashOfRow(_ index: Int) -> Int {
+    package func hashOfRow(_ index: Int) -> Int {
         var hasher = Hasher()
         arena.withUnsafeBytes { arena in
             for value in values[(index * columnCount)..<((index + 1) * columnCount)] {
@@ -113,8 +113,8 @@ extension RowBatch {
     public func numericValue(ofDecimalAt offset: Int32, length: Int32) -> CellValue {
         arena.withUnsafeBufferPointer { arena in
             let digits = UnsafeBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)])
-            if let integer = RowConverter.integer(digits) { return .integer(integer) }
-            let real = RowConverter.parseReal(digits) ?? .nan
+            if let integer = DecimalText.integer(digits) { return .integer(integer) }
+            let real = DecimalText.parseReal(digits) ?? .nan
             if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) { return .integer(integer) }
             return .real(real)
         }

@@ -1,7 +1,7 @@
 /// What counts as a decimal number in a Socrata cell: `-12`, `3.50`, `.5`, `5.`, `1e3`, `+7` —
 /// never `NaN`, `inf` or hex. One definition for the general and the fast conversion paths.
-enum DecimalSyntax {
-    static func isDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+package enum DecimalSyntax {
+    package static func isDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var digits = 0
         var sawDot = false
         var sawExponent = false
@@ -27,7 +27,7 @@ enum DecimalSyntax {
         return previous &- UInt8(ascii: "0") < 10 || previous == UInt8(ascii: ".")
     }
 
-    static func isDecimal(_ text: String) -> Bool {
+    package static func isDecimal(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { isDecimal($0) }
     }

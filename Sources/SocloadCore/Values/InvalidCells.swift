@@ -31,7 +31,7 @@ public struct InvalidCells: Sendable, Codable, Equatable {
 
     /// How a cell is shown in a summary: a string quoted and escaped, anything else as its JSON
     /// text; at most 40 characters of it, then `…`.
-    static func display(_ bytes: UnsafeBufferPointer<UInt8>, _ cell: RawCell) -> String {
+    package static func display(_ bytes: UnsafeBufferPointer<UInt8>, _ cell: RawCell) -> String {
         if cell.kind == .string {
             var content: [UInt8] = []
             if !cell.isEscaped || !JSONStringUnescaping.append(bytes, cell.start..<cell.end, to: &content) {
@@ -69,6 +69,8 @@ public struct InvalidCells: Sendable, Codable, Equatable {
 /// A cell that is not of its column's type, with `--strict`: the load stops there.
 public struct InvalidCellError: CategorizedError, Equatable {
     public let cells: InvalidCells
+
+    package init(cells: InvalidCells) { self.cells = cells }
     public var kind: FailureKind { .badData }
     public var description: String {
         "row \(cells.firstRow), column \(cells.column): \(cells.firstValue) is not a valid \(cells.type.rawValue) (--strict)"

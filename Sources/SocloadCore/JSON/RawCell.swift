@@ -1,30 +1,38 @@
 /// One JSON value of a row, as a byte range of the row's text: no String, no allocation.
 /// The converter reads rows into these and converts straight from the bytes.
-struct RawCell {
-    enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
+package struct RawCell {
+    package enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
 
-    var kind: Kind
+    package var kind: Kind
     /// For strings, the content between the quotes; for the others, the whole value.
-    var start: Int
-    var end: Int
+    package var start: Int
+    package var end: Int
     /// A string that holds backslash escapes.
-    var isEscaped: Bool
+    package var isEscaped: Bool
     /// A string with bytes above 0x7F (validated as UTF-8 when it was read).
-    var isNonASCII: Bool
+    package var isNonASCII: Bool
 
-    var count: Int { end - start }
+    package init(kind: Kind, start: Int, end: Int, isEscaped: Bool, isNonASCII: Bool) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.isEscaped = isEscaped
+        self.isNonASCII = isNonASCII
+    }
+
+    package var count: Int { end - start }
 }
 
 /// Splits a JSON array's text into its elements, skipping nested values with a depth counter (no
 /// recursion, so deep nesting costs nothing). Structure inside nested arrays and objects is not
 /// checked here: values that need it go through `JSONValueParser`.
-enum RawArrayParser {
-    struct Malformed: Error {}
+package enum RawArrayParser {
+    package struct Malformed: Error {}
 
     /// Parses the array starting at `start`, appending its elements to `cells`, and returns the
     /// index just past its `]`; nil when the array does not end before `limit` (it continues in
     /// the next chunk of input).
-    static func array(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+    package static func array(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
                       into cells: inout [RawCell]) throws(Malformed) -> Int? {
         var index = start
         guard index < limit, bytes[index] == UInt8(ascii: "[") else { throw Malformed() }
@@ -48,7 +56,7 @@ enum RawArrayParser {
     }
 
     /// `value`, or nil when the value runs into `limit` (a number touching it may be cut too).
-    static func valueIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int,
+    package static func valueIfComplete(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int,
                                         _ limit: Int) throws(Malformed) -> RawCell? {
         let start = index
         do {
@@ -69,7 +77,7 @@ enum RawArrayParser {
     }
 
     /// The elements of the array spanning `bytes[range]` (brackets included), appended to `cells`.
-    static func elements(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
+    package static func elements(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
                          into cells: inout [RawCell]) throws(Malformed) {
         var index = range.lowerBound
         let end = range.upperBound
@@ -95,7 +103,7 @@ enum RawArrayParser {
     }
 
     @inline(__always)
-    static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
+    package static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) {
         while index < end {
             let byte = bytes[index]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
@@ -104,7 +112,7 @@ enum RawArrayParser {
     }
 
     /// The value starting at `index` (containers are only delimited here: see `validate`).
-    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) throws(Malformed) -> RawCell {
+    package static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ end: Int) throws(Malformed) -> RawCell {
         let start = index
         switch bytes[index] {
         case UInt8(ascii: "\""):
@@ -180,7 +188,7 @@ enum RawArrayParser {
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-    static func isJSONNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    package static func isJSONNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         let end = range.upperBound
         func digits() -> Int {
@@ -213,8 +221,8 @@ enum RawArrayParser {
 }
 
 /// UTF-8 well-formedness (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
-enum UTF8Validation {
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+package enum UTF8Validation {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         let end = range.upperBound
         while index < end {

@@ -1,0 +1,138 @@
+/// The read role: what socload's read commands (`tables`, `schema`, `info`, `verify`, `select`,
+/// `query`, `drop`, `recount`) ask of a loaded database, whatever the database. A command takes
+/// one path through it; each destination implements it once, beside its write roles.
+///
+/// Names from the user (a table, a dataset id) are looked up as the database compares them;
+/// values are always bound.
+public protocol LoadedDatabase: AnyObject {
+    /// How the database is named in messages: a file path, or a URL without its password and
+    /// the schema.
+    var place: String { get }
+
+    /// The user's tables, socload's catalog aside, by name.
+    func tables() throws -> [TableSummary]
+
+    /// What the catalog records for a table name or a dataset id (nil: not loaded by socload).
+    func entry(for tableOrDatasetID: String) throws -> CatalogEntry?
+
+    /// The plan socload recorded for the table of exactly this name (nil: none, or not loaded
+    /// by socload).
+    func planTable(named table: String) throws -> PlanTable?
+
+    /// True when the database has a table of this name.
+    func tableExists(_ table: String) throws -> Bool
+
+    /// The statements that make the table as it is now (CREATE TABLE, then its indexes,
+    /// constraints and triggers), as the database has them; empty when there is no such table.
+    func definition(of table: String) throws -> [String]
+
+    /// The table's columns in order, with the database's types and their place in the key.
+    func columns(of table: String) throws -> [TableColumn]
+
+    /// Per column, how many of the table's rows have it set (not NULL).
+    func nonNullCounts(of table: String, columns: [String]) throws -> [String: Int]
+
+    /// The table against the portal's statistics recorded with it, and the counts its lookups
+    /// keep against its rows; nil when the catalog has no such table.
+    func verify(_ tableOrDatasetID: String) throws -> PortalVerification?
+
+    /// Removes a loaded table, the tables it owns and its catalog entry, in one transaction;
+    /// the name removed, or nil when the catalog has no such table. A table another table
+    /// still needs is refused (`ReadError.dropRefused`).
+    func drop(_ tableOrDatasetID: String) throws -> String?
+
+    /// Makes the counts the table's lookups keep again from its rows, in one transaction; the
+    /// counts that had drifted.
+    func recount(_ table: PlanTable) throws -> [KeptCountDrift]
+
+    /// The SELECT `socload select` runs, its columns checked against the table; throws
+    /// `SelectError` for an unknown table or column.
+    func selectStatement(_ request: SelectRequest) throws -> BoundStatement
+
+    /// Runs a statement and streams its result: `columns` gets the names before the first row
+    /// (only for a statement that returns rows), then each row goes to `row` as it arrives.
+    func read(_ statement: BoundStatement, columns: ([String]) -> Void, row: ([DatabaseValue]) throws -> Void) throws
+
+    /// Runs one statement of the user's, in the database's own SQL, with `parameters` bound as
+    /// text. Unless `allowingChanges`, a statement that would change the database is refused
+    /// (`ReadError.changeRefused`) and nothing changes.
+    func runUserStatement(_ sql: String, parameters: UserParameters, allowingChanges: Bool,
+                          columns: ([String]) -> Void, row: ([DatabaseValue]) throws -> Void) throws
+
+    /// False when `--contains` cannot ignore accents here (PostgreSQL without unaccent).
+    var containsIgnoresAccents: Bool { get }
+}
+
+/// A table of a loaded database, as `socload tables` lists it.
+public struct TableSummary: Sendable, Equatable {
+    public let name: String
+    public let rowCount: Int
+    /// The name as SQL must write it (`"5mtp_qs2h"` needs its quotes).
+    public let nameInSQL: String
+
+    public init(name: String, rowCount: Int, nameInSQL: String) {
+        self.name = name
+        self.rowCount = rowCount
+        self.nameInSQL = nameInSQL
+    }
+}
+
+/// One column of a table, as the database has it.
+public struct TableColumn: Sendable, Equatable {
+    public let name: String
+    /// The database's own type name (`INTEGER`, `timestamp with time zone`).
+    public let type: String
+    public let notNull: Bool
+    /// Where the column is in the table's key, from 1; 0 when it is not part of it.
+    public let keyPosition: Int
+
+    public init(name: String, type: String, notNull: Bool, keyPosition: Int) {
+        self.name = name
+        self.type = type
+        self.notNull = notNull
+        self.keyPosition = keyPosition
+    }
+}
+
+/// What `socload select` asks for: a table, some of its columns, a condition, an order, a limit.
+public struct SelectRequest: Sendable {
+    public var table: String
+    /// nil: every column.
+    public var columns: [String]?
+    public var predicate: Predicate
+    /// Column names; a leading `-` sorts descending.
+    public var orderBy: [String]
+    public var limit: Int?
+
+    public init(table: String, columns: [String]? = nil, predicate: Predicate = .all([]), orderBy: [String] = [],
+                limit: Int? = nil) {
+        self.table = table
+        self.columns = columns
+        self.predicate = predicate
+        self.orderBy = orderBy
+        self.limit = limit
+    }
+}
+
+/// A statement in a database's SQL and the values bound to its placeholders, in order.
+public struct BoundStatement: Sendable, Equatable {
+    public let sql: String
+    public let arguments: [DatabaseValue]
+
+    public init(sql: String, arguments: [DatabaseValue]) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+/// The values of a user's statement (`query --param`): in order, and by name where the
+/// database takes named placeholders (SQLite's `:name`).
+public struct UserParameters: Sendable, Equatable {
+    public var positional: [String]
+    public var named: [String: String]
+
+    public init(positional: [String] = [], named: [String: String] = [:]) {
+        self.positional = positional
+        self.named = named
+    }
+}
