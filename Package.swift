@@ -79,6 +79,11 @@ let package = Package(
         .testTarget(name: "SocloadPostgreSQLTests",
                     dependencies: ["SocloadPostgreSQL", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase",
                                    "SocloadTestSupport"]),
+        // The contract every destination keeps, run on SQLite, PostgreSQL and a third destination
+        // that lives in these tests only (NDJSON files).
+        .testTarget(name: "SocloadDestinationTests",
+                    dependencies: ["SocloadCore", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadPostgreSQL",
+                                   "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
                     dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadTestSupport"]),

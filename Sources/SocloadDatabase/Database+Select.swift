@@ -10,40 +10,14 @@ extension Database {
     public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
                             orderBy: [String] = [], limit: Int? = nil,
                             timestampForms: [String: TimestampForm]? = nil) throws -> SQLFragment {
-        let available = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
-        guard !available.isEmpty else { throw SelectError.unknownTable(table) }
-        let known = Set(available.map { $0.lowercased() })
-        let ordering = orderBy.map { term -> (name: String, descending: Bool) in
-            term.hasPrefix("-") ? (String(term.dropFirst()), true) : (term, false)
+        let writer = SelectStatementWriter(dialect: SQLiteDialect()) { table in
+            try self.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
         }
-        for name in (columns ?? []) + predicate.columns + ordering.map(\.name) where !known.contains(name.lowercased()) {
-            throw SelectError.unknownColumn(name, table: table, columns: available)
+        let request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
+        return try writer.statement(request) { predicate in
+            let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
+            return try adaptingRelated(predicate.adapted(to: forms)).sql().map { ($0.sql, $0.arguments) }
         }
-        for (related, names) in predicate.relatedColumns {
-            let columns = try fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [related])
-            guard !columns.isEmpty else { throw SelectError.unknownTable(related) }
-            let known = Set(columns.map { $0.lowercased() })
-            if let name = names.first(where: { !known.contains($0.lowercased()) }) {
-                throw SelectError.unknownColumn(name, table: related, columns: columns)
-            }
-        }
-        let selected = columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*"
-        var sql = "SELECT \(selected) FROM \(table.quotedDatabaseIdentifier)"
-        var arguments: [DatabaseValue] = []
-        let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
-        if let condition = try adaptingRelated(predicate.adapted(to: forms)).sql() {
-            sql += " WHERE \(condition.sql)"
-            arguments = condition.arguments
-        }
-        if !ordering.isEmpty {
-            sql += " ORDER BY " + ordering.map { "\($0.name.quotedDatabaseIdentifier)\($0.descending ? " DESC" : "")" }
-                .joined(separator: ", ")
-        }
-        if let limit {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(limit)))
-        }
-        return SQLFragment(sql: sql, arguments: arguments)
     }
 
     /// The conditions on other tables (`.related`) with their `Date` values in the forms those

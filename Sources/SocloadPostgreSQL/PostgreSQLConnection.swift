@@ -14,6 +14,8 @@ public final class PostgreSQLConnection {
     private let canceller: PostgreSQLCanceller
     /// True between `beginCopy` and `endCopy` / `abortCopy`.
     public private(set) var isCopying = false
+    /// The database connected to, as messages name it: the connection string without its password.
+    public let location: String
 
     /// Connects. `connectionString` is anything libpq takes (a `postgresql://` URI, `key=value`
     /// pairs); `postgres:` alone connects with the PG* environment variables and libpq's defaults.
@@ -33,6 +35,7 @@ public final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: nil, message: "cannot connect to \(connectionString.redacted): \(message)")
         }
         handle = connection
+        location = connectionString.redacted
         canceller = PostgreSQLCanceller(PQgetCancel(connection))
         // Notices (a NOTICE from a DROP ... IF EXISTS) are not printed over the output.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)

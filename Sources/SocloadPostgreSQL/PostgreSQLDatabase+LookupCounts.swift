@@ -8,24 +8,12 @@ extension PostgreSQLDatabase {
         try connection.value("SELECT to_regclass($1) IS NOT NULL", [qualified(name)]) == "t"
     }
 
-    private func statements(_ lookup: PlanLookup) -> LookupStatements {
-        LookupStatements(lookupTable: qualified(lookup.table), key: PlanLookup.keyColumn.quotedDatabaseIdentifier,
-                         values: lookup.columns.map { ($0.name.quotedDatabaseIdentifier, PostgreSQLLookups.nullStandIn($0.type)) })
-    }
-
     /// The kept counts of `table`'s lookups that differ from its rows now.
     public func driftedCounts(of table: PlanTable) throws -> [KeptCountDrift] {
-        var drifts: [KeptCountDrift] = []
-        for lookup in table.lookups {
-            for (column, distinct) in lookup.keptCounts {
-                let sql = statements(lookup).driftedRows(table: qualified(table.name), foreignKey: lookup.foreignKey.quotedDatabaseIdentifier,
-                                                         countColumn: column.quotedDatabaseIdentifier,
-                                                         distinct: distinct?.quotedDatabaseIdentifier)
-                let rows = Int(try connection.value(sql) ?? "0") ?? 0
-                if rows > 0 { drifts.append(KeptCountDrift(lookupTable: lookup.table, countColumn: column, rows: rows)) }
-            }
+        try LookupWriting(table: table, dialect: dialect).driftQueries().compactMap { query in
+            let rows = Int(try connection.value(query.sql) ?? "0") ?? 0
+            return rows > 0 ? KeptCountDrift(lookupTable: query.lookupTable, countColumn: query.countColumn, rows: rows) : nil
         }
-        return drifts
     }
 
     /// Every kept count of `table`'s lookups made again from its rows (pruning lookups pruned),
@@ -35,10 +23,7 @@ extension PostgreSQLDatabase {
         try connection.execute("BEGIN")
         do {
             let drifts = try driftedCounts(of: table)
-            let target = qualified(table.name)
-            for lookup in table.lookups {
-                for sql in lookup.recountStatements(statements(lookup), table: target) { try connection.execute(sql) }
-            }
+            for sql in LookupWriting(table: table, dialect: dialect).recountStatements() { try connection.execute(sql) }
             try connection.execute("COMMIT")
             return drifts
         } catch {

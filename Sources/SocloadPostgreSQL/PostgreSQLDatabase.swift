@@ -21,11 +21,7 @@ public struct PostgreSQLDatabase {
 
     /// A table of the schema: its name, its row count and its name as SQL must write it
     /// (`quote_ident`: `"5mtp_qs2h"`, `"Name"`).
-    public struct Table: Sendable, Equatable {
-        public let name: String
-        public let rowCount: Int
-        public let nameInSQL: String
-    }
+    public typealias Table = TableSummary
 
     /// The schema's tables, socload's catalog aside, by name.
     public func tables() throws -> [Table] {
@@ -105,7 +101,7 @@ public struct PostgreSQLDatabase {
         do {
             let entry = try catalog.entry(for: tableOrDatasetID)
             let name = entry?.tableName ?? tableOrDatasetID
-            if name.hasPrefix("_socload_") { throw PostgreSQLDatabaseError.internalTable(name) }
+            if name.hasPrefix("_socload_") { throw ReadError.notALoadedTable(name, what: "socload's own table") }
             let exists = try connection.value("SELECT c.relkind IN ('r', 'p') FROM pg_class c WHERE c.oid = to_regclass($1)",
                                               [qualified(name)]) == "t"
             guard entry != nil || exists else {
@@ -120,7 +116,7 @@ public struct PostgreSQLDatabase {
             } ?? []
             let ours = Set([name] + children.map(\.name))
             let users = Set(DropRules.users(of: name, plans: plans) + (try referencingTables(name).filter { !ours.contains($0) }))
-            if !users.isEmpty { throw PostgreSQLDatabaseError.inUse(name, by: users.sorted()) }
+            if !users.isEmpty { throw ReadError.inUse(name, by: users.sorted()) }
             for child in children {
                 try connection.execute("DROP TABLE IF EXISTS \(qualified(child.name))")
             }
@@ -144,18 +140,6 @@ public struct PostgreSQLDatabase {
 public enum PostgreSQLDatabaseError: Error, Equatable, CustomStringConvertible {
     /// A read-only statement would have changed the database.
     case changeRefused
-    /// Other tables use it (as a lookup, a child table, or through a foreign key).
-    case inUse(String, by: [String])
-    /// socload's catalog is not a loaded table.
-    case internalTable(String)
 
-    public var description: String {
-        switch self {
-        case .changeRefused: return "the statement would change the database"
-        case .internalTable(let name): return "'\(name)' is socload's own table, not a loaded table"
-        case let .inUse(name, users):
-            return "\(name) is used by \(users.shortList()) (a lookup, a child table or a foreign key points at it): "
-                + "drop \(users.count == 1 ? "that table" : "those tables") first; socload never drops what others use"
-        }
-    }
+    public var description: String { "the statement would change the database" }
 }

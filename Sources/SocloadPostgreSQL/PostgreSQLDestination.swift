@@ -30,7 +30,7 @@ public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
     }
 
     public var storableValues: StorableValues { PostgreSQLTypes.storableValues }
-    public var maximumNameBytes: Int? { 63 }
+    public var maximumNameBytes: Int? { PostgreSQLTypes.maximumNameBytes }
 
     /// PostgreSQL's 1,600 columns, counting the PostGIS geometry columns a table may get.
     public var columnLimit: ColumnLimit? { ColumnLimit(maximum: 1_600, database: "PostgreSQL", addsGeometryColumns: true) }

@@ -10,23 +10,10 @@ struct PostgreSQLLookups {
     let transaction: PostgreSQLLoadTransaction
     let table: PlanTable
 
-    func statements(_ lookup: PlanLookup) -> LookupStatements {
-        LookupStatements(lookupTable: transaction.qualified(lookup.table), key: PlanLookup.keyColumn.quotedDatabaseIdentifier,
-                         values: lookup.columns.map { ($0.name.quotedDatabaseIdentifier, Self.nullStandIn($0.type)) })
-    }
+    /// The SQL both databases share for these lookups.
+    var writing: LookupWriting { LookupWriting(table: table, dialect: PostgreSQLDialect(schema: transaction.schema)) }
 
-    /// A value of the type's column that stands for NULL in a match of several columns.
-    static func nullStandIn(_ type: LogicalType) -> String {
-        switch type {
-        case .text, .geometry: return "''"
-        case .integer, .decimal, .double: return "0"
-        case .boolean: return "false"
-        case .timestamp: return "'epoch'::timestamptz"
-        case .floatingTimestamp: return "'epoch'::timestamp"
-        case .date: return "'epoch'::date"
-        case .json: return "'null'::jsonb"
-        }
-    }
+    func statements(_ lookup: PlanLookup) -> LookupStatements { writing.statements(lookup) }
 
     /// The column names of a relation (quoted and qualified, or a temporary table's quoted name).
     static func columnNames(of relation: String, transaction: PostgreSQLLoadTransaction) throws -> [String] {
@@ -35,46 +22,29 @@ struct PostgreSQLLookups {
             """, [relation]).rows.compactMap { $0[0] }
     }
 
-    /// `_socload_<purpose>_<table>_<lookup>`, within PostgreSQL's 63 bytes.
-    func ownedName(_ lookup: PlanLookup, _ purpose: String) -> String {
-        Self.ownedName(table: table.name, lookup: lookup.table, purpose)
-    }
+    func ownedName(_ lookup: PlanLookup, _ purpose: String) -> String { writing.ownedName(lookup, purpose) }
 
+    /// `_socload_<purpose>_<table>_<lookup>`, within PostgreSQL's 63 bytes.
     static func ownedName(table: String, lookup: String, _ purpose: String) -> String {
-        LoadPlan.shortenedName("_socload_\(purpose)_\(table)_\(lookup)", toBytes: 63)
+        LoadPlan.shortenedName("_socload_\(purpose)_\(table)_\(lookup)", toBytes: PostgreSQLTypes.maximumNameBytes)
     }
 
     /// Makes each lookup that `relation` still holds the values of (its foreign key is not a
     /// column there), and adds the values it lacks.
     func addMissingValues(from relation: String, columns relationColumns: Set<String>) throws {
-        for lookup in table.lookups where !relationColumns.contains(lookup.foreignKey) {
+        for lookup in writing.lookupsToFill(from: relationColumns) {
             try ensureTable(lookup)
             try transaction.execute(statements(lookup).insertMissingValues(from: relation))
         }
-    }
-
-    /// The SELECT list and joins that turn rows of `relation` (alias "s") into `columns` of the
-    /// table: a lookup's foreign key from its join, where `relation` holds the values.
-    func storedRows(_ columns: [String], columns relationColumns: Set<String>) -> (select: String, joins: String) {
-        var joins: [String] = []
-        var aliases: [String: String] = [:]
-        for (index, lookup) in table.lookups.enumerated() where !relationColumns.contains(lookup.foreignKey) {
-            let alias = "\"l\(index)\""
-            aliases[lookup.foreignKey] = alias
-            joins.append(statements(lookup).join(alias: alias, source: "\"s\""))
-        }
-        let select = columns.map { column in
-            aliases[column].map { "\($0).\(PlanLookup.keyColumn.quotedDatabaseIdentifier)" } ?? "\"s\".\(column.quotedDatabaseIdentifier)"
-        }.joined(separator: ", ")
-        return (select, joins.joined(separator: " "))
     }
 
     /// After the rows, on the table under its final name: each lookup's foreign key constraint
     /// and indexes, its counts, pruning and trigger.
     func finishRows() throws {
         let target = transaction.qualified(table.name)
+        for lookup in table.lookups { try ensureTable(lookup) }
+        for sql in writing.indexStatements() { try transaction.execute(sql) }
         for lookup in table.lookups {
-            try ensureTable(lookup)
             let foreignKey = lookup.foreignKey.quotedDatabaseIdentifier
             let constraint = ownedName(lookup, "fk")
             if try transaction.value("SELECT count(*) FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $2",
@@ -82,11 +52,6 @@ struct PostgreSQLLookups {
                 try transaction.execute("ALTER TABLE \(target) ADD CONSTRAINT \(constraint.quotedDatabaseIdentifier) FOREIGN KEY "
                                         + "(\(foreignKey)) REFERENCES \(transaction.qualified(lookup.table)) "
                                         + "(\(PlanLookup.keyColumn.quotedDatabaseIdentifier))")
-            }
-            try transaction.execute("CREATE INDEX IF NOT EXISTS \(ownedName(lookup, "fk").quotedDatabaseIdentifier) ON \(target) (\(foreignKey))")
-            for count in lookup.distinctCounts {
-                try transaction.execute("CREATE INDEX IF NOT EXISTS \(ownedName(lookup, "distinct_" + count.sourceColumn).quotedDatabaseIdentifier) "
-                                        + "ON \(target) (\(foreignKey), \(count.sourceColumn.quotedDatabaseIdentifier))")
             }
             for sql in lookup.recountStatements(statements(lookup), table: target) { try transaction.execute(sql) }
             try createTrigger(lookup)
@@ -113,7 +78,7 @@ struct PostgreSQLLookups {
             let definitions = ["\(PlanLookup.keyColumn.quotedDatabaseIdentifier) bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"]
                 + lookup.columns.map { "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))" }
                 + counts.map { "\($0.quotedDatabaseIdentifier) bigint NOT NULL DEFAULT 0" }
-                + ["CONSTRAINT \(LoadPlan.shortenedName("_socload_unique_" + lookup.table, toBytes: 63).quotedDatabaseIdentifier) "
+                + ["CONSTRAINT \(writing.dialect.kept("_socload_unique_" + lookup.table).quotedDatabaseIdentifier) "
                    + "UNIQUE NULLS NOT DISTINCT (\(statements(lookup).valueList))"]
             try transaction.execute("CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
             return

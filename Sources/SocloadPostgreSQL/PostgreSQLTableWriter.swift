@@ -155,7 +155,7 @@ final class PostgreSQLTableWriter: TableWriter {
             let present = Set(try PostgreSQLLookups.columnNames(of: relation, transaction: transaction))
             try lookups.addMissingValues(from: relation, columns: present)
             let columns = table.storedColumns.map(\.name) + geometries.map(\.name)
-            let rows = lookups.storedRows(columns, columns: present)
+            let rows = lookups.writing.storedRows(columns, relationColumns: present)
             // No ORDER BY: sorting a whole dataset would spill to disk; a duplicate key's row
             // numbers come from the staging table's `_socload_order` instead.
             try transaction.execute("INSERT INTO \(newTable) (\(Self.quotedList(columns))) SELECT \(rows.select) FROM \(relation) AS \"s\" "
@@ -231,9 +231,6 @@ final class PostgreSQLTableWriter: TableWriter {
             """)
         guard let row = result.rows.first, let rows = row[0] else { return nil }
         let numbers = rows.trimmingCharacters(in: ["{", "}"]).split(separator: ",").compactMap { Int($0) }
-        let shown = row.dropFirst().map { $0.map { JSONValue.quoted($0.count > 40 ? String($0.prefix(40)) + "…" : $0) } ?? "NULL" }
-        let key = table.primaryKey.count == 1 ? table.primaryKey[0] : "(" + table.primaryKey.joined(separator: ", ") + ")"
-        let value = shown.count == 1 ? shown[0] : "(" + shown.joined(separator: ", ") + ")"
-        return LoadError.duplicateKey(table: table.name, key: key, value: value, rows: numbers)
+        return table.duplicateKeyError(values: Array(row.dropFirst()), rows: numbers)
     }
 }

@@ -20,10 +20,13 @@ public enum PostgreSQLTypes {
     }
 
     /// `"schema"."name"`: a relation of a schema, both quoted.
+    /// The longest name PostgreSQL keeps, in UTF-8 bytes (NAMEDATALEN - 1).
+    static let maximumNameBytes = 63
+
     /// A name longer than PostgreSQL's 63 bytes is the shortened one the load gave the table
     /// (`LoadPlan.shortenedName`), so the name the user gave works in every command.
     public static func qualified(_ name: String, schema: String) -> String {
-        schema.quotedDatabaseIdentifier + "." + LoadPlan.shortenedName(name, toBytes: 63).quotedDatabaseIdentifier
+        schema.quotedDatabaseIdentifier + "." + LoadPlan.shortenedName(name, toBytes: maximumNameBytes).quotedDatabaseIdentifier
     }
 
     /// What PostgreSQL cannot store that SQLite can: the converter treats such cells as not of

@@ -49,7 +49,7 @@ final class PostgreSQLUpserter: RowUpserter {
         let incoming = Set(table.columns.map(\.name))
         try lookups.addMissingValues(from: staging, columns: incoming)
         let stored = table.storedColumns.map(\.name) + geometries.map(\.name)
-        let rows = lookups.storedRows(stored, columns: incoming)
+        let rows = lookups.writing.storedRows(stored, relationColumns: incoming)
         let key = Set(table.primaryKey)
         let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)
         let updates = stored.filter { !key.contains($0) }.map {

@@ -122,7 +122,7 @@ public final class SQLiteCatalog: CatalogStore {
         let entry = try entry(for: name)
         let tableName = entry?.tableName ?? name
         if tableName.lowercased() == Self.tableName || tableName.lowercased().hasPrefix("sqlite_") {
-            throw SQLiteCatalogError.internalTable(tableName)
+            throw ReadError.notALoadedTable(tableName, what: "socload's catalog or one of SQLite's own tables")
         }
         let existing = try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
                                        arguments: [tableName])
@@ -135,7 +135,7 @@ public final class SQLiteCatalog: CatalogStore {
         let ours = Set(([tableName] + children.map(\.name)).map { $0.lowercased() })
         let users = DropRules.users(of: tableName, plans: plans)
             + (try referencingTables(tableName).filter { !ours.contains($0.lowercased()) })
-        if !users.isEmpty { throw SQLiteCatalogError.inUse(tableName, by: Array(Set(users)).sorted()) }
+        if !users.isEmpty { throw ReadError.inUse(tableName, by: Array(Set(users)).sorted()) }
         for child in children {
             try db.execute(sql: "DROP TABLE IF EXISTS \(child.name.quotedDatabaseIdentifier)")
         }
@@ -165,19 +165,7 @@ public final class SQLiteCatalog: CatalogStore {
 }
 
 /// A catalog operation refused.
-public enum SQLiteCatalogError: Error, CustomStringConvertible, Equatable {
-    /// socload's catalog or one of SQLite's own tables, which `drop` does not remove.
-    case internalTable(String)
-    /// Other tables use it (as a lookup, a child table, or through a foreign key).
-    case inUse(String, by: [String])
 
-    public var description: String {
-        switch self {
-        case .internalTable(let name):
-            return "'\(name)' is socload's catalog or one of SQLite's own tables, not a loaded table"
-        case let .inUse(name, users):
-            return "\(name) is used by \(users.shortList()) (a lookup, a child table or a foreign key points at it): "
-                + "drop \(users.count == 1 ? "that table" : "those tables") first; socload never drops what others use"
-        }
-    }
-}
+/// `drop`'s refusals are `ReadError` in both databases now (`.inUse`, `.notALoadedTable`).
+@available(*, deprecated, renamed: "ReadError")
+public typealias SQLiteCatalogError = ReadError

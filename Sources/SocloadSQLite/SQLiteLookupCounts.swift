@@ -7,6 +7,8 @@ public struct SQLiteLookupCounts {
     let db: Database
     let table: PlanTable
 
+    private var writing: LookupWriting { LookupWriting(table: table, dialect: SQLiteDialect()) }
+
     public init(db: Database, table: PlanTable) {
         self.db = db
         self.table = table
@@ -14,26 +16,15 @@ public struct SQLiteLookupCounts {
 
     /// The kept counts that differ from the rows now.
     public func drifted() throws -> [KeptCountDrift] {
-        var drifts: [KeptCountDrift] = []
-        let quotedTable = table.name.quotedDatabaseIdentifier
-        for lookup in table.lookups {
-            let statements = SQLiteLookups.statements(lookup)
-            for (column, distinct) in lookup.keptCounts {
-                let rows = try db.fetchOne(Int.self, sql: statements.driftedRows(
-                    table: quotedTable, foreignKey: lookup.foreignKey.quotedDatabaseIdentifier,
-                    countColumn: column.quotedDatabaseIdentifier, distinct: distinct?.quotedDatabaseIdentifier)) ?? 0
-                if rows > 0 { drifts.append(KeptCountDrift(lookupTable: lookup.table, countColumn: column, rows: rows)) }
-            }
+        try writing.driftQueries().compactMap { query in
+            let rows = try db.fetchOne(Int.self, sql: query.sql) ?? 0
+            return rows > 0 ? KeptCountDrift(lookupTable: query.lookupTable, countColumn: query.countColumn, rows: rows) : nil
         }
-        return drifts
     }
 
     /// Every kept count made again from the rows, and pruning lookups pruned; in the caller's
     /// transaction.
     public func recount() throws {
-        let quotedTable = table.name.quotedDatabaseIdentifier
-        for lookup in table.lookups {
-            for sql in lookup.recountStatements(SQLiteLookups.statements(lookup), table: quotedTable) { try db.execute(sql: sql) }
-        }
+        for sql in writing.recountStatements() { try db.execute(sql: sql) }
     }
 }

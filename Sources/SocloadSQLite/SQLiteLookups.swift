@@ -10,53 +10,23 @@ struct SQLiteLookups {
     let db: Database
     let table: PlanTable
 
-    /// The shared statements for one lookup. A value of several columns is unique with NULLs
-    /// not distinct through an index on expressions, which the match uses too.
-    static func statements(_ lookup: PlanLookup) -> LookupStatements {
-        LookupStatements(lookupTable: lookup.table.quotedDatabaseIdentifier, key: PlanLookup.keyColumn.quotedDatabaseIdentifier,
-                         values: lookup.valueColumns.map { ($0.quotedDatabaseIdentifier, "0") })
-    }
+    /// The SQL both databases share for these lookups.
+    var writing: LookupWriting { LookupWriting(table: table, dialect: SQLiteDialect()) }
 
     /// Makes each lookup that `relation` still holds the values of (its foreign key is not a
     /// column there), and adds the values it lacks.
     func addMissingValues(from relation: String, columns relationColumns: Set<String>) throws {
-        for lookup in table.lookups where !relationColumns.contains(lookup.foreignKey.lowercased()) {
+        for lookup in writing.lookupsToFill(from: relationColumns) {
             try ensureTable(lookup)
-            try db.execute(sql: Self.statements(lookup).insertMissingValues(from: relation))
+            try db.execute(sql: writing.statements(lookup).insertMissingValues(from: relation))
         }
-    }
-
-    /// The SELECT list and joins that turn rows of `relation` (alias "s") into the table's
-    /// stored columns: a lookup's foreign key from its join, where `relation` holds the values.
-    func storedRows(from relation: String, columns relationColumns: Set<String>) -> (select: String, joins: String) {
-        var joins: [String] = []
-        var aliases: [String: String] = [:]
-        for (index, lookup) in table.lookups.enumerated() where !relationColumns.contains(lookup.foreignKey.lowercased()) {
-            let alias = "\"l\(index)\""
-            aliases[lookup.foreignKey] = alias
-            joins.append(Self.statements(lookup).join(alias: alias, source: "\"s\""))
-        }
-        let select = table.storedColumns.map { column in
-            aliases[column.name].map { "\($0).\(PlanLookup.keyColumn.quotedDatabaseIdentifier)" }
-                ?? "\"s\".\(column.name.quotedDatabaseIdentifier)"
-        }.joined(separator: ", ")
-        return (select, joins.joined(separator: " "))
     }
 
     /// After the rows: each lookup's indexes on the table, its counts and pruning (as `recount`
     /// makes them), and its triggers.
     func finishRows() throws {
-        let quotedTable = table.name.quotedDatabaseIdentifier
-        for lookup in table.lookups {
-            try ensureTable(lookup)
-            let foreignKey = lookup.foreignKey.quotedDatabaseIdentifier
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(Self.ownedName(table, lookup, "fk").quotedDatabaseIdentifier) "
-                                + "ON \(quotedTable) (\(foreignKey))")
-            for count in lookup.distinctCounts {
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(Self.ownedName(table, lookup, "distinct_" + count.sourceColumn).quotedDatabaseIdentifier) "
-                                    + "ON \(quotedTable) (\(foreignKey), \(count.sourceColumn.quotedDatabaseIdentifier))")
-            }
-        }
+        for lookup in table.lookups { try ensureTable(lookup) }
+        for sql in writing.indexStatements() { try db.execute(sql: sql) }
         try SQLiteLookupCounts(db: db, table: table).recount()
         for lookup in table.lookups { try createTriggers(lookup) }
     }
@@ -65,14 +35,9 @@ struct SQLiteLookups {
     func dropTriggers() throws {
         for lookup in table.lookups {
             for event in ["insert", "update", "delete"] {
-                try db.execute(sql: "DROP TRIGGER IF EXISTS \(Self.ownedName(table, lookup, event).quotedDatabaseIdentifier)")
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(writing.ownedName(lookup, event).quotedDatabaseIdentifier)")
             }
         }
-    }
-
-    /// `_socload_<purpose>_<table>_<lookup>`: socload's own objects, never rebuilt as the user's.
-    static func ownedName(_ table: PlanTable, _ lookup: PlanLookup, _ purpose: String) -> String {
-        "_socload_\(purpose)_\(table.name)_\(lookup.table)"
     }
 
     /// Creates the lookup table when it is missing; an existing one must have a lookup's shape
@@ -86,7 +51,7 @@ struct SQLiteLookups {
                 + lookup.columns.map { "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type))" }
                 + counts.map { "\($0.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0" }
             try db.execute(sql: "CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
-            let statements = Self.statements(lookup)
+            let statements = writing.statements(lookup)
             let unique = lookup.columns.count == 1 ? statements.valueList : statements.nullSafeIndexExpressions.joined(separator: ", ")
             try db.execute(sql: "CREATE UNIQUE INDEX \(("_socload_unique_" + lookup.table).quotedDatabaseIdentifier) ON \(quoted) (\(unique))")
             return
@@ -131,7 +96,7 @@ struct SQLiteLookups {
         for body in bodies {
             let statements = body.statements.compactMap { $0 }
             guard !statements.isEmpty else { continue }
-            try db.execute(sql: "CREATE TRIGGER \(Self.ownedName(table, lookup, body.event).quotedDatabaseIdentifier) \(body.header) "
+            try db.execute(sql: "CREATE TRIGGER \(writing.ownedName(lookup, body.event).quotedDatabaseIdentifier) \(body.header) "
                                 + "BEGIN \(statements.joined(separator: " ")) END")
         }
     }

@@ -89,7 +89,7 @@ final class SQLiteTableWriter: TableWriter {
             // The rows keep their order, so a row's rowid is still its number in the dataset.
             let staged = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info('_socload_rows', 'temp')"))
             try lookups.addMissingValues(from: Self.stagingTable, columns: staged)
-            let rows = lookups.storedRows(from: Self.stagingTable, columns: staged)
+            let rows = lookups.writing.storedRows(table.storedColumns.map(\.name), relationColumns: staged)
             try db.execute(sql: "INSERT INTO \(quotedTable) (\(Self.quotedList(table.storedColumns.map(\.name)))) "
                                 + "SELECT \(rows.select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
             try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
@@ -135,18 +135,16 @@ final class SQLiteTableWriter: TableWriter {
         let second = try db.fetchValue(sql: "SELECT min(rowid) FROM \(quotedTable) WHERE \(matches) AND rowid > ?",
                                        arguments: StatementArguments(positional: values + [.integer(firstRow)]))
         guard case .integer(let secondRow)? = second else { return nil }
-        let shown = values.map(Self.display)
-        let key = table.primaryKey.count == 1 ? table.primaryKey[0] : "(" + table.primaryKey.joined(separator: ", ") + ")"
-        let value = shown.count == 1 ? shown[0] : "(" + shown.joined(separator: ", ") + ")"
-        return LoadError.duplicateKey(table: table.name, key: key, value: value, rows: [Int(firstRow), Int(secondRow)])
+        return table.duplicateKeyError(values: values.map(Self.text), rows: [Int(firstRow), Int(secondRow)])
     }
 
-    private static func display(_ value: DatabaseValue) -> String {
+    /// A key value as text (nil: NULL).
+    private static func text(_ value: DatabaseValue) -> String? {
         switch value {
-        case .null: return "NULL"
+        case .null: return nil
         case .integer(let integer): return String(integer)
         case .real(let real): return String(real)
-        case .text(let text): return JSONValue.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+        case .text(let text): return text
         case .blob: return "a blob"
         }
     }

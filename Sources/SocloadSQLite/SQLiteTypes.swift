@@ -22,9 +22,10 @@ enum SQLiteTypes {
     /// `--index` indexes, and per lookup the foreign key's indexes and the count triggers.
     static func ownedObjectNames(_ table: PlanTable) -> Set<String> {
         var names = [keyIndexName(table)] + table.indexes.map(\.name)
+        let writing = LookupWriting(table: table, dialect: SQLiteDialect())
         for lookup in table.lookups {
-            names += ["fk", "insert", "update", "delete"].map { SQLiteLookups.ownedName(table, lookup, $0) }
-            names += lookup.distinctCounts.map { SQLiteLookups.ownedName(table, lookup, "distinct_" + $0.sourceColumn) }
+            names += ["fk", "insert", "update", "delete"].map { writing.ownedName(lookup, $0) }
+            names += lookup.distinctCounts.map { writing.ownedName(lookup, "distinct_" + $0.sourceColumn) }
         }
         return Set(names.map { $0.lowercased() })
     }

@@ -75,7 +75,7 @@ final class SQLiteUpserter: RowUpserter {
             """)
         let staged = Set(table.columns.map { $0.name.lowercased() })
         try lookups.addMissingValues(from: staging, columns: staged)
-        let rows = lookups.storedRows(from: staging, columns: staged)
+        let rows = lookups.writing.storedRows(table.storedColumns.map(\.name), relationColumns: staged)
         let key = Set(table.primaryKey)
         let updates = table.storedColumns.filter { !key.contains($0.name) }.map {
             "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"

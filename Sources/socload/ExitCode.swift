@@ -36,8 +36,9 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     var description: String { message }
 
-    /// A table name or dataset id the catalog of the database at `path` does not know.
-    static func notInCatalog(_ key: String, path: String) -> CommandFailure {
-        CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of '\(path)'", exitCode: .noInput)
+    /// A table name or dataset id the catalog of the database does not know (`place`: how
+    /// the database is named, `LoadedDatabase.place`).
+    static func notInCatalog(_ key: String, in place: String) -> CommandFailure {
+        CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in the catalog of \(place)", exitCode: .noInput)
     }
 }

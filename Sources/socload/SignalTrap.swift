@@ -2,17 +2,22 @@ import Dispatch
 import Glibc
 import SocloadSocrata
 
-/// Turns SIGINT and SIGTERM into a cancelled load (which rolls back) instead of an abrupt exit.
-/// The loader stops whatever it waits for (a read, the network, a statement, a lock) within a
+/// Turns SIGINT and SIGTERM into a cancelled load or extract (which rolls back) instead of an
+/// abrupt exit. The loader stops whatever it waits for (a read, the network, a statement, a lock) within a
 /// second.
 final class SignalTrap {
     private var sources: [any DispatchSourceSignal] = []
 
-    init(loader: DatasetLoader) {
+    convenience init(loader: DatasetLoader) {
+        self.init { signal in loader.cancel(signal: signal) }
+    }
+
+    /// `cancel` gets the signal's number (on a global queue).
+    init(cancel: @escaping @Sendable (Int32) -> Void) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { loader.cancel(signal: signalNumber) }
+            source.setEventHandler { cancel(signalNumber) }
             source.resume()
             sources.append(source)
         }

@@ -1,8 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import SocloadDatabase
-import SocloadPostgreSQL
 
 /// Cancels the statement a command is running when SIGINT or SIGTERM arrives, or when its
 /// `--timeout` runs out: SQLite's `sqlite3_interrupt` (`DatabaseQueue.interrupt()`), PostgreSQL's
@@ -30,15 +28,10 @@ final class StatementWatch: @unchecked Sendable {
     /// Why the statement was stopped, if it was.
     var reason: Reason? { lock.withLock { stoppedBy } }
 
-    /// From now on, a signal or the timeout stops what `queue` runs.
-    func watch(_ queue: DatabaseQueue) {
-        // Weakly: the queue closes (and tidies its -wal away) when the command is done with it.
-        add { [weak queue] in queue?.interrupt() }
-    }
-
-    /// From now on, a signal or the timeout cancels what `connection` runs.
-    func watch(_ connection: PostgreSQLConnection) {
-        add(connection.cancelAction)
+    /// From now on, a signal or the timeout calls `cancel` (a database's `cancelAction`, which
+    /// holds a SQLite queue weakly: it closes, and tidies its -wal away, when the command is done).
+    func watch(_ cancel: @escaping @Sendable () -> Void) {
+        add(cancel)
     }
 
     private func add(_ cancel: @escaping @Sendable () -> Void) {

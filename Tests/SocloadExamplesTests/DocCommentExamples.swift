@@ -115,6 +115,13 @@ final class DocCommentExamples: ExampleTestCase {
             let forms = try SQLiteCatalog(db: db).timestampForms(of: "n5m4_mism")
             XCTAssertEqual(forms["nomination_date"], .floating)
         }
+        // SQLiteLoadedDatabase, the read role
+        do {
+            let database = try SQLiteLoadedDatabase(path: "socload.sqlite")
+            for table in try database.tables() { print(table.name, table.rowCount) }
+            XCTAssertEqual(try database.tables().map(\.rowCount), [300])
+            XCTAssertThrowsError(try database.drop("n5m4_mism")) // read-only: opened without acceptsChanges
+        }
         let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop("n5m4_mism") }
         XCTAssertEqual(dropped, "n5m4_mism")
 
@@ -208,6 +215,12 @@ final class DocCommentExamples: ExampleTestCase {
         // DatasetLoader.extract
         let summary = try loader.extract(Extraction(columns: ["agency"], count: true), from: "n5m4_mism")
         XCTAssertEqual(summary.lookup.foreignKey, "agency_id")
+        // LookupExtractor: the same, on a destination alone
+        do {
+            let destination = SQLiteDestination(queue: queue)
+            let summary = try LookupExtractor(destination: destination).extract(Extraction(columns: ["position"], count: true), from: "n5m4_mism")
+            XCTAssertEqual(summary.lookup.foreignKey, "position_id")
+        }
         // Predicate.related
         let predicate: SocloadDatabase.Predicate = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
         struct Nomination: Decodable { var name: String }
@@ -237,31 +250,6 @@ final class DocCommentExamples: ExampleTestCase {
         let summary = try loader.loadDocument(DocumentLoadRequest(source: "committees.json"))
         XCTAssertEqual(summary.tableName, "committees")
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT members FROM committees") }, .integer(7))
-    }
-
-    /// The import graph runs one way (the README's layout table): each library imports only the
-    /// modules below it, so the core stays free of C and PostgreSQL of SQLite.
-    func testEachLibraryImportsOnlyTheModulesBelowIt() throws {
-        let allowed: [String: Set<String>] = [
-            "SocloadCore": [],
-            "SocloadDatabase": ["SocloadCore", "CSQLite"],
-            "SocloadSocrata": ["SocloadCore", "CCurl"],
-            "SocloadSQLite": ["SocloadCore", "SocloadDatabase", "CSQLite", "CFileSystem"],
-            "SocloadPostgreSQL": ["SocloadCore", "CPostgreSQL"],
-        ]
-        for (library, modules) in allowed {
-            let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
-            let files = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
-            for file in files where file.hasSuffix(".swift") {
-                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-                for line in source.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") {
-                    let module = String(line.split(separator: " ").last ?? "")
-                    let isShim = module.first == "C" && (module.dropFirst().first?.isUppercase ?? false)
-                    guard module.hasPrefix("Socload") || isShim else { continue }
-                    XCTAssertTrue(modules.contains(module), "\(library)/\(file) imports \(module)")
-                }
-            }
-        }
     }
 
     /// Every line of every code example in the doc comments of the libraries is in this file, so

@@ -141,7 +141,7 @@ final class PostgreSQLHostileNameTests: PostgreSQLTestCase {
         let query = try reader.selectQuery(from: table, columns: ["\"); DROP TABLE t; --", "select"],
                                            where: SocloadDatabase.Predicate.equals("q\"uote", "v2'\"; --") && .isNull("order"))
         var found: [[DatabaseValue]] = []
-        try reader.run(query.sql, parameters: query.parameters) { found.append($0) }
+        try reader.read(query, columns: { _ in }) { found.append($0) }
         XCTAssertEqual(found, [[.text("v3'\"; --"), .text("v4'\"; --")]])
         XCTAssertTrue(try reader.definition(of: table)[0].hasPrefix("CREATE TABLE \"sch\"\"ema; DROP\".\"t\"\"able'; DROP TABLE x; --\" ("))
         XCTAssertEqual(try reader.drop(table), table)

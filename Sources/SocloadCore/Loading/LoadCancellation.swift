@@ -36,3 +36,18 @@ extension LoadCancellation {
     /// The "signal" recorded when a Swift `Task` is cancelled.
     public static let taskCancelled: Int32 = 1_000
 }
+
+extension LoadCancellation {
+    /// Runs one operation of `destination` that `cancellation` may stop: once it has ended, a
+    /// cancel is cleared (so the next operation runs) and the destination works again, and the
+    /// operation's outcome becomes `LoadError.cancelled` or `.interrupted(signal:)`.
+    public static func reporting<T>(_ cancellation: LoadCancellation?, destination: any LoadDestination,
+                                    _ body: () throws -> T) throws -> T {
+        let result = Result { try body() }
+        guard let signal = cancellation?.signal else { return try result.get() }
+        destination.resumeAfterInterrupt()
+        cancellation?.clear()
+        if case .success(let value) = result { return value }
+        throw signal == LoadCancellation.taskCancelled ? LoadError.cancelled : LoadError.interrupted(signal: signal)
+    }
+}

@@ -4,9 +4,9 @@
 ///
 /// Names from the user (a table, a dataset id) are looked up as the database compares them;
 /// values are always bound.
-public protocol LoadedDatabase: AnyObject {
-    /// How the database is named in messages: a file path, or a URL without its password and
-    /// the schema.
+public protocol LoadedDatabase {
+    /// How the database is named in messages, after "in": a file path in single quotes
+    /// (`'socload.sqlite'`), or the schema and a URL without its password.
     var place: String { get }
 
     /// The user's tables, socload's catalog aside, by name.
@@ -38,7 +38,7 @@ public protocol LoadedDatabase: AnyObject {
 
     /// Removes a loaded table, the tables it owns and its catalog entry, in one transaction;
     /// the name removed, or nil when the catalog has no such table. A table another table
-    /// still needs is refused (`ReadError.dropRefused`).
+    /// still needs is refused (`ReadError.inUse`).
     func drop(_ tableOrDatasetID: String) throws -> String?
 
     /// Makes the counts the table's lookups keep again from its rows, in one transaction; the
@@ -47,11 +47,11 @@ public protocol LoadedDatabase: AnyObject {
 
     /// The SELECT `socload select` runs, its columns checked against the table; throws
     /// `SelectError` for an unknown table or column.
-    func selectStatement(_ request: SelectRequest) throws -> BoundStatement
+    func selectStatement(_ request: SelectRequest) throws -> SQLFragment
 
     /// Runs a statement and streams its result: `columns` gets the names before the first row
     /// (only for a statement that returns rows), then each row goes to `row` as it arrives.
-    func read(_ statement: BoundStatement, columns: ([String]) -> Void, row: ([DatabaseValue]) throws -> Void) throws
+    func read(_ statement: SQLFragment, columns: ([String]) -> Void, row: ([DatabaseValue]) throws -> Void) throws
 
     /// Runs one statement of the user's, in the database's own SQL, with `parameters` bound as
     /// text. Unless `allowingChanges`, a statement that would change the database is refused
@@ -61,6 +61,10 @@ public protocol LoadedDatabase: AnyObject {
 
     /// False when `--contains` cannot ignore accents here (PostgreSQL without unaccent).
     var containsIgnoresAccents: Bool { get }
+
+    /// Cancels the statement running now, from any thread (a signal, a `--timeout`): it fails
+    /// soon, and what it was doing rolls back.
+    var cancelAction: @Sendable () -> Void { get }
 }
 
 /// A table of a loaded database, as `socload tables` lists it.
@@ -111,17 +115,6 @@ public struct SelectRequest: Sendable {
         self.predicate = predicate
         self.orderBy = orderBy
         self.limit = limit
-    }
-}
-
-/// A statement in a database's SQL and the values bound to its placeholders, in order.
-public struct BoundStatement: Sendable, Equatable {
-    public let sql: String
-    public let arguments: [DatabaseValue]
-
-    public init(sql: String, arguments: [DatabaseValue]) {
-        self.sql = sql
-        self.arguments = arguments
     }
 }
 

@@ -85,18 +85,12 @@ public final class DatasetLoader: @unchecked Sendable {
         return summary
     }
 
-    /// Runs `body`; once the load is cancelled, whatever failed because of it (an interrupted
-    /// statement, an aborted transfer) is reported as the interruption it is.
-    /// Runs a load; a cancelled one ends with `LoadError.cancelled` (a cancelled `Task`) or
+    /// Runs a load; a cancelled one (whatever failed because of the cancel: an interrupted
+    /// statement, an aborted transfer) ends with `LoadError.cancelled` (a cancelled `Task`) or
     /// `LoadError.interrupted(signal:)`. Either way the destination and the cancellation are
     /// made ready again, so the loader can load again (a cancel that came as the load ended too).
     func reportingCancellation<T>(_ body: () throws -> T) throws -> T {
-        let result = Result { try body() }
-        guard let signal = cancellation?.signal else { return try result.get() }
-        destination.resumeAfterInterrupt()
-        cancellation?.clear()
-        if case .success(let value) = result { return value }
-        throw signal == LoadCancellation.taskCancelled ? LoadError.cancelled : LoadError.interrupted(signal: signal)
+        try LoadCancellation.reporting(cancellation, destination: destination, body)
     }
 
     private func performLoad(_ request: LoadRequest) throws -> LoadSummary {
@@ -185,7 +179,7 @@ public final class DatasetLoader: @unchecked Sendable {
         var plan = plan
         let previous = try transaction.catalog.entry(for: plan.mainTable.name)
             .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
-        try checkLookupNames(plan.mainTable, catalog: transaction.catalog)
+        try transaction.catalog.checkLookupNames(of: plan.mainTable)
         try checkTableClaims(plan, previous: previous, transaction: transaction)
         // A refresh extracts what earlier loads and `socload extract` did: the values never come back.
         for extraction in previous?.options?.extractions ?? [] where !(plan.options?.extractions ?? []).contains(where: {
@@ -232,26 +226,6 @@ public final class DatasetLoader: @unchecked Sendable {
         }
         state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         state.plan = plan
-    }
-
-    /// A lookup may not be a table the catalog lists as loaded (it would be replaced by a load
-    /// of its own, or replace one).
-    /// And a lookup that prunes is one table's alone: pruning looks only at that table's rows, so
-    /// it would delete values another table still references.
-    func checkLookupNames(_ table: PlanTable, catalog: any CatalogStore) throws {
-        guard !table.lookups.isEmpty else { return }
-        let others = try catalog.recordedPlans().map(\.mainTable).filter { $0.name.lowercased() != table.name.lowercased() }
-        for lookup in table.lookups {
-            if let entry = try catalog.entry(for: lookup.table), entry.tableName.lowercased() == lookup.table.lowercased() {
-                throw PlanError("the lookup \(lookup.table) of \(table.name) would be the loaded table \(entry.tableName); "
-                                + "name it otherwise (:LOOKUP, or --into)")
-            }
-            for other in others {
-                guard let shared = other.lookup(named: lookup.table), shared.prune || lookup.prune else { continue }
-                throw PlanError("the lookup \(lookup.table) of \(table.name) is also \(other.name)'s, and +prune needs a lookup "
-                                + "of its own (it would delete values the other table references); name it otherwise")
-            }
-        }
     }
 
     /// The dataset's view metadata (`/api/views/ID.json`), retried like any request.

@@ -13,7 +13,10 @@ public struct RetryPolicy: Sendable {
     public var maximumDelay: Double
     public var maximumRetryAfter: Double
 
-    public init(maximumRetries: Int = 5, baseDelay: Double = 1, maximumDelay: Double = 60,
+    /// How many times a failed request is tried again unless told otherwise.
+    public static let defaultMaximumRetries = 5
+
+    public init(maximumRetries: Int = RetryPolicy.defaultMaximumRetries, baseDelay: Double = 1, maximumDelay: Double = 60,
                 maximumRetryAfter: Double = 300) {
         self.maximumRetries = maximumRetries
         self.baseDelay = baseDelay

@@ -166,16 +166,16 @@ struct Flag: SlotWrapper {
     }
 }
 
-/// A positional argument: `<table>`. Required ones are checked by the parser, so they are there
-/// when `run` is called (`value` is then non-nil).
+/// A required positional argument: `<table>`. The parser checks that it was given before `run`
+/// is called, so it is a plain `String`, never optional (the empty text only before parsing).
 @propertyWrapper
-struct Argument<Value: ExpressibleByArgument>: SlotWrapper {
-    private let storage: PositionalSlot<Value>
+struct Argument: SlotWrapper {
+    private let storage: PositionalSlot<String>
     var slot: any ArgumentSlot { storage }
-    var wrappedValue: Value? { storage.value }
+    var wrappedValue: String { storage.value ?? "" }
 
-    init(name: String, help: String, optional: Bool = false) {
-        storage = PositionalSlot(name: name, help: help, isOptional: optional)
+    init(name: String, help: String) {
+        storage = PositionalSlot(name: name, help: help, isOptional: false)
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import SocloadDatabase
 import SocloadPostgreSQL
+import SocloadSocrata
+import SocloadSQLite
 
 /// A subcommand of socload: its interface, and what it does with parsed arguments.
 protocol Command {
@@ -41,23 +43,20 @@ struct DatabaseOptions: ParsableArguments {
         return (connectionString, schema ?? "public")
     }
 
-    /// The PostgreSQL database `--db` names, connected, with its schema; nil for a SQLite file.
-    func openPostgreSQL(_ context: CommandContext, command: CommandSpec) throws -> PostgreSQLDatabase? {
-        guard let (connectionString, schema) = try postgreSQL(context, command: command) else { return nil }
-        return PostgreSQLDatabase(connection: try connect(connectionString, context), schema: schema)
-    }
-
-    /// A connection to `connectionString` whose statements a signal or `--timeout` cancels.
-    func connect(_ connectionString: PostgreSQLConnectionString, _ context: CommandContext) throws -> PostgreSQLConnection {
-        let connection = try PostgreSQLConnection(connectionString)
-        context.statements.watch(connection)
-        return connection
-    }
-
-    /// How a PostgreSQL database is named in messages: its URL without the password, and the schema.
-    func postgreSQLDescription(_ context: CommandContext) -> String {
-        let url = PostgreSQLConnectionString(path(context))?.redacted ?? path(context)
-        return "schema \(schema ?? "public") of \(url)"
+    /// The loaded database `--db` names, for a read command: the one place that tells the kinds of
+    /// database apart (a `postgresql://` URL, else a SQLite file that must exist). Its statements
+    /// are cancelled by a signal or `--timeout`. Unless `acceptsChanges`, nothing it runs may change
+    /// the database.
+    func openLoaded(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false) throws -> any LoadedDatabase {
+        let database: any LoadedDatabase
+        if let (connectionString, schema) = try postgreSQL(context, command: command) {
+            database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+        } else {
+            let queue = try openExisting(context, command: command, acceptsChanges: acceptsChanges)
+            database = SQLiteLoadedDatabase(queue: queue)
+        }
+        context.statements.watch(database.cancelAction)
+        return database
     }
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.
@@ -105,9 +104,18 @@ struct DatabaseOptions: ParsableArguments {
         }
         let queue = try DatabaseQueue(path: path(context), configuration: configuration)
         SQLLogFile.attach(to: queue, environment: context.environment)
-        context.statements.watch(queue)
         return queue
     }
+}
+
+/// The options every command that downloads shares (`fetch`, `load`, `sync`): the app token and
+/// the retries, each default defined once.
+struct NetworkOptions: ParsableArguments {
+    @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
+    var appToken: String?
+    @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).",
+            default: String(RetryPolicy.defaultMaximumRetries))
+    var retries: Int?
 }
 
 /// The `--format` option shared by the commands that print results.
@@ -117,19 +125,5 @@ struct FormatOptions: ParsableArguments {
 
     func writer(_ context: CommandContext, command: CommandSpec) throws -> any ResultWriter {
         try OutputFormat.resolve(format, output: context.output, command: command).makeWriter(output: context.output)
-    }
-}
-
-extension Database {
-    /// Runs a statement and streams its rows into a writer.
-    func write(sql: String, arguments: StatementArguments = [], to writer: any ResultWriter) throws {
-        let statement = try makeStatement(sql: sql)
-        try statement.bind(arguments)
-        let hasColumns = statement.columnCount > 0
-        if hasColumns { writer.begin(columns: statement.columnNames) }
-        while try statement.step() {
-            writer.write(statement.values())
-        }
-        if hasColumns { writer.finish() }
     }
 }

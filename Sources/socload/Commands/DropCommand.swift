@@ -1,6 +1,4 @@
-import SocloadDatabase
-import SocloadPostgreSQL
-import SocloadSQLite
+import SocloadCore
 
 /// `socload drop TABLE`: removes a loaded table and its catalog entry in one transaction.
 struct DropCommand: ParsableCommand {
@@ -12,36 +10,19 @@ struct DropCommand: ParsableCommand {
             Use this rather than query --write 'drop table ...', which would leave the entry behind.
             """)
 
-    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
+    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String
     @OptionGroup var database = DatabaseOptions()
 
     func run(context: CommandContext) throws {
-        let key = tableOrID ?? ""
-        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            let database = PostgreSQLDatabase(connection: try database.connect(connectionString, context), schema: schema)
-            let dropped: String?
-            do {
-                dropped = try database.drop(key)
-            } catch let error as PostgreSQLDatabaseError {
-                throw UsageError(error.description, command: Self.spec)
-            }
-            guard let dropped else {
-                throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in schema \(schema) of "
-                                     + connectionString.redacted, exitCode: .noInput)
-            }
-            StandardError.line("Dropped \(TerminalText.escaped(dropped))")
-            return
-        }
-        let queue = try database.openExisting(context, command: Self.spec, acceptsChanges: true)
+        let database = try database.openLoaded(context, command: Self.spec, acceptsChanges: true)
         let dropped: String?
         do {
-            dropped = try queue.write { db in try SQLiteCatalog(db: db).drop(key) }
-            queue.checkpoint()
-        } catch let error as SQLiteCatalogError {
+            dropped = try database.drop(tableOrID)
+        } catch let error as ReadError {
             throw UsageError(error.description, command: Self.spec)
         }
         guard let dropped else {
-            throw CommandFailure("no table or dataset '\(TerminalText.escaped(key))' in '\(queue.path)'", exitCode: .noInput)
+            throw CommandFailure("no table or dataset '\(TerminalText.escaped(tableOrID))' in \(database.place)", exitCode: .noInput)
         }
         StandardError.line("Dropped \(TerminalText.escaped(dropped))")
     }

@@ -1,5 +1,4 @@
-import SocloadDatabase
-import SocloadSocrata
+import SocloadCore
 
 /// `socload extract TABLE COLUMN[,COLUMN...]`: columns of a loaded table into a lookup table.
 struct ExtractCommand: ParsableCommand {
@@ -23,8 +22,8 @@ struct ExtractCommand: ParsableCommand {
             again (fetch --extract does the same at load time). All in one transaction.
             """)
 
-    @Argument(name: "table", help: "A loaded table (or its dataset id).") var table: String?
-    @Argument(name: "columns", help: "The column, or columns separated by commas, to extract.") var columns: String?
+    @Argument(name: "table", help: "A loaded table (or its dataset id).") var table: String
+    @Argument(name: "columns", help: "The column, or columns separated by commas, to extract.") var columns: String
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "lookup", help: "The lookup table's name.", default: "the columns' names joined by _") var into: String?
     @Flag(help: "Keep <table>_count on each lookup row.") var count: Bool
@@ -35,8 +34,7 @@ struct ExtractCommand: ParsableCommand {
     @Flag(short: "q", help: "Print only errors and warnings.") var quiet: Bool
 
     func run(context: CommandContext) throws {
-        let table = self.table ?? ""
-        var scanner = QuotedNameScanner(columns ?? "", separators: [","])
+        var scanner = QuotedNameScanner(columns, separators: [","])
         var names: [String] = []
         repeat {
             guard let name = scanner.name() else {
@@ -47,19 +45,15 @@ struct ExtractCommand: ParsableCommand {
         guard scanner.isAtEnd else { throw UsageError("unexpected text after the column names", command: Self.spec) }
         let extraction = Extraction(columns: names, table: into, count: count, countDistinct: countDistinct, prune: prune)
 
-        let session: LoadOptions.Session
-        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: nil, retries: nil,
-                                              quiet: quiet, context)
-        } else {
-            let path = try database.checkedPath(context, writing: true, command: Self.spec)
-            try database.requireExisting(context)
-            session = try LoadOptions.session(path: path, appToken: nil, retries: nil, quiet: quiet, context)
-        }
-        defer { session.finish() }
+        let opened = try LoadOptions.destination(database, mustExist: true, context, command: Self.spec)
+        defer { opened.close() }
+        // A database operation: no portal, no HTTP. A signal rolls it back.
+        let extractor = LookupExtractor(destination: opened.destination, cancellation: LoadCancellation())
+        let signals = SignalTrap { [extractor] signal in extractor.cancel(signal: signal) }
+        defer { signals.restore() }
         let summary: ExtractSummary
         do {
-            summary = try session.loader.extract(extraction, from: table, strict: strict)
+            summary = try extractor.extract(extraction, from: table, strict: strict)
         } catch let error as PlanError {
             throw UsageError(error.description, command: Self.spec)
         } catch {
@@ -67,9 +61,11 @@ struct ExtractCommand: ParsableCommand {
         }
         let lookup = summary.lookup
         let counts = ([lookup.countColumn].compactMap { $0 } + lookup.distinctCounts.map(\.countColumn))
-        session.inform(TerminalText.escaped("Extracted \(lookup.valueColumns.joined(separator: ", ")) of \(summary.tableName) "
-                       + "into \(lookup.table) (id, \((lookup.valueColumns + counts).joined(separator: ", "))); "
-                       + "\(summary.tableName) has \(lookup.foreignKey) in their place"))
+        if !quiet {
+            StandardError.line(TerminalText.escaped("Extracted \(lookup.valueColumns.joined(separator: ", ")) of \(summary.tableName) "
+                               + "into \(lookup.table) (id, \((lookup.valueColumns + counts).joined(separator: ", "))); "
+                               + "\(summary.tableName) has \(lookup.foreignKey) in their place"))
+        }
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }

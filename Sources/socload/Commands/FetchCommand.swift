@@ -15,15 +15,14 @@ struct FetchCommand: ParsableCommand {
             fails, the previous copy of the table is left as it was.
             """)
 
-    @Argument(name: "dataset", help: "A file, a portal URL or a dataset id (abcd-1234).") var dataset: String?
+    @Argument(name: "dataset", help: "A file, a portal URL or a dataset id (abcd-1234).") var dataset: String
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "name", help: "The table to load into.", default: "the dataset id with - as _") var table: String?
     @Option(valueName: "host", help: "The portal to fetch a dataset id from (also http://host:port).",
             default: "$SOCLOAD_DOMAIN") var domain: String?
     @Option(valueName: "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets")
     var datasets: String?
-    @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
-    var appToken: String?
+    @OptionGroup var network = NetworkOptions()
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
     @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
     @Flag(help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta.") var systemColumns: Bool
@@ -33,7 +32,6 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "soql", help: "Only these SoQL columns or expressions (SODA).") var select: String?
     @Option(valueName: "soql", help: "SoQL ordering; :id is always added last so pages are stable (SODA).") var order: String?
     @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
-    @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
     @Flag(help: "Reload even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Sync a table fetched before instead of reloading it (see socload sync).") var incremental: Bool
     @RepeatedOption(valueName: "column=type",
@@ -67,7 +65,7 @@ struct FetchCommand: ParsableCommand {
         let domain = self.domain ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
         let reference: DatasetReference
         do {
-            reference = try DatasetReference.resolve(dataset ?? "", domain: domain,
+            reference = try DatasetReference.resolve(dataset, domain: domain,
                                                      datasetsDirectories: Self.datasetsDirectories(datasets, environment))
         } catch let error as DatasetReferenceError where error.kind == .usage {
             throw UsageError(error.description, command: Self.spec)
@@ -96,7 +94,7 @@ struct FetchCommand: ParsableCommand {
         if dryRun {
             let plan: LoadPlan
             do {
-                plan = try DatasetLoader.plan(for: request, http: LoadOptions.httpOptions(appToken: appToken, context))
+                plan = try DatasetLoader.plan(for: request, http: LoadOptions.httpOptions(appToken: network.appToken, context))
             } catch let error as PlanError {
                 throw UsageError(error.description, command: Self.spec)
             }
@@ -104,7 +102,7 @@ struct FetchCommand: ParsableCommand {
             return
         }
 
-        let (session, staged) = try LoadOptions.openForLoading(database, appToken: appToken, retries: retries, quiet: quiet,
+        let (session, staged) = try LoadOptions.openForLoading(database, network: network, quiet: quiet,
                                                               context, command: Self.spec) {
             if distributeBy != nil {
                 throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
@@ -113,7 +111,7 @@ struct FetchCommand: ParsableCommand {
         }
         defer { session.finish() }
         if incremental {
-            try SyncCommand.sync(table ?? dataset ?? "", session: session, pageSize: request.pageSize,
+            try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
                                  indexes: request.indexes)
             return
         }

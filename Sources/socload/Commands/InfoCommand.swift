@@ -1,7 +1,4 @@
-import SocloadDatabase
-import SocloadSocrata
-import SocloadSQLite
-import SocloadPostgreSQL
+import SocloadCore
 
 /// `socload info TABLE_OR_ID`: what the catalog knows about a loaded table; `--columns`, one row
 /// per column with the portal's statistics next to the table's.
@@ -15,40 +12,22 @@ struct InfoCommand: ParsableCommand {
             (see socload verify).
             """)
 
-    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
+    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var output = FormatOptions()
     @Flag(help: "One row per column, with the portal's statistics beside the table's.") var columns: Bool
 
     func run(context: CommandContext) throws {
-        let key = tableOrID ?? ""
         let writer = try output.writer(context, command: Self.spec)
-        let found: CatalogEntry?
-        let place: String
-        // The set cells of each column and the table against the portal's statistics.
-        let measure: (CatalogEntry, PlanTable) throws -> ([String: DatabaseValue], PortalVerification?)
-        if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            found = try database.catalog.entry(for: key)
-            place = self.database.postgreSQLDescription(context)
-            measure = { entry, table in
-                guard try database.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
-                let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
-                return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
-            }
-        } else {
-            let queue = try database.openExisting(context, command: Self.spec)
-            found = try queue.read { db in try SQLiteCatalog(db: db).entry(for: key) }
-            place = queue.path
-            measure = { entry, table in
-                try queue.read { db -> ([String: DatabaseValue], PortalVerification?) in
-                    guard try db.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
-                    let counts = try SQLiteVerifier.nonNullCounts(of: entry.tableName, db: db)
-                    return (counts.mapValues { .integer(Int64($0)) }, try SQLiteVerifier.verify(entry.tableName, db: db))
-                }
-            }
+        let database = try database.openLoaded(context, command: Self.spec)
+        guard let entry = try database.entry(for: tableOrID) else {
+            throw CommandFailure.notInCatalog(tableOrID, in: database.place)
         }
-        guard let entry = found else {
-            throw CommandFailure.notInCatalog(key, path: place)
+        // The set cells of each column and the table against the portal's statistics.
+        let measure = { (entry: CatalogEntry, table: PlanTable) throws -> ([String: DatabaseValue], PortalVerification?) in
+            guard try database.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
+            let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
+            return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
         }
         if columns {
             try writeColumns(of: entry, measure: measure, to: writer)

@@ -27,7 +27,7 @@ struct LoadCommand: ParsableCommand {
             previous copy of the table is left as it was. Use fetch for Socrata datasets.
             """)
 
-    @Argument(name: "document", help: "A JSON file, an http(s) URL, or - for standard input.") var document: String?
+    @Argument(name: "document", help: "A JSON file, an http(s) URL, or - for standard input.") var document: String
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "name", help: "The table to load into.", default: "the file's name up to its first dot") var table: String?
     @Option(valueName: "key", help: "Load the array under this key of a top-level object.") var root: String?
@@ -47,9 +47,7 @@ struct LoadCommand: ParsableCommand {
     @RepeatedOption(valueName: "field:table.key[:id]",
                     help: "FIELD's objects reference TABLE by its KEY (in their field ID, by default KEY): a many-to-many glue table.")
     var glue: [String]
-    @Option(valueName: "token", help: "A Socrata app token for a URL, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
-    var appToken: String?
-    @Option(valueName: "n", help: "Retries of a failed download (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
+    @OptionGroup var network = NetworkOptions()
     @Flag(help: "Store nested objects as parent_child columns instead of JSON text.") var flatten: Bool
     @Flag(help: "Fail on a cell that is not of its column's type, instead of storing NULL.") var strict: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
@@ -60,7 +58,7 @@ struct LoadCommand: ParsableCommand {
     }
 
     func run(context: CommandContext) throws {
-        guard let document, !document.isEmpty else {
+        guard !document.isEmpty else {
             throw UsageError("missing the document to load (a file, a URL, or - for standard input)", command: Self.spec)
         }
         var request = DocumentLoadRequest(source: document, tableName: table)
@@ -86,7 +84,7 @@ struct LoadCommand: ParsableCommand {
             throw UsageError(error.description, command: Self.spec)
         }
 
-        let (session, staged) = try LoadOptions.openForLoading(database, appToken: appToken, retries: retries, quiet: quiet,
+        let (session, staged) = try LoadOptions.openForLoading(database, network: network, quiet: quiet,
                                                               context, command: Self.spec)
         defer { session.finish() }
         let summary = try LoadOptions.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {

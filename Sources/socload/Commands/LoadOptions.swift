@@ -40,22 +40,44 @@ enum LoadOptions {
         }
     }
 
-    /// Opens the database a load writes: PostgreSQL for a `postgresql://` `--db`, else a SQLite
-    /// file, checked (`sqliteChecks` runs after the path is), which when new is built beside its
-    /// target and moved into place only when the load commits: a failure leaves no file, and a
+    /// The destination `--db` names, opened: PostgreSQL for a `postgresql://` URL, else a SQLite
+    /// file (with `SOCLOAD_SQL_LOG`), checked (`sqliteChecks` runs after the path is). Unless
+    /// `mustExist`, a SQLite file that is new is built beside its target (`staged`) and moved into
+    /// place only when the load commits. With `DatabaseOptions.openLoaded`, the one place that
+    /// tells the kinds of database apart.
+    static func destination(_ database: DatabaseOptions, mustExist: Bool, _ context: CommandContext, command: CommandSpec,
+                            sqliteChecks: () throws -> Void = {})
+        throws -> (destination: any LoadDestination, close: () -> Void, staged: StagedDatabaseFile?) {
+        if let (connectionString, schema) = try database.postgreSQL(context, command: command) {
+            let connection = try PostgreSQLConnection(connectionString)
+            return (PostgreSQLDestination(connection: connection, schema: schema), {}, nil)
+        }
+        let path = try database.checkedPath(context, writing: true, command: command)
+        if mustExist { try database.requireExisting(context) }
+        try sqliteChecks()
+        let staged = mustExist || FileManager.default.fileExists(atPath: path) ? nil : try StagedDatabaseFile(target: path)
+        let queue = try DatabaseQueue(path: staged?.path ?? path)
+        SQLLogFile.attach(to: queue, environment: context.environment)
+        return (SQLiteDestination(queue: queue), { queue.close() }, staged)
+    }
+
+    /// Opens the database a load writes (see `destination`): a failure leaves no file, and a
     /// file that appears meanwhile is never replaced (see `perform`).
-    static func openForLoading(_ database: DatabaseOptions, appToken: String?, retries: Int?, quiet: Bool,
+    static func openForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool,
                                _ context: CommandContext, command: CommandSpec,
                                sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
-        if let (connectionString, schema) = try database.postgreSQL(context, command: command) {
-            return (try session(postgreSQL: connectionString, schema: schema, appToken: appToken, retries: retries,
-                                quiet: quiet, context), nil)
-        }
-        let databasePath = try database.checkedPath(context, writing: true, command: command)
-        try sqliteChecks()
-        let staged = FileManager.default.fileExists(atPath: databasePath) ? nil : try StagedDatabaseFile(target: databasePath)
-        return (try session(path: staged?.path ?? databasePath, appToken: appToken, retries: retries, quiet: quiet, context),
-                staged)
+        let opened = try destination(database, mustExist: false, context, command: command, sqliteChecks: sqliteChecks)
+        return (session(destination: opened.destination, close: opened.close, appToken: network.appToken,
+                        retries: network.retries, quiet: quiet, context), opened.staged)
+    }
+
+    /// Opens a database that must already exist, for a command that changes what a load made
+    /// (`sync`).
+    static func openExistingForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool,
+                                       _ context: CommandContext, command: CommandSpec) throws -> Session {
+        let opened = try destination(database, mustExist: true, context, command: command)
+        return session(destination: opened.destination, close: opened.close, appToken: network.appToken,
+                       retries: network.retries, quiet: quiet, context)
     }
 
     /// Runs a load in the session: a new database file (`staged`) is moved into place when the
@@ -90,23 +112,7 @@ enum LoadOptions {
         return http
     }
 
-    /// Opens (or creates) the SQLite database at `path` and wires a loader to the terminal.
-    static func session(path: String, appToken: String?, retries: Int?, quiet: Bool,
-                        _ context: CommandContext) throws -> Session {
-        let queue = try DatabaseQueue(path: path)
-        SQLLogFile.attach(to: queue, environment: context.environment)
-        return session(destination: SQLiteDestination(queue: queue), close: { queue.close() }, appToken: appToken,
-                       retries: retries, quiet: quiet, context)
-    }
-
-    /// Connects to a PostgreSQL database and wires a loader to the terminal.
-    static func session(postgreSQL connectionString: PostgreSQLConnectionString, schema: String, appToken: String?,
-                        retries: Int?, quiet: Bool, _ context: CommandContext) throws -> Session {
-        let connection = try PostgreSQLConnection(connectionString)
-        return session(destination: PostgreSQLDestination(connection: connection, schema: schema), close: {},
-                       appToken: appToken, retries: retries, quiet: quiet, context)
-    }
-
+    /// A loader on `destination` wired to the terminal: progress, retry notices, Ctrl-C.
     private static func session(destination: any LoadDestination, close: @escaping () -> Void, appToken: String?,
                                 retries: Int?, quiet: Bool, _ context: CommandContext) -> Session {
         let environment = context.environment

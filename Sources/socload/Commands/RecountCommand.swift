@@ -1,7 +1,4 @@
-import SocloadDatabase
-import SocloadPostgreSQL
-import SocloadSocrata
-import SocloadSQLite
+import SocloadCore
 
 /// `socload recount TABLE`: the counts a table's lookups keep, made again from its rows.
 struct RecountCommand: ParsableCommand {
@@ -15,36 +12,18 @@ struct RecountCommand: ParsableCommand {
             every count from the rows again (and prunes a +prune lookup), in one transaction.
             """)
 
-    @Argument(name: "table", help: "A table with lookups (n5m4_mism), or its dataset id.") var table: String?
+    @Argument(name: "table", help: "A table with lookups (n5m4_mism), or its dataset id.") var table: String
     @OptionGroup var database = DatabaseOptions()
 
     func run(context: CommandContext) throws {
-        let key = table ?? ""
-        let repaired: [KeptCountDrift]
-        let name: String
-        if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            guard let entry = try database.catalog.entry(for: key), let plan = entry.plan else {
-                throw CommandFailure.notInCatalog(key, path: self.database.postgreSQLDescription(context))
-            }
-            guard try database.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
-            name = entry.tableName
-            try Self.requireLookups(plan.mainTable)
-            repaired = try database.recount(plan.mainTable)
-        } else {
-            let queue = try database.openExisting(context, command: Self.spec, acceptsChanges: true)
-            (name, repaired) = try queue.write { db in
-                guard let entry = try SQLiteCatalog(db: db).entry(for: key), let plan = entry.plan else {
-                    throw CommandFailure.notInCatalog(key, path: queue.path)
-                }
-                guard try db.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
-                try Self.requireLookups(plan.mainTable)
-                let counts = SQLiteLookupCounts(db: db, table: plan.mainTable)
-                let drifts = try counts.drifted()
-                try counts.recount()
-                return (entry.tableName, drifts)
-            }
-            queue.checkpoint()
+        let database = try database.openLoaded(context, command: Self.spec, acceptsChanges: true)
+        guard let entry = try database.entry(for: table), let plan = entry.plan else {
+            throw CommandFailure.notInCatalog(table, in: database.place)
         }
+        guard try database.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }
+        try Self.requireLookups(plan.mainTable)
+        let name = entry.tableName
+        let repaired = try database.recount(plan.mainTable)
         let rows = repaired.reduce(0) { $0 + $1.rows }
         StandardError.line(TerminalText.escaped("Recounted the lookups of \(name): "
                                                 + (rows == 0 ? "every count was right" : "\(rows) count\(rows == 1 ? "" : "s") corrected")))

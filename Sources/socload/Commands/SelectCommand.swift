@@ -1,8 +1,5 @@
 import Foundation
-import SocloadDatabase
-import SocloadSocrata
-import SocloadSQLite
-import SocloadPostgreSQL
+import SocloadCore
 
 /// `socload select TABLE`: filter a table without writing SQL; all conditions are AND-ed.
 struct SelectCommand: ParsableCommand {
@@ -27,7 +24,7 @@ struct SelectCommand: ParsableCommand {
             ignores case only.
             """)
 
-    @Argument(name: "table", help: "The table to read.") var table: String?
+    @Argument(name: "table", help: "The table to read.") var table: String
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "a,b,...", help: "Only these columns, in this order.") var columns: ColumnList?
     @RepeatedOption(valueName: "col=value", help: "The column equals the value (on a timestamp column a date means --on).")
@@ -49,57 +46,28 @@ struct SelectCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         context.statements.timeout = timeout?.value
-        let table = self.table ?? ""
         let writer = sql ? nil : try output.writer(context, command: Self.spec)
-        if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            let planned = try database.catalog.entry(for: table)
-                .flatMap { $0.tableName == LoadPlan.shortenedName(table, toBytes: 63) ? $0.plan : nil }?.mainTable
-            if !contains.isEmpty, !database.hasUnaccent {
-                StandardError.line("Note: this database has no unaccent extension, so --contains ignores case but not accents "
-                                   + "(CREATE EXTENSION unaccent, as a superuser, makes it match as in SQLite)")
-            }
-            return try run(in: database, table: table, predicate: predicate(planned), writer: writer, context: context)
+        let database = try database.openLoaded(context, command: Self.spec)
+        if !contains.isEmpty, !database.containsIgnoresAccents {
+            StandardError.line("Note: this database has no unaccent extension, so --contains ignores case but not accents "
+                               + "(CREATE EXTENSION unaccent, as a superuser, makes it match as in SQLite)")
         }
-        let queue = try database.openExisting(context, command: Self.spec)
-        try queue.read { db in
-            let planned = try SQLiteCatalog(db: db).entry(for: table)
-                .flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }?.mainTable
-            let predicate = try predicate(planned)
-            let query: SQLFragment
-            do {
-                query = try db.selectQuery(from: table, columns: columns?.names, where: predicate, orderBy: order?.names ?? [],
-                                           limit: limit, timestampForms: try SQLiteCatalog(db: db).timestampForms(of: table))
-            } catch let error as SelectError {
-                if case .unknownTable = error { throw CommandFailure(error.description, exitCode: .noInput) }
-                throw UsageError(error.description, command: Self.spec)
-            }
-            guard let writer else {
-                context.output.write(query.sql + "\n")
-                context.output.write("-- arguments: [" + query.arguments.map(JSONWriter.literal).joined(separator: ", ") + "]\n")
-                return
-            }
-            try db.write(sql: query.sql, arguments: StatementArguments(positional: query.arguments), to: writer)
-        }
-    }
-
-    private func run(in database: PostgreSQLDatabase, table: String, predicate: SocloadDatabase.Predicate,
-                     writer: (any ResultWriter)?, context: CommandContext) throws {
-        let query: (sql: String, parameters: [String?])
+        let request = SelectRequest(table: table, columns: columns?.names, predicate: try predicate(database.planTable(named: table)),
+                                    orderBy: order?.names ?? [], limit: limit)
+        let statement: SQLFragment
         do {
-            query = try database.selectQuery(from: table, columns: columns?.names, where: predicate,
-                                             orderBy: order?.names ?? [], limit: limit)
+            statement = try database.selectStatement(request)
         } catch let error as SelectError {
             if case .unknownTable = error { throw CommandFailure(error.description, exitCode: .noInput) }
             throw UsageError(error.description, command: Self.spec)
         }
         guard let writer else {
-            context.output.write(query.sql + "\n")
-            context.output.write("-- arguments: [" + query.parameters.map { $0.map { JSONWriter.literal(.text($0)) } ?? "null" }
-                .joined(separator: ", ") + "]\n")
+            context.output.write(statement.sql + "\n")
+            context.output.write("-- arguments: [" + statement.arguments.map(JSONWriter.literal).joined(separator: ", ") + "]\n")
             return
         }
         var begun = false
-        try database.run(query.sql, parameters: query.parameters, columns: { names in
+        try database.read(statement, columns: { names in
             begun = true
             writer.begin(columns: names)
         }, row: writer.write)
@@ -110,11 +78,11 @@ struct SelectCommand: ParsableCommand {
     /// loaded by socload). `--eq`, `--in` and `--contains` also take `RELATION.COLUMN`: a column
     /// of one of the table's lookups, through its foreign key. `--eq` on a timestamp column
     /// with a date (or any period) means `--on`: the instants stored there are never a bare day.
-    func predicate(_ table: PlanTable? = nil) throws -> SocloadDatabase.Predicate {
+    func predicate(_ table: PlanTable? = nil) throws -> SocloadCore.Predicate {
         let lookups = table?.lookups ?? []
         let timed = Set((table?.storedColumns ?? []).filter { $0.type == .timestamp || $0.type == .floatingTimestamp }
             .map { $0.name.lowercased() })
-        func condition(_ column: String, _ make: (String) -> SocloadDatabase.Predicate) throws -> SocloadDatabase.Predicate {
+        func condition(_ column: String, _ make: (String) -> SocloadCore.Predicate) throws -> SocloadCore.Predicate {
             guard let (lookup, inner) = try Self.lookupColumn(column, lookups: lookups) else {
                 // A name in double quotes, as in SQL, is the name inside them.
                 var scanner = QuotedNameScanner(column, separators: [])
@@ -123,7 +91,7 @@ struct SelectCommand: ParsableCommand {
             }
             return .related(lookup.foreignKey, to: lookup.table, key: PlanLookup.keyColumn, where: make(inner))
         }
-        var parts: [SocloadDatabase.Predicate] = []
+        var parts: [SocloadCore.Predicate] = []
         var periods = from + on
         var ends = to + on
         parts += try eq.compactMap { option in

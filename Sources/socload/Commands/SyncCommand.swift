@@ -12,28 +12,19 @@ struct SyncCommand: ParsableCommand {
             seen: run a full fetch to drop them. If the dataset's columns changed, sync stops and says how.
             """)
 
-    @Argument(name: "table-or-id", help: "A table fetched before (n5m4_mism), or its dataset id.") var tableOrID: String?
+    @Argument(name: "table-or-id", help: "A table fetched before (n5m4_mism), or its dataset id.") var tableOrID: String
     @OptionGroup var database = DatabaseOptions()
-    @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
-    var appToken: String?
+    @OptionGroup var network = NetworkOptions()
     @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
     @RepeatedOption(valueName: "column[,column...]", help: "Also build an index over these columns (kept on refresh).")
     var index: [IndexColumns]
-    @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).", default: "5") var retries: Int?
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
-        let session: LoadOptions.Session
-        if let (connectionString, schema) = try database.postgreSQL(context, command: Self.spec) {
-            session = try LoadOptions.session(postgreSQL: connectionString, schema: schema, appToken: appToken,
-                                              retries: retries, quiet: quiet, context)
-        } else {
-            let path = try database.checkedPath(context, writing: true, command: Self.spec)
-            try database.requireExisting(context)
-            session = try LoadOptions.session(path: path, appToken: appToken, retries: retries, quiet: quiet, context)
-        }
+        let session = try LoadOptions.openExistingForLoading(database, network: network, quiet: quiet,
+                                                             context, command: Self.spec)
         defer { session.finish() }
-        try Self.sync(tableOrID ?? "", session: session, pageSize: pageSize?.rows ?? LoadRequest.defaultPageSize, indexes: index.map(\.names))
+        try Self.sync(tableOrID, session: session, pageSize: pageSize?.rows ?? LoadRequest.defaultPageSize, indexes: index.map(\.names))
     }
 
     static func sync(_ tableOrID: String, session: LoadOptions.Session, pageSize: Int, indexes: [[String]] = []) throws {

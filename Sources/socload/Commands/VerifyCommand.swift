@@ -1,6 +1,4 @@
-import SocloadDatabase
-import SocloadSocrata
-import SocloadSQLite
+import SocloadCore
 
 /// `socload verify TABLE`: the loaded table against the portal's own column statistics.
 struct VerifyCommand: ParsableCommand {
@@ -18,26 +16,16 @@ struct VerifyCommand: ParsableCommand {
             checked against its rows too (65 when they drifted; socload recount repairs them).
             """)
 
-    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String?
+    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var output = FormatOptions()
     @Flag(help: "Fail (exit 65) when the table cannot be compared with the portal's statistics.") var strict: Bool
 
     func run(context: CommandContext) throws {
-        let key = tableOrID ?? ""
         let writer = try output.writer(context, command: Self.spec)
-        let found: PortalVerification?
-        let place: String
-        if let database = try database.openPostgreSQL(context, command: Self.spec) {
-            found = try database.verify(key)
-            place = self.database.postgreSQLDescription(context)
-        } else {
-            let queue = try database.openExisting(context, command: Self.spec)
-            found = try queue.read { db in try SQLiteVerifier.verify(key, db: db) }
-            place = queue.path
-        }
-        guard let verification = found else {
-            throw CommandFailure.notInCatalog(key, path: place)
+        let database = try database.openLoaded(context, command: Self.spec)
+        guard let verification = try database.verify(tableOrID) else {
+            throw CommandFailure.notInCatalog(tableOrID, in: database.place)
         }
         writer.begin(columns: ["column", "field", "statement", "portal", "table", "agrees"])
         for result in verification.results {

@@ -1,0 +1,52 @@
+/// What the SQL both databases share needs to know about the one it is written for. The
+/// statements themselves (verify's measurements, the non-NULL counts, `select`'s skeleton) are
+/// written once in the core against it; only what truly differs is said here.
+public protocol SQLDialect: Sendable {
+    /// A table as this database's SQL names it: quoted, and in PostgreSQL qualified by the
+    /// schema (a name longer than the database keeps, as the load shortened it).
+    func table(_ name: String) -> String
+
+    /// The placeholder of the `position`-th bound value, from 1: `?` or `$1`.
+    func placeholder(_ position: Int) -> String
+
+    /// A column (quoted) as its min() and max() compare and read, for a column of `type`: in
+    /// PostgreSQL booleans as integers and instants as ISO-8601 text; in SQLite as stored.
+    func measured(_ column: String, type: LogicalType) -> String
+
+    /// A column (quoted) as it is compared with a bound value given as text or a number.
+    func comparable(_ column: String) -> String
+
+    /// An expression as the text the caller reads back (PostgreSQL casts; SQLite's values are
+    /// read as they are).
+    func text(_ expression: String) -> String
+
+    /// A literal of a column of `type` that stands for NULL where several columns are matched
+    /// as one value (NULLs not distinct).
+    func nullStandIn(_ type: LogicalType) -> String
+
+    /// The longest name the database keeps, in UTF-8 bytes (nil: any length); socload's own
+    /// object names are shortened to it as the plan's names are.
+    var maximumNameBytes: Int? { get }
+}
+
+/// SQLite's SQL: `?` placeholders, values compared as stored.
+public struct SQLiteDialect: SQLDialect {
+    public init() {}
+    public func table(_ name: String) -> String { name.quotedDatabaseIdentifier }
+    public func placeholder(_ position: Int) -> String { "?" }
+    public func measured(_ column: String, type: LogicalType) -> String { column }
+    public func comparable(_ column: String) -> String { column }
+    public func text(_ expression: String) -> String { expression }
+    public func nullStandIn(_ type: LogicalType) -> String { "0" }
+    public var maximumNameBytes: Int? { nil }
+}
+
+extension SQLDialect {
+    /// True when the database compares table and column names ignoring case (SQLite).
+    public var namesIgnoreCase: Bool { self is SQLiteDialect }
+
+    /// A name as the database keeps it: shortened deterministically past `maximumNameBytes`.
+    public func kept(_ name: String) -> String {
+        maximumNameBytes.map { LoadPlan.shortenedName(name, toBytes: $0) } ?? name
+    }
+}

@@ -1,0 +1,44 @@
+import SocloadCore
+
+/// PostgreSQL's SQL for what the core writes once: tables qualified by the schema, `$n`
+/// placeholders, booleans and instants measured as integers and ISO-8601 text, values compared
+/// as text.
+public struct PostgreSQLDialect: SQLDialect {
+    public let schema: String
+
+    public init(schema: String) {
+        self.schema = schema
+    }
+
+    public func table(_ name: String) -> String { PostgreSQLTypes.qualified(name, schema: schema) }
+
+    public func placeholder(_ position: Int) -> String { "$\(position)" }
+
+    /// Booleans have no min() or max(); timestamps are compared as ISO-8601 text.
+    public func measured(_ column: String, type: LogicalType) -> String {
+        switch type {
+        case .boolean: return "\(column)::int"
+        case .timestamp: return "to_char(\(column), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        case .floatingTimestamp: return "to_char(\(column), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS')"
+        default: return column
+        }
+    }
+
+    public func comparable(_ column: String) -> String { "\(column)::text" }
+
+    public func text(_ expression: String) -> String { "(\(expression))::text" }
+
+    public func nullStandIn(_ type: LogicalType) -> String {
+        switch type {
+        case .text, .geometry: return "''"
+        case .integer, .decimal, .double: return "0"
+        case .boolean: return "false"
+        case .timestamp: return "'epoch'::timestamptz"
+        case .floatingTimestamp: return "'epoch'::timestamp"
+        case .date: return "'epoch'::date"
+        case .json: return "'null'::jsonb"
+        }
+    }
+
+    public var maximumNameBytes: Int? { PostgreSQLTypes.maximumNameBytes }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// The layout the README draws, checked against the code: the targets' dependencies and the
+/// modules each library imports.
+final class LayoutTests: XCTestCase {
+    /// The README's layout table says what each library depends on exactly as `Package.swift`
+    /// declares it, so the drawing cannot drift from the code.
+    func testTheREADMEsLayoutTableIsThePackagesDependencies() throws {
+        let root = Fixtures.packageRoot
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var drawn: [String: Set<String>] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| `Socload") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2, !cells[0].contains("/") else { continue }
+            let modules = cells[1] == "nothing (no C)" ? [] : cells[1].split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " `"))
+            }
+            drawn[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = Set(modules)
+        }
+        XCTAssertEqual(Set(drawn.keys), ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"])
+        for (library, modules) in drawn {
+            let declaration = try XCTUnwrap(manifest.range(of: ".target(name: \"\(library)\""), library)
+            let rest = manifest[declaration.upperBound...]
+            let end = try XCTUnwrap(rest.range(of: ")"))
+            let declared = rest[..<end.lowerBound]
+            let dependencies = declared.range(of: "[").map { open in
+                declared[open.upperBound...].prefix { $0 != "]" }.split(separator: ",")
+                    .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"\n")) }
+            } ?? []
+            XCTAssertEqual(Set(dependencies), modules, library)
+        }
+    }
+
+    /// The import graph runs one way (the README's layout table): each library imports only the
+    /// modules below it, so the core stays free of C and PostgreSQL of SQLite.
+    func testEachLibraryImportsOnlyTheModulesBelowIt() throws {
+        let allowed: [String: Set<String>] = [
+            "SocloadCore": [],
+            "SocloadDatabase": ["SocloadCore", "CSQLite"],
+            "SocloadSocrata": ["SocloadCore", "CCurl"],
+            "SocloadSQLite": ["SocloadCore", "SocloadDatabase", "CSQLite", "CFileSystem"],
+            "SocloadPostgreSQL": ["SocloadCore", "CPostgreSQL"],
+        ]
+        for (library, modules) in allowed {
+            let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
+            let files = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            for file in files where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in source.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") {
+                    let module = String(line.split(separator: " ").last ?? "")
+                    let isShim = module.first == "C" && (module.dropFirst().first?.isUppercase ?? false)
+                    guard module.hasPrefix("Socload") || isShim else { continue }
+                    XCTAssertTrue(modules.contains(module), "\(library)/\(file) imports \(module)")
+                }
+            }
+        }
+    }
+}
