@@ -48,71 +48,82 @@ public enum ISO8601Timestamp {
 
     /// `2015-10-29T12:00:00Z`, with milliseconds only when the date has a fraction of a second.
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var milliseconds = Int64((interval * 1000).rounded())
+        format(milliseconds: milliseconds(epochSeconds: date.timeIntervalSince1970))
+    }
+
+    /// The millisecond nearest to an instant given in seconds since 1970 (what a fixed
+    /// timestamp keeps).
+    public static func milliseconds(epochSeconds seconds: Double) -> Int64 {
+        Int64((seconds * 1000).rounded())
+    }
+
+    /// `format` of an instant given in milliseconds since 1970.
+    public static func format(milliseconds: Int64) -> String {
+        let fourDigitYear = String(unsafeUninitializedCapacity: longestFourDigitYearText) {
+            write(milliseconds: milliseconds, into: $0) ?? 0
+        }
+        if !fourDigitYear.isEmpty { return fourDigitYear }
+        // Outside four-digit years: the slow, general spelling.
         let millisecondPart = Int(((milliseconds % 1000) + 1000) % 1000)
-        milliseconds -= Int64(millisecondPart)
-        let totalSeconds = milliseconds / 1000
+        let totalSeconds = (milliseconds - Int64(millisecondPart)) / 1000
         let days = Int(floorDivide(totalSeconds, 86_400))
         let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year) else {
-            // Outside four-digit years: the slow, general spelling.
-            var text = String(year) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-            if millisecondPart != 0 { text += "." + pad(millisecondPart, 3) }
-            return text + "Z"
-        }
-        // Hot path of every load: written digit by digit into a small buffer.
-        return String(unsafeUninitializedCapacity: 24) { buffer in
-            var index = 0
-            func put(_ value: Int, _ width: Int) {
-                var divisor = 1
-                for _ in 1..<width { divisor *= 10 }
-                var remaining = value
-                while divisor > 0 {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(remaining / divisor)
-                    remaining %= divisor
-                    divisor /= 10
-                    index += 1
-                }
-            }
-            func put(_ byte: Unicode.Scalar) {
-                buffer[index] = UInt8(ascii: byte)
-                index += 1
-            }
-            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
-            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
-            if millisecondPart != 0 { put("."); put(millisecondPart, 3) }
-            put("Z")
-            return index
-        }
+        var text = String(year) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if millisecondPart != 0 { text += "." + pad(millisecondPart, 3) }
+        return text + "Z"
     }
 
-    /// Appends `format(Date(timeIntervalSince1970: seconds))` as UTF-8 to `bytes`, without
-    /// making a String: the hot path of converting epoch-second columns.
-    public static func appendUTF8(epochSeconds seconds: Int64, to bytes: inout [UInt8]) {
-        let days = Int(floorDivide(seconds, 86_400))
-        let secondOfDay = Int(seconds - Int64(days) * 86_400)
+    /// The longest text `write(milliseconds:into:)` writes: `9999-12-31T23:59:59.999Z`.
+    public static let longestFourDigitYearText = 24
+
+    /// Writes `format(milliseconds:)` as UTF-8 into `buffer` (at least
+    /// `longestFourDigitYearText` bytes), without making a String: the hot path of every fixed
+    /// timestamp a database stores as text. The count of bytes written; nil for a year outside
+    /// 0...9999 (write `format(milliseconds:)` then).
+    public static func write(milliseconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        let millisecondPart = Int(((milliseconds % 1000) + 1000) % 1000)
+        let totalSeconds = (milliseconds - Int64(millisecondPart)) / 1000
+        let days = Int(floorDivide(totalSeconds, 86_400))
+        let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year) else {
-            bytes.append(contentsOf: format(Date(timeIntervalSince1970: Double(seconds))).utf8)
-            return
-        }
+        guard (0...9999).contains(year), buffer.count >= longestFourDigitYearText else { return nil }
+        var index = 0
         func put(_ value: Int, _ width: Int) {
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
             var remaining = value
             while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(remaining / divisor))
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining / divisor)
                 remaining %= divisor
                 divisor /= 10
+                index += 1
             }
         }
-        put(year, 4); bytes.append(UInt8(ascii: "-")); put(month, 2); bytes.append(UInt8(ascii: "-")); put(day, 2)
-        bytes.append(UInt8(ascii: "T")); put(secondOfDay / 3600, 2); bytes.append(UInt8(ascii: ":"))
-        put(secondOfDay / 60 % 60, 2); bytes.append(UInt8(ascii: ":")); put(secondOfDay % 60, 2)
-        bytes.append(UInt8(ascii: "Z"))
+        func put(_ byte: Unicode.Scalar) {
+            buffer[index] = UInt8(ascii: byte)
+            index += 1
+        }
+        put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+        put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+        if millisecondPart != 0 { put("."); put(millisecondPart, 3) }
+        put("Z")
+        return index
+    }
+
+    /// Appends `format(Date(timeIntervalSince1970: seconds))` as UTF-8 to `bytes`, without
+    /// making a String.
+    public static func appendUTF8(epochSeconds seconds: Int64, to bytes: inout [UInt8]) {
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return bytes.append(contentsOf: format(Date(timeIntervalSince1970: Double(seconds))).utf8) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestFourDigitYearText) { buffer in
+            if let count = write(milliseconds: milliseconds, into: buffer) {
+                bytes.append(contentsOf: buffer[0..<count])
+            } else {
+                bytes.append(contentsOf: format(milliseconds: milliseconds).utf8)
+            }
+        }
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, days since 1970-01-01)

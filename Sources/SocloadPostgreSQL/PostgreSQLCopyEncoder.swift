@@ -78,8 +78,12 @@ struct PostgreSQLCopyEncoder {
         case let (.text(offset, length), .text), let (.text(offset, length), .geometry),
              let (.decimal(offset, length), .text), let (.decimal(offset, length), .geometry):
             buffer.field(bytes(offset, length))
+        case let (.json(offset, length), .json):
+            PostgreSQLJSONB.write(validJSON: bytes(offset, length), to: buffer)
         case let (.text(offset, length), .json):
             PostgreSQLJSONB.write(bytes(offset, length), to: buffer)
+        case let (.json(offset, length), .text), let (.json(offset, length), .geometry):
+            buffer.field(bytes(offset, length))
         case let (.integer(integer), .integer):
             buffer.write(UInt32(8))
             buffer.write(UInt64(bitPattern: integer))
@@ -102,6 +106,15 @@ struct PostgreSQLCopyEncoder {
         case let (.real(real), .decimal) where real.isFinite:
             var digits = String(real)
             _ = digits.withUTF8 { PostgreSQLNumeric.write(digits: $0, to: buffer) }
+        case let (.instant(milliseconds), .timestamp):
+            // The converter read it once: milliseconds since 1970, written as microseconds since 2000.
+            let (micros, overflow) = (milliseconds - PostgreSQLTimeText.epochMicroseconds / 1000).multipliedReportingOverflow(by: 1000)
+            guard !overflow else { return "the timestamp \(ISO8601Timestamp.format(milliseconds: milliseconds))" }
+            buffer.write(UInt32(8))
+            buffer.write(UInt64(bitPattern: micros))
+        case let (.instant(milliseconds), .text), let (.instant(milliseconds), .geometry):
+            var text = ISO8601Timestamp.format(milliseconds: milliseconds)
+            text.withUTF8 { buffer.field($0) }
         case let (.text(offset, length), .timestamp), let (.text(offset, length), .floatingTimestamp):
             guard let micros = PostgreSQLTimeText.microseconds(bytes(offset, length), applyingZone: type == .timestamp) else {
                 return "the timestamp \(shown(offset, length))"
@@ -133,6 +146,8 @@ struct PostgreSQLCopyEncoder {
         case .real: return "floating-point number"
         case .text: return "text"
         case .decimal: return "decimal number"
+        case .instant: return "timestamp"
+        case .json: return "JSON value"
         }
     }
 }
@@ -140,11 +155,17 @@ struct PostgreSQLCopyEncoder {
 /// jsonb's binary form: a version byte (1), then the JSON text. A value that is not JSON (the
 /// plan's JSON columns keep a plain string as itself) is sent as a JSON string.
 enum PostgreSQLJSONB {
+    /// Text the converter already checked is JSON (`RowBatch.Value.json`).
+    static func write(validJSON text: UnsafeBufferPointer<UInt8>, to buffer: CopyBuffer) {
+        buffer.write(UInt32(text.count + 1))
+        buffer.write(UInt8(1))
+        buffer.write(text)
+    }
+
+    /// A string's content: JSON when it is one, else a JSON string.
     static func write(_ text: UnsafeBufferPointer<UInt8>, to buffer: CopyBuffer) {
         if JSONValueParser.isJSON(text) {
-            buffer.write(UInt32(text.count + 1))
-            buffer.write(UInt8(1))
-            buffer.write(text)
+            write(validJSON: text, to: buffer)
         } else {
             let quoted = Array(JSONValue.quoted(String(decoding: text, as: UTF8.self)).utf8)
             buffer.write(UInt32(quoted.count + 1))

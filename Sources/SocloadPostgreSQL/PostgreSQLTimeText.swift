@@ -6,6 +6,9 @@ enum PostgreSQLTimeText {
     /// Days from 1970-01-01 to 2000-01-01, PostgreSQL's epoch.
     static let epochDays = 10_957
 
+    /// Microseconds from 1970-01-01 to 2000-01-01.
+    static let epochMicroseconds = Int64(epochDays) * 86_400_000_000
+
     /// Microseconds since 2000-01-01 00:00. A fixed timestamp's zone offset is applied; a
     /// floating one's is ignored, as PostgreSQL's `timestamp` ignores it. Years may have more
     /// than four digits and a sign. Nil when the text is not such a timestamp.

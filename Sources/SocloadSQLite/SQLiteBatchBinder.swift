@@ -22,7 +22,7 @@ enum SQLiteBatchBinder {
         case .null: code = sqlite3_bind_null(handle, parameter)
         case .integer(let value): code = sqlite3_bind_int64(handle, parameter, value)
         case .real(let value): code = sqlite3_bind_double(handle, parameter, value)
-        case let .text(offset, length):
+        case let .text(offset, length), let .json(offset, length):
             code = bindText(handle, parameter, arena, offset, length)
         case let .decimal(offset, length):
             // NUMERIC affinity: an integer when the digits are whole, else a double.
@@ -31,8 +31,29 @@ enum SQLiteBatchBinder {
             case .real(let value) where value.isFinite: code = sqlite3_bind_double(handle, parameter, value)
             default: code = sqlite3_bind_null(handle, parameter)
             }
+        case .instant(let milliseconds):
+            code = bindInstant(handle, parameter, milliseconds)
         }
         if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: statement.sql) }
+    }
+
+    /// A fixed timestamp as the ISO-8601 text SQLite keeps (`2015-01-01T01:00:00Z`), written on
+    /// the stack and copied by SQLite.
+    private static func bindInstant(_ handle: OpaquePointer, _ parameter: Int32, _ milliseconds: Int64) -> Int32 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601Timestamp.longestFourDigitYearText) { buffer in
+            if let count = ISO8601Timestamp.write(milliseconds: milliseconds, into: buffer), let base = buffer.baseAddress {
+                return base.withMemoryRebound(to: CChar.self, capacity: count) { text in
+                    sqlite3_bind_text64(handle, parameter, text, sqlite3_uint64(count), socload_sqlite3_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+            var text = ISO8601Timestamp.format(milliseconds: milliseconds)
+            return text.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { chars in
+                    sqlite3_bind_text64(handle, parameter, chars.baseAddress, sqlite3_uint64(chars.count), socload_sqlite3_transient(),
+                                        UInt8(SQLITE_UTF8))
+                }
+            }
+        }
     }
 
     private static func bindText(_ handle: OpaquePointer, _ parameter: Int32, _ arena: UnsafeBufferPointer<UInt8>,

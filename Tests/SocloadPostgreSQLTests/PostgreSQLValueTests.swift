@@ -42,8 +42,9 @@ final class PostgreSQLValueTests: PostgreSQLTestCase {
     func testValuesPostgreSQLCannotStoreAreCountedAsInvalidWithANote() throws {
         let path = try write("nul.json", Self.rowsJSON(columns: [("label", "text"), ("at", "date"), ("doc", "text"), ("amount", "number")],
                                                        rows: [[#""a\u0000b""#, "\"2015-01-01T00:00:00Z\"", #"{"k":"x\u0000"}"#, "\"1e-20000\""],
-                                                              [#""fine""#, "9000000000000", "null", "\"2\""],
-                                                              [#""ok""#, "\"2015-01-02T00:00:00Z\"", #"[1,2]"#, "\"3.25\""]]))
+                                                              [#""fine""#, "9300000000000", "null", "\"2\""],
+                                                              [#""ok""#, "\"2015-01-02T00:00:00Z\"", #"[1,2]"#, "\"3.25\""],
+                                                              [#""far""#, "9000000000000", "null", "null"]]))
         let summary = try load(file: path, table: "nul")
         let byColumn = Dictionary(uniqueKeysWithValues: summary.invalidCells.map { ($0.column, $0) })
         XCTAssertEqual(byColumn["label"]?.count, 1)
@@ -57,6 +58,8 @@ final class PostgreSQLValueTests: PostgreSQLTestCase {
         XCTAssertEqual(stored[1][1], nil)
         XCTAssertEqual(stored[0][2], nil)
         XCTAssertEqual(stored[2], ["ok", "2015-01-02 00:00:00+00", "3.25"])
+        // Year 287168 is within timestamptz's range: stored, as SQLite stores it.
+        XCTAssertEqual(stored[3], ["far", "287168-08-24 16:00:00+00", nil])
     }
 
     func testJSONColumnsHoldJSONAndPlainStringsAsJSONStrings() throws {

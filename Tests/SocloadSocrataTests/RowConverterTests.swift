@@ -130,6 +130,36 @@ final class RowConverterTests: XCTestCase {
         }
     }
 
+    /// Each value is read once, into the form a destination writes as it is: a fixed timestamp
+    /// is an instant (milliseconds since 1970), a nested value or a number in a JSON column is
+    /// marked as checked JSON; a string in a JSON column stays text (its content may be JSON or
+    /// not), and a floating timestamp stays as written.
+    func testValuesArriveTypedForTheDestination() throws {
+        let plan = try LoadPlan.socrata(view: ViewMetadata(columns: [
+            ColumnMetadata(fieldName: "at", dataTypeName: "fixed_timestamp"), ColumnMetadata(fieldName: "j", dataTypeName: "json"),
+            ColumnMetadata(fieldName: "f", dataTypeName: "floating_timestamp"),
+        ]), options: PlanOptions(tableName: "t"))
+        var converter = RowConverter(plan: plan, rows: .arrays)
+        var batch = RowBatch(columnCount: 3, firstRowNumber: 1, expectedRows: 4)
+        let rows = [#"["2015-10-29T12:00:00.250-04:00", {"a": [1, 2]}, "2014-06-01T00:00:00.000"]"#,
+                    #"[1446120000, 12, null]"#, #"["2015-10-29T12:00:00Z", "plain", null]"#, #"[-62135596800.5, true, null]"#]
+        for (index, row) in rows.enumerated() {
+            try Array(row.utf8).withUnsafeBufferPointer { try converter.append(row: $0, rowNumber: index + 1, offset: 0, to: &batch) }
+        }
+        func json(_ value: RowBatch.Value) -> String? {
+            guard case let .json(offset, length) = value else { return nil }
+            return batch.string(offset: offset, length: length)
+        }
+        XCTAssertEqual(batch.values[0], .instant(milliseconds: 1_446_134_400_250))
+        XCTAssertEqual(json(batch.values[1]), #"{"a":[1,2]}"#)
+        XCTAssertEqual(batch.row(0), [.text("2015-10-29T16:00:00.250Z"), .text(#"{"a":[1,2]}"#), .text("2014-06-01T00:00:00")])
+        XCTAssertEqual(batch.values[3], .instant(milliseconds: 1_446_120_000_000))
+        XCTAssertEqual(json(batch.values[4]), "12")
+        XCTAssertEqual(batch.values[6], .instant(milliseconds: 1_446_120_000_000))
+        guard case .text = batch.values[7] else { return XCTFail("a string in a JSON column is text: \(batch.values[7])") }
+        XCTAssertEqual(batch.row(3), [.text("0000-12-31T23:59:59.500Z"), .text("true"), .null])
+    }
+
     /// SODA pages: objects matched to columns by name, converted by the same converter.
     func testSODAObjectRowsAgreeWithTheReference() throws {
         var pages: [(ViewMetadata, [UInt8])] = []

@@ -11,6 +11,15 @@ public struct RowBatch: Sendable {
         /// A decimal number's digits (`-12.50`, `1.5e3`; no `$`, `,` or spaces) in the arena, kept
         /// as the source wrote them so a destination with exact decimals loses none.
         case decimal(offset: Int32, length: Int32)
+        /// A fixed timestamp: milliseconds since 1970-01-01T00:00:00Z, read once by the converter
+        /// (the millisecond Socrata gives; every year the parser reads fits). A destination
+        /// writes it in its own form: ISO-8601 text (`ISO8601Timestamp.write(milliseconds:into:)`)
+        /// or a binary instant.
+        case instant(milliseconds: Int64)
+        /// UTF-8 text at `arena[offset ..< offset + length]` that the converter checked is one
+        /// complete JSON value (an array, an object, a number, true or false): a destination that
+        /// stores JSON as such (PostgreSQL's jsonb) writes it as it is, without parsing it again.
+        case json(offset: Int32, length: Int32)
     }
 
     public let columnCount: Int
@@ -64,7 +73,8 @@ public struct RowBatch: Sendable {
                 case .null: hasher.combine(0)
                 case .integer(let integer): hasher.combine(1); hasher.combine(integer)
                 case .real(let real): hasher.combine(2); hasher.combine(real)
-                case let .text(offset, length), let .decimal(offset, length):
+                case .instant(let milliseconds): hasher.combine(4); hasher.combine(milliseconds)
+                case let .text(offset, length), let .decimal(offset, length), let .json(offset, length):
                     hasher.combine(3)
                     hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
                 }
@@ -80,8 +90,9 @@ public struct RowBatch: Sendable {
             case .null: return .null
             case .integer(let integer): return .integer(integer)
             case .real(let real): return .real(real)
-            case let .text(offset, length): return .text(string(offset: offset, length: length))
+            case let .text(offset, length), let .json(offset, length): return .text(string(offset: offset, length: length))
             case let .decimal(offset, length): return .decimal(string(offset: offset, length: length))
+            case let .instant(milliseconds): return .text(ISO8601Timestamp.format(milliseconds: milliseconds))
             }
         }
     }

@@ -45,6 +45,11 @@ extension RowConverter {
                 batch.values.removeLast()
                 try invalidCell(column, cell, bytes, &batch, notStorable: true)
             }
+            // A nested value, a number, true or false was read as JSON: it is marked so, and no
+            // destination parses it again. (A string's content may or may not be JSON.)
+            if type == .json, cell.kind != .string, batch.values.count == start + 1, case let .text(offset, length) = batch.values[start] {
+                batch.values[start] = .json(offset: offset, length: length)
+            }
         case .integer, .decimal, .double:
             switch cell.kind {
             case .true: batch.values.append(.integer(1))
@@ -85,15 +90,10 @@ extension RowConverter {
             guard cell.kind == .string || (cell.kind == .number && type == .timestamp),
                   Self.withContent(cell, bytes, { Self.timestamp($0, as: type, into: &batch) })
             else { return try invalidCell(column, cell, bytes, &batch) }
-            if type == .timestamp, let range = storable.timestampSeconds, case let .text(offset, length)? = batch.values.last {
-                let seconds = batch.arena.withUnsafeBufferPointer {
-                    ISO8601Timestamp.epochSeconds(utf8: UnsafeBufferPointer(rebasing: $0[Int(offset)..<Int(offset + length)]))
-                }
-                // Years beyond four digits are not read back by the parser: outside any such range.
-                if !(seconds.map(range.contains) ?? false) {
-                    batch.values.removeLast()
-                    try invalidCell(column, cell, bytes, &batch, notStorable: true)
-                }
+            if type == .timestamp, let range = storable.timestampSeconds, case let .instant(milliseconds)? = batch.values.last,
+               !range.contains(Double(milliseconds) / 1000) {
+                batch.values.removeLast()
+                try invalidCell(column, cell, bytes, &batch, notStorable: true)
             }
         }
     }
@@ -164,20 +164,18 @@ extension RowConverter {
         if type == .timestamp, DecimalSyntax.isDecimal(text) {
             // Epoch seconds.
             if let seconds = DecimalText.integer(text), (-9_999_999_999_999...9_999_999_999_999).contains(seconds) {
-                let offset = batch.arena.count
-                ISO8601Timestamp.appendUTF8(epochSeconds: seconds, to: &batch.arena)
-                batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))
+                batch.values.append(.instant(milliseconds: seconds * 1000))
                 return true
             }
             guard let seconds = realValue(text), seconds.isFinite, abs(seconds) < 1e13 else { return false }
-            batch.appendText(ISO8601Timestamp.format(Date(timeIntervalSince1970: seconds)))
+            batch.values.append(.instant(milliseconds: ISO8601Timestamp.milliseconds(epochSeconds: seconds)))
             return true
         }
         guard let seconds = ISO8601Timestamp.epochSeconds(utf8: text) else { return false }
         switch type {
         case .timestamp:
             guard abs(seconds) < 1e13 else { return false }
-            batch.appendText(ISO8601Timestamp.format(Date(timeIntervalSince1970: seconds)))
+            batch.values.append(.instant(milliseconds: ISO8601Timestamp.milliseconds(epochSeconds: seconds)))
         case .date:
             batch.appendBytes(UnsafeBufferPointer(rebasing: text[0..<10]))
         default:
