@@ -22,13 +22,12 @@ extension DatasetLoader {
             var plan = try documentPlan(request, described: described, notes: &notes)
             if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
             try destination.columnLimit?.check(plan)
-            let view = described.view
+            let columnsJSON = described.view?.columnsJSON ?? "[]"
             let bytesExpected = FileByteSource.size(of: spool.path)
             return try destination.performLoad { transaction in
                 let state = LoadState()
                 state.source = request.displaySource
                 state.bytesExpected = bytesExpected
-                state.view = view
                 let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
                 try beginTable(plan, transaction: transaction, state: state)
@@ -86,7 +85,7 @@ extension DatasetLoader {
                 }
                 let entry = CatalogEntry(
                     tableName: plan.mainTable.name, datasetID: nil, domain: nil, name: nil, sourceURL: state.source,
-                    fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: view.columnsJSON,
+                    fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: columnsJSON,
                     columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
                     requestSignature: "load", planJSON: plan.jsonText,
                     invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil)
@@ -110,7 +109,10 @@ extension DatasetLoader {
     /// fields as in SODA), the inferred type of each other field, and the fields that hold
     /// arrays of objects with what those objects hold.
     struct DescribedDocument {
-        var view: ViewMetadata
+        /// The description `--metadata` gave (nil: the records describe themselves).
+        var view: ViewMetadata?
+        /// Without `--metadata`: the records' fields in cell order, system fields first.
+        var fields: [String] = []
         var types: [String: LogicalType] = [:]
         var arraysOfObjects: [(field: String, elements: FieldTypeInference)] = []
         /// Fields whose every value is a decimal number written as a string (SODA 2's numbers).
@@ -139,11 +141,8 @@ extension DatasetLoader {
         let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
             inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + JSONFlattening.pathSeparator) }
         } : [])
-        let columns = system.map { ColumnMetadata(name: String($0.dropFirst()), fieldName: $0, dataTypeName: "meta_data") }
-            + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map { field in
-                ColumnMetadata(name: name(field), fieldName: name(field), dataTypeName: "text")
-            }
-        return DescribedDocument(view: ViewMetadata(columns: columns), types: types,
+        let fields = system + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map(name)
+        return DescribedDocument(view: nil, fields: fields, types: types,
                                  arraysOfObjects: inference.arraysOfObjects.map { (name($0.field), $0.elements) },
                                  numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names)
     }
@@ -197,7 +196,8 @@ extension DatasetLoader {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
-        let hasKey = request.primaryKey != nil || described.view.columns.contains { $0.fieldName == ":id" }
+        let hasKey = request.primaryKey != nil || described.fields.contains(":id")
+            || (described.view?.columns.contains { $0.fieldName == ":id" } ?? false)
         var children = described.arraysOfObjects.filter { request.typeOverrides[$0.field] == nil }
         if !hasKey, !children.isEmpty {
             notes.append("\(children.map(\.field).joined(separator: ", ")) hold\(children.count == 1 ? "s" : "") arrays of objects, "
@@ -212,25 +212,26 @@ extension DatasetLoader {
                             + (hasKey ? "" : " (or \(name) has no key: --pk)"))
         }
         let childFields = Set(children.map(\.field))
-        var view = described.view
-        view.columns = view.columns.filter { !childFields.contains($0.fieldName ?? "") }
-        // Keyed as the plan names a field's column: an empty key is `column_N`, N its position.
-        var types: [String: LogicalType] = [:]
-        for (index, column) in view.columns.enumerated() where !column.isSystemColumn && request.metadata == nil {
-            let field = column.fieldName ?? ""
-            types[field.isEmpty ? "column_\(index + 1)" : field] = described.types[field] ?? .text
+        let numbersAsText = described.numbersAsText.filter { field in
+            (request.typeOverrides[field] ?? described.types[field] ?? .text) == .text && request.typeOverrides[field] == nil
         }
-        types.merge(request.typeOverrides) { _, given in given }
-        let numbersAsText = described.numbersAsText.filter { types[$0] == .text && request.typeOverrides[$0] == nil }
         if !numbersAsText.isEmpty {
             let one = numbersAsText.count == 1
             notes.append("\(numbersAsText.shortList()): every value \(one ? "is a number" : "of these is a number") written as a "
                          + "string (as SODA 2 sends numbers), stored as text; --metadata VIEW.json types \(one ? "it" : "them") as "
                          + "fetch does, or --type \(numbersAsText[0])=decimal")
         }
-        var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
-            tableName: name, typeOverrides: types, indexes: request.indexes, primaryKey: request.primaryKey,
-            extractions: request.extractions))
+        let options = PlanOptions(tableName: name, typeOverrides: request.typeOverrides, indexes: request.indexes,
+                                  primaryKey: request.primaryKey, extractions: request.extractions)
+        var plan: LoadPlan
+        if var view = described.view {
+            // A real description: typed as fetch types it.
+            view.columns = view.columns.filter { !childFields.contains($0.fieldName ?? "") }
+            plan = try LoadPlan.socrata(view: view, options: options)
+        } else {
+            plan = try LoadPlan.document(fields: described.fields.filter { !childFields.contains($0) }, types: described.types,
+                                         options: options)
+        }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")

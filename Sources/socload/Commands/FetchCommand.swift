@@ -94,7 +94,7 @@ struct FetchCommand: ParsableCommand {
         if dryRun {
             let plan: LoadPlan
             do {
-                plan = try DatasetLoader.plan(for: request, http: LoadOptions.httpOptions(appToken: network.appToken, context))
+                plan = try DatasetLoader.plan(for: request, http: LoadSetup.httpOptions(appToken: network.appToken, context))
             } catch let error as PlanError {
                 throw UsageError(error.description, command: Self.spec)
             }
@@ -102,7 +102,7 @@ struct FetchCommand: ParsableCommand {
             return
         }
 
-        let (session, staged) = try LoadOptions.openForLoading(database, network: network, quiet: quiet,
+        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
                                                               context, command: Self.spec) {
             if distributeBy != nil {
                 throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
@@ -115,7 +115,7 @@ struct FetchCommand: ParsableCommand {
                                  indexes: request.indexes)
             return
         }
-        let summary = try LoadOptions.perform(session, staged: staged, table: table, command: Self.spec) {
+        let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {
             try session.loader.load(request)
         }
         session.meter.clear()

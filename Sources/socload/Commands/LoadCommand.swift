@@ -84,10 +84,10 @@ struct LoadCommand: ParsableCommand {
             throw UsageError(error.description, command: Self.spec)
         }
 
-        let (session, staged) = try LoadOptions.openForLoading(database, network: network, quiet: quiet,
+        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
                                                               context, command: Self.spec)
         defer { session.finish() }
-        let summary = try LoadOptions.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {
+        let summary = try LoadSetup.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {
             try session.loader.loadDocument(request) {
                 session.inform("Copying \(TerminalText.escaped(request.source == "-" ? "standard input" : document)) to a temporary "
                                + "file first, so that every value types the columns")

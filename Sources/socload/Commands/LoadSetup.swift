@@ -4,8 +4,9 @@ import SocloadSocrata
 import SocloadSQLite
 import SocloadPostgreSQL
 
-/// What `fetch` and `sync` share: the database, credentials, retries, signals and progress.
-enum LoadOptions {
+/// How `fetch`, `load`, `sync` and `extract` get ready: the destination `--db` names, opened, and a
+/// loader wired to the terminal (credentials, retries, signals, progress).
+enum LoadSetup {
     /// An open database and a loader wired to the terminal: progress, retry notices, Ctrl-C.
     final class Session {
         private let closeDatabase: () -> Void

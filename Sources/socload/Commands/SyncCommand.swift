@@ -21,13 +21,13 @@ struct SyncCommand: ParsableCommand {
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
-        let session = try LoadOptions.openExistingForLoading(database, network: network, quiet: quiet,
+        let session = try LoadSetup.openExistingForLoading(database, network: network, quiet: quiet,
                                                              context, command: Self.spec)
         defer { session.finish() }
         try Self.sync(tableOrID, session: session, pageSize: pageSize?.rows ?? LoadRequest.defaultPageSize, indexes: index.map(\.names))
     }
 
-    static func sync(_ tableOrID: String, session: LoadOptions.Session, pageSize: Int, indexes: [[String]] = []) throws {
+    static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = []) throws {
         let summary: SyncSummary
         do {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes)
