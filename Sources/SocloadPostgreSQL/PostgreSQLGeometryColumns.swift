@@ -88,9 +88,9 @@ struct PostgreSQLGeometryColumn: Equatable {
     func hasSource(row: Int, of batch: RowBatch) -> Bool {
         let first = row * batch.columnCount
         switch source {
-        case .text(let column): return batch.values[first + column] != .null
+        case .text(let column): return !batch.values[first + column].isNull
         case let .latitudeLongitude(latitude, longitude):
-            return batch.values[first + latitude] != .null && batch.values[first + longitude] != .null
+            return !batch.values[first + latitude].isNull && !batch.values[first + longitude].isNull
         }
     }
 

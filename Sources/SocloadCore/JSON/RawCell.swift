@@ -1,7 +1,14 @@
 /// One JSON value of a row, as a byte range of the row's text: no String, no allocation.
 /// The converter reads rows into these and converts straight from the bytes.
 package struct RawCell {
-    package enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
+    package enum Kind: UInt8 {
+        case null, `true`, `false`, number, string, array, object
+
+        /// Compared by raw value, inlined where the converter (another module) compares kinds
+        /// for every cell.
+        @inlinable package static func == (left: Kind, right: Kind) -> Bool { left.rawValue == right.rawValue }
+        @inlinable package static func != (left: Kind, right: Kind) -> Bool { left.rawValue != right.rawValue }
+    }
 
     package var kind: Kind
     /// For strings, the content between the quotes; for the others, the whole value.

@@ -20,13 +20,21 @@ public struct RowBatch: Sendable {
         /// complete JSON value (an array, an object, a number, true or false): a destination that
         /// stores JSON as such (PostgreSQL's jsonb) writes it as it is, without parsing it again.
         case json(offset: Int32, length: Int32)
+
+        /// True for `.null` (without the generic `==`, on the converter's hot path).
+        @inlinable public var isNull: Bool {
+            if case .null = self { return true }
+            return false
+        }
     }
 
     public let columnCount: Int
     /// The 1-based number of the first row in the dataset, for error messages.
     public let firstRowNumber: Int
-    public package(set) var arena: [UInt8] = []
-    public package(set) var values: [Value] = []
+    /// The text of the values, in one buffer. (Settable: the converter, in another module,
+    /// appends to it through inlined code; a batch is a value, so a copy of it is yours alone.)
+    public var arena: [UInt8] = []
+    public var values: [Value] = []
 
     public init(columnCount: Int, firstRowNumber: Int, expectedRows: Int) {
         self.columnCount = columnCount
@@ -37,17 +45,23 @@ public struct RowBatch: Sendable {
 
     public var rowCount: Int { columnCount == 0 ? 0 : values.count / columnCount }
 
+    // The append functions are inlinable: the converter (another module) calls them for every
+    // cell, and specialized there they copy bytes without generic dispatch.
+
+    @inlinable
     package mutating func appendBytes<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         let offset = arena.count
         arena.append(contentsOf: bytes)
         values.append(.text(offset: Int32(offset), length: Int32(arena.count - offset)))
     }
 
+    @inlinable
     package mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { appendBytes($0) }
     }
 
+    @inlinable
     package mutating func appendDecimal(_ digits: UnsafeBufferPointer<UInt8>) {
         let offset = arena.count
         arena.append(contentsOf: digits)
@@ -55,6 +69,7 @@ public struct RowBatch: Sendable {
     }
 
     /// Removes the values of a partly appended row.
+    @inlinable
     package mutating func truncate(toValueCount count: Int) {
         values.removeLast(values.count - count)
     }

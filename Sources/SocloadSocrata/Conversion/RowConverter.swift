@@ -203,7 +203,7 @@ public struct RowConverter: Sendable {
         for index in steps.indices {
             try convert(steps[index], index, bytes, &batch)
         }
-        for key in keyColumns where batch.values[mark + key] == .null {
+        for key in keyColumns where batch.values[mark + key].isNull {
             batch.truncate(toValueCount: mark)
             throw LoadError.nullKey(table: table.name, column: table.columns[key].name, row: rowNumber)
         }
