@@ -112,12 +112,19 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try execute(sql, parameters).rows.first?.first ?? nil
     }
 
-    /// Starts a COPY whose data ends with `trailer` (run by `pauseCopy`).
-    func beginCopy(_ sql: String, trailer: @escaping () throws -> Void) throws {
+    /// Makes sure a binary COPY into `relation` (quoted) of `columns` is the open one: the one
+    /// way every writer starts its COPY. True when it started a new one, whose data must begin
+    /// with `PostgreSQLCopyEncoder.header` (the trailer is sent by `pauseCopy`). Another table's
+    /// COPY may be open: a child table's rows come between its parent's.
+    func openBinaryCopy(into relation: String, columns: [String]) throws -> Bool {
+        let sql = "COPY \(relation) (\(PostgreSQLTableWriter.quotedList(columns))) FROM STDIN (FORMAT binary)"
+        if connection.isCopying, openCopy == sql { return false }
         try pauseCopy()
         try connection.beginCopy(sql)
-        copyTrailer = trailer
+        let connection = connection
+        copyTrailer = { try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) } }
         openCopy = sql
+        return true
     }
 
     /// The statement of the COPY that is open, if any.

@@ -41,4 +41,7 @@ public struct PostgreSQLDialect: SQLDialect {
     }
 
     public var maximumNameBytes: Int? { PostgreSQLTypes.maximumNameBytes }
+    public func declaredType(_ type: LogicalType) -> String { PostgreSQLTypes.declaredType(type) }
+    public var flagType: String { "smallint" }
+    public var namesIgnoreCase: Bool { false }
 }

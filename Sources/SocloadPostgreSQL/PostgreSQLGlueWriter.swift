@@ -24,67 +24,28 @@ final class PostgreSQLGlueWriter: TableWriter {
         } + ["\"_socload_order\" bigserial"]).joined(separator: ", ") + ") ON COMMIT DROP")
     }
 
-    private var copy: String {
-        "COPY \(stagingName.quotedDatabaseIdentifier) (\(PostgreSQLTableWriter.quotedList(table.columns.map(\.name)))) "
-            + "FROM STDIN (FORMAT binary)"
-    }
-
     func insert(_ batch: RowBatch) throws {
         guard batch.rowCount > 0 else { return }
-        let connection = transaction.connection
         buffer.removeAll()
-        if !connection.isCopying || transaction.openCopy != copy {
-            try transaction.beginCopy(copy) {
-                try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
-            }
+        if try transaction.openBinaryCopy(into: stagingName.quotedDatabaseIdentifier, columns: table.columns.map(\.name)) {
             buffer.write(PostgreSQLCopyEncoder.header)
         }
         try encoder.encode(batch, into: buffer)
-        try connection.sendCopyData(buffer.bytes)
+        try transaction.connection.sendCopyData(buffer.bytes)
     }
 
     func finish(strict: Bool) throws -> [String] {
         try transaction.pauseCopy()
-        let target = transaction.qualified(table.name)
+        let writing = GlueWriting(table: table, glue: glue, dialect: PostgreSQLDialect(schema: transaction.schema))
         let staging = stagingName.quotedDatabaseIdentifier
-        let present = try PostgreSQLLookups.columnNames(of: target, transaction: transaction)
-        if present.isEmpty {
-            let ids = table.primaryKey.compactMap(table.column(named:)).map {
-                "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type)) NOT NULL"
-            }
-            let flags = [glue.assertedColumn, glue.otherAssertedColumn].sorted().map {
-                "\($0.quotedDatabaseIdentifier) smallint NOT NULL DEFAULT 0"
-            }
-            try transaction.execute("CREATE TABLE \(target) (\((ids + flags).joined(separator: ", ")), "
-                                    + "PRIMARY KEY (\(PostgreSQLTableWriter.quotedList(table.primaryKey))))")
-        }
-        let known = Set(try PostgreSQLLookups.columnNames(of: target, transaction: transaction))
-        for column in table.columns where !known.contains(column.name) {
-            try transaction.execute("ALTER TABLE \(target) ADD COLUMN \(column.name.quotedDatabaseIdentifier) "
-                                    + PostgreSQLTypes.declaredType(column.type))
-        }
-        for flag in [glue.assertedColumn, glue.otherAssertedColumn] where !known.contains(flag) {
-            try transaction.execute("ALTER TABLE \(target) ADD COLUMN \(flag.quotedDatabaseIdentifier) smallint NOT NULL DEFAULT 0")
-        }
-        let key = Set(table.primaryKey)
-        let attributes = table.columns.map(\.name).filter { !key.contains($0) }
-        let statements = GlueStatements(glueTable: target, idColumns: table.primaryKey.map(\.quotedDatabaseIdentifier),
-                                        attributes: attributes.map(\.quotedDatabaseIdentifier),
-                                        asserted: glue.assertedColumn.quotedDatabaseIdentifier,
-                                        otherAsserted: glue.otherAssertedColumn.quotedDatabaseIdentifier)
-        let merged = Int(try transaction.value(statements.merges(staging: staging)) ?? "0") ?? 0
-        try transaction.execute(statements.withdraw)
+        let existing = try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction)
+        let otherExists = try transaction.value("SELECT to_regclass($1) IS NOT NULL", [transaction.qualified(glue.otherTable)]) == "t"
         let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)
         // One row per pair, its last element's: ON CONFLICT cannot touch a row twice.
-        try transaction.execute(statements.upsert(select: "SELECT DISTINCT ON (\(keyList)) "
-                                                  + "\(PostgreSQLTableWriter.quotedList(table.primaryKey + attributes)), 1 FROM \(staging) "
-                                                  + "ORDER BY \(keyList), \"_socload_order\" DESC"))
-        try transaction.execute(statements.removeUnasserted)
-        let other = transaction.qualified(glue.otherTable)
-        let otherExists = try transaction.value("SELECT to_regclass($1) IS NOT NULL", [other]) == "t"
-        let dangling = Int(try transaction.value(statements.dangling(
-            otherColumn: glue.otherColumn.quotedDatabaseIdentifier, otherTable: otherExists ? other : nil,
-            otherKey: glue.otherKey.quotedDatabaseIdentifier)) ?? "0") ?? 0
-        return GlueNotes.describe(table: table.name, glue: glue, merged: merged, dangling: dangling, otherExists: otherExists)
+        let select = "SELECT DISTINCT ON (\(keyList)) \(PostgreSQLTableWriter.quotedList(table.primaryKey + writing.attributes)), 1 "
+            + "FROM \(staging) ORDER BY \(keyList), \"_socload_order\" DESC"
+        return try writing.finish(existing: existing, staging: staging, upsertSelect: select, otherTableExists: otherExists,
+                                  execute: { try transaction.execute($0) },
+                                  count: { Int(try transaction.value($0) ?? "0") ?? 0 })
     }
 }

@@ -99,12 +99,7 @@ final class PostgreSQLTableWriter: TableWriter {
     func insert(_ batch: RowBatch) throws {
         guard batch.rowCount > 0 else { return }
         let connection = transaction.connection
-        let copy = "COPY \(copyTarget) (\(Self.quotedList(table.columns.map(\.name) + geometries.map(\.name)))) FROM STDIN (FORMAT binary)"
-        // Another table's COPY may be open (a child table's rows come between its parent's).
-        if !connection.isCopying || transaction.openCopy != copy {
-            try transaction.beginCopy(copy) {
-                try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
-            }
+        if try transaction.openBinaryCopy(into: copyTarget, columns: table.columns.map(\.name) + geometries.map(\.name)) {
             copyFirstRow = batch.firstRowNumber
             buffer.removeAll()
             buffer.write(PostgreSQLCopyEncoder.header)

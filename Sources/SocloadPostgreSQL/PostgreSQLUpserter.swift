@@ -34,14 +34,12 @@ final class PostgreSQLUpserter: RowUpserter {
     func upsert(_ batch: RowBatch) throws -> Int {
         guard batch.rowCount > 0 else { return 0 }
         let staging = stagingName.quotedDatabaseIdentifier
-        let columns = PostgreSQLTableWriter.quotedList(table.columns.map(\.name) + geometries.map(\.name))
         let connection = transaction.connection
         try transaction.execute("TRUNCATE \(staging)")
-        try transaction.beginCopy("COPY \(staging) (\(columns)) FROM STDIN (FORMAT binary)") {
-            try PostgreSQLCopyEncoder.trailer.withUnsafeBytes { try connection.sendCopyData($0) }
-        }
         let buffer = CopyBuffer(capacity: batch.arena.count + batch.values.count * 12 + 64)
-        buffer.write(PostgreSQLCopyEncoder.header)
+        if try transaction.openBinaryCopy(into: staging, columns: table.columns.map(\.name) + geometries.map(\.name)) {
+            buffer.write(PostgreSQLCopyEncoder.header)
+        }
         try encoder.encode(batch, into: buffer)
         try connection.sendCopyData(buffer.bytes)
         try transaction.pauseCopy()

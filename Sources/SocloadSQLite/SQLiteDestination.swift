@@ -17,6 +17,10 @@ public struct SQLiteDestination: LoadDestination {
         columnLimit = ColumnLimit(maximum: queue.inDatabase { $0.maximumColumns }, database: "SQLite")
     }
 
+    /// SQLite keeps any text and any instant; a decimal column (NUMERIC affinity) keeps the
+    /// nearest binary number, which the converter gives it (so no bind parses digits again).
+    public var storableValues: StorableValues { StorableValues(destinationName: "SQLite", keepsDecimalDigits: false) }
+
     /// Loads in one transaction. Into a database that holds no table yet, the load runs with
     /// SQLite's rollback journal, which writes each page once (no reader can be waiting for a
     /// table that does not exist), and the database is switched to write-ahead logging after the

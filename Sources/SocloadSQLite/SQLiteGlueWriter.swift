@@ -31,45 +31,17 @@ final class SQLiteGlueWriter: TableWriter {
     }
 
     func finish(strict: Bool) throws -> [String] {
-        let quoted = table.name.quotedDatabaseIdentifier
-        let present = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
-        if present.isEmpty {
-            let ids = table.primaryKey.compactMap(table.column(named:)).map {
-                "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type)) NOT NULL"
-            }
-            let flags = [glue.assertedColumn, glue.otherAssertedColumn].sorted().map {
-                "\($0.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0"
-            }
-            try db.execute(sql: "CREATE TABLE \(quoted) (\((ids + flags).joined(separator: ", ")), "
-                                + "PRIMARY KEY (\(SQLiteTableWriter.quotedList(table.primaryKey))))")
-        }
-        let known = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?)", arguments: [table.name]))
-        for column in table.columns where !known.contains(column.name.lowercased()) {
-            try db.execute(sql: "ALTER TABLE \(quoted) ADD COLUMN \(column.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType(column.type))")
-        }
-        for flag in [glue.assertedColumn, glue.otherAssertedColumn] where !known.contains(flag.lowercased()) {
-            try db.execute(sql: "ALTER TABLE \(quoted) ADD COLUMN \(flag.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0")
-        }
-        let key = Set(table.primaryKey)
-        let attributes = table.columns.map(\.name).filter { !key.contains($0) }
-        let statements = GlueStatements(glueTable: quoted, idColumns: table.primaryKey.map(\.quotedDatabaseIdentifier),
-                                        attributes: attributes.map(\.quotedDatabaseIdentifier),
-                                        asserted: glue.assertedColumn.quotedDatabaseIdentifier,
-                                        otherAsserted: glue.otherAssertedColumn.quotedDatabaseIdentifier)
-        let merged = try db.fetchOne(Int.self, sql: statements.merges(staging: Self.stagingTable)) ?? 0
-        try db.execute(sql: statements.withdraw)
-        // Rows are upserted in order, so a pair given twice keeps its later element's attributes.
-        // (WHERE true: SQLite reads an ON after the SELECT as a join's unless it has a WHERE.)
-        try db.execute(sql: statements.upsert(select: "SELECT \(SQLiteTableWriter.quotedList(table.primaryKey + attributes)), 1 "
-                                              + "FROM \(Self.stagingTable) WHERE true ORDER BY rowid"))
-        try db.execute(sql: statements.removeUnasserted)
-        try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
+        let writing = GlueWriting(table: table, glue: glue, dialect: SQLiteDialect())
+        let existing = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
         let otherExists = try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
                                             arguments: [glue.otherTable]) != nil
-        let dangling = try db.fetchOne(Int.self, sql: statements.dangling(
-            otherColumn: glue.otherColumn.quotedDatabaseIdentifier,
-            otherTable: otherExists ? glue.otherTable.quotedDatabaseIdentifier : nil,
-            otherKey: glue.otherKey.quotedDatabaseIdentifier)) ?? 0
-        return GlueNotes.describe(table: table.name, glue: glue, merged: merged, dangling: dangling, otherExists: otherExists)
+        // Rows are upserted in order, so a pair given twice keeps its later element's attributes.
+        // (WHERE true: SQLite reads an ON after the SELECT as a join's unless it has a WHERE.)
+        let select = "SELECT \(SQLiteTableWriter.quotedList(table.primaryKey + writing.attributes)), 1 "
+            + "FROM \(Self.stagingTable) WHERE true ORDER BY rowid"
+        let notes = try writing.finish(existing: existing, staging: Self.stagingTable, upsertSelect: select, otherTableExists: otherExists,
+                                       execute: { try db.execute(sql: $0) }, count: { try db.fetchOne(Int.self, sql: $0) ?? 0 })
+        try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
+        return notes
     }
 }

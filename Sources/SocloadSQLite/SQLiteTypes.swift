@@ -2,14 +2,7 @@ import SocloadCore
 
 /// How SQLite spells the plan's logical types: the declared type gives the column its affinity.
 enum SQLiteTypes {
-    static func declaredType(_ type: LogicalType) -> String {
-        switch type {
-        case .text, .timestamp, .floatingTimestamp, .date, .json, .geometry: return "TEXT"
-        case .integer, .boolean: return "INTEGER"
-        case .decimal: return "NUMERIC"
-        case .double: return "REAL"
-        }
-    }
+    static func declaredType(_ type: LogicalType) -> String { SQLiteDialect().declaredType(type) }
 
     /// The unique index that is a table's key (SQLite cannot add a PRIMARY KEY to a table that
     /// already has rows, and the key is built after them).

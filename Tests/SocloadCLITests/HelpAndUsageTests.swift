@@ -122,7 +122,7 @@ final class HelpAndUsageTests: XCTestCase {
         let run = try SocloadProcess.run(["query", "select 1", "--db", db, "--format", "xml"])
         XCTAssertEqual(run.status, 64)
         XCTAssertEqual(run.stderr, """
-            Error: Unknown format 'xml' (expected one of table|csv|json|ndjson)
+            Error: --format takes one of table|csv|json|ndjson, not 'xml'
               See 'socload query --help' for more information.
 
             """)

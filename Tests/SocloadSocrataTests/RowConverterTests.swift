@@ -160,6 +160,31 @@ final class RowConverterTests: XCTestCase {
         XCTAssertEqual(batch.row(3), [.text("0000-12-31T23:59:59.500Z"), .text("true"), .null])
     }
 
+    /// A destination that keeps no decimal digits (SQLite) gets the number the converter read,
+    /// as SQLite's NUMERIC affinity stores it; one that keeps them (PostgreSQL) gets the digits.
+    func testDecimalsArriveAsTheDestinationStoresThem() throws {
+        let plan = try LoadPlan.socrata(view: ViewMetadata(columns: [ColumnMetadata(fieldName: "n", dataTypeName: "number")]),
+                                        options: PlanOptions(tableName: "t"))
+        let cells = [#""12.50""#, #""$1,234""#, #""12.0""#, #""123456789012345678901234567890""#, #""-0.125""#]
+        func converted(_ storable: StorableValues) throws -> [RowBatch.Value] {
+            var converter = RowConverter(plan: plan, rows: .arrays, storable: storable)
+            var batch = RowBatch(columnCount: 1, firstRowNumber: 1, expectedRows: cells.count)
+            for (index, cell) in cells.enumerated() {
+                try Array("[\(cell)]".utf8).withUnsafeBufferPointer {
+                    try converter.append(row: $0, rowNumber: index + 1, offset: 0, to: &batch)
+                }
+            }
+            return batch.values
+        }
+        XCTAssertEqual(try converted(StorableValues(destinationName: "SQLite", keepsDecimalDigits: false)),
+                       [.real(12.5), .integer(1234), .integer(12), .real(1.2345678901234568e29), .real(-0.125)])
+        let digits = try converted(.anything)
+        XCTAssertEqual(digits[1], .integer(1234))
+        guard case .decimal = digits[0], case .decimal = digits[2], case .decimal = digits[3] else {
+            return XCTFail("the digits are kept: \(digits)")
+        }
+    }
+
     /// SODA pages: objects matched to columns by name, converted by the same converter.
     func testSODAObjectRowsAgreeWithTheReference() throws {
         var pages: [(ViewMetadata, [UInt8])] = []

@@ -27,6 +27,15 @@ public protocol SQLDialect: Sendable {
     /// The longest name the database keeps, in UTF-8 bytes (nil: any length); socload's own
     /// object names are shortened to it as the plan's names are.
     var maximumNameBytes: Int? { get }
+
+    /// How the database declares a column of the logical type.
+    func declaredType(_ type: LogicalType) -> String
+
+    /// The type of a small flag column socload keeps (0 or 1, NOT NULL DEFAULT 0).
+    var flagType: String { get }
+
+    /// True when the database compares table and column names ignoring case (SQLite).
+    var namesIgnoreCase: Bool { get }
 }
 
 /// SQLite's SQL: `?` placeholders, values compared as stored.
@@ -39,12 +48,21 @@ public struct SQLiteDialect: SQLDialect {
     public func text(_ expression: String) -> String { expression }
     public func nullStandIn(_ type: LogicalType) -> String { "0" }
     public var maximumNameBytes: Int? { nil }
+    public var flagType: String { "INTEGER" }
+    public var namesIgnoreCase: Bool { true }
+
+    /// The declared type gives the column its affinity.
+    public func declaredType(_ type: LogicalType) -> String {
+        switch type {
+        case .text, .timestamp, .floatingTimestamp, .date, .json, .geometry: return "TEXT"
+        case .integer, .boolean: return "INTEGER"
+        case .decimal: return "NUMERIC"
+        case .double: return "REAL"
+        }
+    }
 }
 
 extension SQLDialect {
-    /// True when the database compares table and column names ignoring case (SQLite).
-    public var namesIgnoreCase: Bool { self is SQLiteDialect }
-
     /// A name as the database keeps it: shortened deterministically past `maximumNameBytes`.
     public func kept(_ name: String) -> String {
         maximumNameBytes.map { LoadPlan.shortenedName(name, toBytes: $0) } ?? name

@@ -14,14 +14,19 @@ public struct StorableValues: Sendable, Equatable {
     /// The most digits a decimal may have before and after its point (nil: any).
     public var decimalIntegerDigits: Int?
     public var decimalFractionDigits: Int?
+    /// False: the destination stores a decimal as the nearest binary number (SQLite's NUMERIC
+    /// affinity), so the converter, which reads the number anyway, gives it that number
+    /// (`.integer` when whole and within 64 bits, else `.real`) instead of the digits.
+    public var keepsDecimalDigits: Bool
 
     public init(destinationName: String, allowsNULInText: Bool = true, timestampSeconds: Range<Double>? = nil,
-                decimalIntegerDigits: Int? = nil, decimalFractionDigits: Int? = nil) {
+                decimalIntegerDigits: Int? = nil, decimalFractionDigits: Int? = nil, keepsDecimalDigits: Bool = true) {
         self.destinationName = destinationName
         self.allowsNULInText = allowsNULInText
         self.timestampSeconds = timestampSeconds
         self.decimalIntegerDigits = decimalIntegerDigits
         self.decimalFractionDigits = decimalFractionDigits
+        self.keepsDecimalDigits = keepsDecimalDigits
     }
 
     /// No limit beyond the converter's own (SQLite).

@@ -55,7 +55,8 @@ extension RowConverter {
             case .true: batch.values.append(.integer(1))
             case .false: batch.values.append(.integer(0))
             case .string, .number:
-                let result = Self.withContent(cell, bytes) { Self.number($0, as: type, into: &batch) }
+                let keepsDigits = storable.keepsDecimalDigits
+                let result = Self.withContent(cell, bytes) { Self.number($0, as: type, keepsDigits: keepsDigits, into: &batch) }
                 if !result { try invalidCell(column, cell, bytes, &batch) }
                 if result, type == .decimal, !storable.isAnything, case let .decimal(offset, length)? = batch.values.last,
                    !batch.arena.withUnsafeBufferPointer({

@@ -6,8 +6,11 @@ extension RowConverter {
     /// Appends `text` as a number of `type` (`$`, `,` and white space removed first): an integer
     /// column gets whole numbers that fit in 64 bits, a double column finite doubles, a decimal
     /// column an integer when the digits are one, else the digits themselves. Empty text is
-    /// NULL. False when the text is not such a number (nothing is appended then).
-    static func number(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, into batch: inout RowBatch) -> Bool {
+    /// NULL. Unless `keepsDigits`, a decimal column gets the nearest binary number instead of the
+    /// digits (read here once; see `StorableValues.keepsDecimalDigits`). False when the text is
+    /// not such a number (nothing is appended then).
+    static func number(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, keepsDigits: Bool = true,
+                       into batch: inout RowBatch) -> Bool {
         withCleanNumber(text) { clean, hasPointOrExponent in
             guard let clean else { return false }
             if clean.isEmpty {
@@ -26,7 +29,13 @@ extension RowConverter {
             case .double:
                 batch.values.append(.real(real))
             default:
-                batch.appendDecimal(clean)
+                if keepsDigits {
+                    batch.appendDecimal(clean)
+                } else if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) {
+                    batch.values.append(.integer(integer))
+                } else {
+                    batch.values.append(.real(real))
+                }
             }
             return true
         }

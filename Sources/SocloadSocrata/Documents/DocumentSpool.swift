@@ -6,11 +6,11 @@ import Glibc
 /// from every value, once to load. A regular file is used where it is; a URL, standard input, a
 /// FIFO or a process substitution is first copied to a temporary file (removed by `close()`),
 /// so the types never depend on a sample.
-public final class DocumentSpool {
+final class DocumentSpool {
     /// The file to read.
-    public let path: String
+    let path: String
     /// True when `path` is a temporary copy.
-    public let isTemporary: Bool
+    let isTemporary: Bool
 
     private init(path: String, isTemporary: Bool) {
         self.path = path
@@ -18,7 +18,7 @@ public final class DocumentSpool {
     }
 
     /// True for an `http://` or `https://` source.
-    public static func isURL(_ source: String) -> Bool {
+    static func isURL(_ source: String) -> Bool {
         let lowered = source.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
@@ -66,7 +66,7 @@ public final class DocumentSpool {
     }
 
     /// Removes the temporary copy, if there is one.
-    public func close() {
+    func close() {
         if isTemporary { unlink(path) }
     }
 }

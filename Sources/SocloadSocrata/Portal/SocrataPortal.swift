@@ -3,30 +3,30 @@ import Foundation
 
 /// One dataset on one portal, and the URLs of its APIs: the view metadata, the rows.json export,
 /// SODA 2.1 (`/resource/ID.json`) and SODA3 (`/api/v3/views/ID/query.json`).
-public struct SocrataPortal: Sendable, Equatable {
+struct SocrataPortal: Sendable, Equatable {
     /// `https://data.example.org` (or `http://127.0.0.1:8080`), without a trailing slash.
-    public let base: String
-    public let datasetID: String
+    let base: String
+    let datasetID: String
 
-    public init(base: String, datasetID: String) {
+    init(base: String, datasetID: String) {
         self.base = base
         self.datasetID = datasetID
     }
 
     /// The portal of a remote reference with a dataset id; nil for files and bare export URLs.
-    public init?(reference: DatasetReference) {
+    init?(reference: DatasetReference) {
         guard case .url(let url) = reference.location, let id = reference.datasetID,
               let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
         else { return nil }
         self.init(base: "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")", datasetID: id)
     }
 
-    public var viewURL: String { "\(base)/api/views/\(datasetID).json" }
-    public var resourceURL: String { "\(base)/resource/\(datasetID).json" }
-    public var soda3URL: String { "\(base)/api/v3/views/\(datasetID)/query.json" }
+    var viewURL: String { "\(base)/api/views/\(datasetID).json" }
+    var resourceURL: String { "\(base)/resource/\(datasetID).json" }
+    var soda3URL: String { "\(base)/api/v3/views/\(datasetID)/query.json" }
 
     /// One SODA 2.1 page: always a stable `$order` (`:id` last), and the system fields with `:*`.
-    public func soda2PageURL(query: SoQLQuery, offset: Int, limit: Int) -> String {
+    func soda2PageURL(query: SoQLQuery, offset: Int, limit: Int) -> String {
         var parameters: [(String, String)] = [("$select", query.select ?? ":*, *")]
         if let condition = query.where, !condition.isEmpty { parameters.append(("$where", condition)) }
         parameters += [("$order", query.stableOrder), ("$limit", String(limit)), ("$offset", String(offset))]
@@ -34,7 +34,7 @@ public struct SocrataPortal: Sendable, Equatable {
     }
 
     /// One SODA3 page: `{"query": "SELECT ...", "page": {"pageNumber": N, "pageSize": M}}`, N from 1.
-    public func soda3PageRequest(query: SoQLQuery, pageNumber: Int, pageSize: Int) -> HTTPRequest {
+    func soda3PageRequest(query: SoQLQuery, pageNumber: Int, pageSize: Int) -> HTTPRequest {
         let body = JSONValue.object([
             JSONMember(key: "query", value: .string(query.statement)),
             JSONMember(key: "page", value: .object([

@@ -121,9 +121,9 @@ struct NetworkOptions: ParsableArguments {
 /// The `--format` option shared by the commands that print results.
 struct FormatOptions: ParsableArguments {
     @Option(valueName: "format", help: "Output format: \(OutputFormat.names).", default: "table on a terminal, csv otherwise")
-    var format: String?
+    var format: OutputFormat?
 
-    func writer(_ context: CommandContext, command: CommandSpec) throws -> any ResultWriter {
-        try OutputFormat.resolve(format, output: context.output, command: command).makeWriter(output: context.output)
+    func writer(_ context: CommandContext) -> any ResultWriter {
+        OutputFormat.resolve(format, output: context.output).makeWriter(output: context.output)
     }
 }

@@ -18,7 +18,7 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "One row per column, with the portal's statistics beside the table's.") var columns: Bool
 
     func run(context: CommandContext) throws {
-        let writer = try output.writer(context, command: Self.spec)
+        let writer = output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec)
         guard let entry = try database.entry(for: tableOrID) else {
             throw CommandFailure.notInCatalog(tableOrID, in: database.place)

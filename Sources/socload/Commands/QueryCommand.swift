@@ -29,7 +29,7 @@ struct QueryCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         context.statements.timeout = timeout?.value
-        let writer = try output.writer(context, command: Self.spec)
+        let writer = output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec, acceptsChanges: write)
         var begun = false
         do {

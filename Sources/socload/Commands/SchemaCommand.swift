@@ -11,7 +11,7 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
 
     func run(context: CommandContext) throws {
-        let format = try OutputFormat.resolve(output.format, output: context.output, command: Self.spec)
+        let format = OutputFormat.resolve(output.format, output: context.output)
         let database = try database.openLoaded(context, command: Self.spec)
         let statements = try database.definition(of: table)
         guard !statements.isEmpty else {

@@ -46,7 +46,7 @@ struct SelectCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         context.statements.timeout = timeout?.value
-        let writer = sql ? nil : try output.writer(context, command: Self.spec)
+        let writer = sql ? nil : output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec)
         if !contains.isEmpty, !database.containsIgnoresAccents {
             StandardError.line("Note: this database has no unaccent extension, so --contains ignores case but not accents "

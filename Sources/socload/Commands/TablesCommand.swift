@@ -8,7 +8,7 @@ struct TablesCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
 
     func run(context: CommandContext) throws {
-        let writer = try output.writer(context, command: Self.spec)
+        let writer = output.writer(context)
         let tables = try database.openLoaded(context, command: Self.spec).tables()
         // in_sql: the name as a query must write it ("5mtp_qs2h" needs its quotes).
         writer.begin(columns: ["table", "rows", "in_sql"])

@@ -22,7 +22,7 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Fail (exit 65) when the table cannot be compared with the portal's statistics.") var strict: Bool
 
     func run(context: CommandContext) throws {
-        let writer = try output.writer(context, command: Self.spec)
+        let writer = output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec)
         guard let verification = try database.verify(tableOrID) else {
             throw CommandFailure.notInCatalog(tableOrID, in: database.place)

@@ -1,18 +1,21 @@
 import SocloadDatabase
 
 /// The formats query results can be written in.
-enum OutputFormat: String, CaseIterable {
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case table, csv, json, ndjson
 
     static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
+    /// `--format csv` (any case).
+    init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+
+    static var expectation: String { "one of \(names)" }
+
     /// The format given with `--format`, or the default: `table` for a terminal, `csv` for a pipe.
-    static func resolve(_ name: String?, output: OutputSink, command: CommandSpec) throws -> OutputFormat {
-        guard let name else { return output.isTerminal ? .table : .csv }
-        guard let format = OutputFormat(rawValue: name.lowercased()) else {
-            throw UsageError("Unknown format '\(name)' (expected one of \(names))", command: command)
-        }
-        return format
+    static func resolve(_ format: OutputFormat?, output: OutputSink) -> OutputFormat {
+        format ?? (output.isTerminal ? .table : .csv)
     }
 
     func makeWriter(output: OutputSink) -> any ResultWriter {
