@@ -30,6 +30,7 @@ final class DocumentRowProducer {
     private let main: ObjectRowSink
     private let nested: [NestedRows]
     private var skipped: [Int: Int] = [:]
+    private var elementRows = NestedElementRows()
     private var bytesRead: Int64 = 0
 
     private init(plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String], storable: StorableValues,
@@ -84,8 +85,17 @@ final class DocumentRowProducer {
     /// One record into the batches.
     private func append(_ record: JSONRecordReader.Record) throws {
         do {
-            guard flatten || !nested.isEmpty else {
-                return try main.append(record.bytes, rowNumber: record.number, offset: 0)
+            guard flatten else {
+                try main.append(record.bytes, rowNumber: record.number, offset: 0)
+                // The child and glue rows are cut from the record's bytes.
+                for rows in nested {
+                    guard let nesting = rows.table.nesting else { continue }
+                    try elementRows.forEachRow(of: nesting, in: record.bytes, glueID: rows.table.glue?.idField,
+                                               skipped: &skipped[rows.index, default: 0]) { bytes in
+                        try rows.sink.append(bytes, rowNumber: record.number, offset: 0)
+                    }
+                }
+                return
             }
             // The record as objects: flattened, and its nested arrays handed to their tables.
             let value: JSONValue
@@ -97,17 +107,17 @@ final class DocumentRowProducer {
             guard case .object(var members) = value else {
                 throw DocumentError.notAnObject(record: record.number, line: record.line, found: FieldTypeInference.noun(value))
             }
-            if flatten {
-                members = JSONFlattening.flatten(members, names: flattenedNames)
-                try Array(JSONValue.object(members).jsonText.utf8).withUnsafeBufferPointer { bytes in
-                    try main.append(bytes, rowNumber: record.number, offset: 0)
-                }
-            } else {
-                try main.append(record.bytes, rowNumber: record.number, offset: 0)
+            // Flattened: the record becomes its flattened object, and its nested arrays are read
+            // from the tree.
+            members = JSONFlattening.flatten(members, names: flattenedNames)
+            try Array(JSONValue.object(members).jsonText.utf8).withUnsafeBufferPointer { bytes in
+                try main.append(bytes, rowNumber: record.number, offset: 0)
             }
             try appendElements(of: members, record: record)
         } catch let error as RowsJSONError {
             throw DocumentError.badRecord(record: record.number, line: record.line, detail: error.description)
+        } catch is RawArrayParser.Malformed {
+            throw DocumentError.badRecord(record: record.number, line: record.line, detail: "malformed JSON")
         }
     }
 
