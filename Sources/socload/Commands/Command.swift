@@ -118,6 +118,33 @@ struct NetworkOptions: ParsableArguments {
     var retries: Int?
 }
 
+/// The options that shape the table a load makes, shared by `fetch` and `load`: the types, the
+/// key, the indexes and the lookups, each declared once.
+struct TableShapeOptions: ParsableArguments {
+    @RepeatedOption(valueName: "column=type",
+                    help: "Load a column as this type: \(LogicalType.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var type: [TypeAssignment]
+    @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows (kept on refresh).")
+    var index: [IndexColumns]
+    @Option(valueName: "column[,column...]",
+            help: "The table's key instead of _id: one column or a compound; sync upserts by it (kept on refresh).")
+    var pk: IndexColumns?
+    @RepeatedOption(valueName: "spec",
+                    help: "Extract columns into a lookup table: COLUMN[,COLUMN...][:LOOKUP][+count][+distinct=OTHER][+prune] "
+                        + "(see socload extract; kept on refresh).")
+    var extract: [String]
+
+    /// `--type`s by column (the last one given for a column wins).
+    var typeOverrides: [String: LogicalType] {
+        Dictionary(type.map { ($0.column, $0.type) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The `--extract` specs, read (a `PlanError` for a bad one).
+    func extractions() throws -> [Extraction] {
+        try extract.map(Extraction.init(spec:))
+    }
+}
+
 /// The `--format` option shared by the commands that print results.
 struct FormatOptions: ParsableArguments {
     @Option(valueName: "format", help: "Output format: \(OutputFormat.names).", default: "table on a terminal, csv otherwise")

@@ -34,18 +34,7 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
     @Flag(help: "Reload even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Sync a table fetched before instead of reloading it (see socload sync).") var incremental: Bool
-    @RepeatedOption(valueName: "column=type",
-                    help: "Load a column as this type: \(LogicalType.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var type: [TypeAssignment]
-    @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows (kept on refresh).")
-    var index: [IndexColumns]
-    @Option(valueName: "column[,column...]",
-            help: "The table's key instead of _id: one column or a compound; sync upserts by it (kept on refresh).")
-    var pk: IndexColumns?
-    @RepeatedOption(valueName: "spec",
-                    help: "Extract columns into a lookup table: COLUMN[,COLUMN...][:LOOKUP][+count][+distinct=OTHER][+prune] "
-                        + "(see socload extract; kept on refresh).")
-    var extract: [String]
+    @OptionGroup var shape = TableShapeOptions()
     @Option(valueName: "column", help: "PostgreSQL with Citus: distribute the table by this column (part of its key).")
     var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
@@ -54,7 +43,7 @@ struct FetchCommand: ParsableCommand {
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
-        if incremental, !extract.isEmpty {
+        if incremental, !shape.extract.isEmpty {
             throw UsageError("--extract shapes a load, and --incremental only syncs rows: run socload extract TABLE COLUMNS "
                              + "to add a lookup to a table you sync", command: Self.spec)
         }
@@ -78,14 +67,14 @@ struct FetchCommand: ParsableCommand {
         request.force = force
         if let api { request.api = api }
         if let pageSize { request.pageSize = pageSize.rows }
-        request.typeOverrides = Dictionary(type.map { ($0.column, $0.type) }, uniquingKeysWith: { _, last in last })
-        request.indexes = index.map(\.names)
+        request.typeOverrides = shape.typeOverrides
+        request.indexes = shape.index.map(\.names)
         request.strict = strict
         request.maxRows = maxRows
         request.distributeBy = distributeBy
-        request.primaryKey = pk?.names
+        request.primaryKey = shape.pk?.names
         do {
-            request.extractions = try extract.map(Extraction.init(spec:))
+            request.extractions = try shape.extractions()
         } catch let error as PlanError {
             throw UsageError(error.description, command: Self.spec)
         }

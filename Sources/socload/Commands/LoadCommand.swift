@@ -34,13 +34,7 @@ struct LoadCommand: ParsableCommand {
     @Flag(help: "Read one object per line (NDJSON), even when there is only one.") var lines: Bool
     @Option(valueName: "file|url", help: "Type the columns from this /api/views/ID.json description instead of inferring.")
     var metadata: String?
-    @RepeatedOption(valueName: "column=type",
-                    help: "Load a column as this type: \(LogicalType.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var type: [TypeAssignment]
-    @Option(valueName: "column[,column...]", help: "The table's key: one column or a compound.") var pk: IndexColumns?
-    @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows.")
-    var index: [IndexColumns]
-    @RepeatedOption(valueName: "spec", help: "Extract columns into a lookup table (see fetch --extract).") var extract: [String]
+    @OptionGroup var shape = TableShapeOptions()
     @RepeatedOption(valueName: "field:id",
                     help: "Key the child table of FIELD's objects by their own ID field (with the parent's key), not by position.")
     var childKey: [String]
@@ -64,9 +58,9 @@ struct LoadCommand: ParsableCommand {
         var request = DocumentLoadRequest(source: document, tableName: table)
         if let root { request.layout = .root(root) } else if lines { request.layout = .lines }
         request.metadata = metadata
-        request.typeOverrides = Dictionary(type.map { ($0.column, $0.type) }, uniquingKeysWith: { _, last in last })
-        request.primaryKey = pk?.names
-        request.indexes = index.map(\.names)
+        request.typeOverrides = shape.typeOverrides
+        request.primaryKey = shape.pk?.names
+        request.indexes = shape.index.map(\.names)
         request.strict = strict
         request.flatten = flatten
         for given in childKey {
@@ -77,7 +71,7 @@ struct LoadCommand: ParsableCommand {
             request.childKeys[field] = id
         }
         do {
-            request.extractions = try extract.map(Extraction.init(spec:))
+            request.extractions = try shape.extractions()
             request.glues = try glue.map(GlueSpec.init(spec:))
             _ = try request.targetTable()
         } catch let error as PlanError {
