@@ -1,6 +1,7 @@
 import Foundation
 import SocloadCore
 import SocloadSocrata
+import SocloadTestSupport
 import XCTest
 
 /// The contract every destination keeps, whatever it writes to: a load makes the plan's tables
@@ -178,5 +179,27 @@ class DestinationContractTests: XCTestCase {
         }
         XCTAssertEqual(try subject.tableNames(), [])
         XCTAssertNil(try subject.entry(for: "t"))
+    }
+
+    /// Every real export beside the project (`../shared/datasets`, skipped when absent) loads
+    /// with every row, and a second load of it replaces the first.
+    func checkRealExportsLoadWithEveryRow() throws {
+        guard let shared = Fixtures.sharedDatasets else { throw XCTSkip("no ../shared/datasets") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.hasSuffix(".rows.json") }.sorted()
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            let path = shared.appendingPathComponent(file).path
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            let expected = (document?["data"] as? [Any])?.count
+            let table = "real_" + file.prefix(9).replacingOccurrences(of: "-", with: "_")
+            for _ in 0..<2 {
+                var request = LoadRequest(reference: DatasetReference(location: .file(path), datasetID: nil, domain: nil), tableName: table)
+                request.force = true
+                let summary = try DatasetLoader(destination: try subject.makeDestination()).load(request)
+                XCTAssertEqual(summary.rowCount, expected, file)
+            }
+            let plan = try XCTUnwrap(try subject.entry(for: table)?.plan, file)
+            XCTAssertEqual(try subject.rows(of: plan.mainTable).count, expected, file)
+        }
     }
 }

@@ -12,6 +12,7 @@ final class SQLiteDestinationContractTests: DestinationContractTests {
     func testAReloadReplacesEveryRow() throws { try checkAReloadReplacesEveryRow() }
     func testAFailedLoadChangesNothing() throws { try checkAFailedLoadChangesNothing() }
     func testADuplicateKeyIsReportedTheSameWayEverywhere() throws { try checkADuplicateKeyIsReportedTheSameWayEverywhere() }
+    func testRealExportsLoadWithEveryRow() throws { try checkRealExportsLoadWithEveryRow() }
 }
 
 /// The contract on a database of the test PostgreSQL server.
@@ -33,6 +34,7 @@ final class PostgreSQLDestinationContractTests: DestinationContractTests {
     func testAReloadReplacesEveryRow() throws { try checkAReloadReplacesEveryRow() }
     func testAFailedLoadChangesNothing() throws { try checkAFailedLoadChangesNothing() }
     func testADuplicateKeyIsReportedTheSameWayEverywhere() throws { try checkADuplicateKeyIsReportedTheSameWayEverywhere() }
+    func testRealExportsLoadWithEveryRow() throws { try checkRealExportsLoadWithEveryRow() }
 }
 
 /// The contract on the NDJSON destination, which lives in these tests only.
@@ -45,4 +47,5 @@ final class NDJSONDestinationContractTests: DestinationContractTests {
     func testAReloadReplacesEveryRow() throws { try checkAReloadReplacesEveryRow() }
     func testAFailedLoadChangesNothing() throws { try checkAFailedLoadChangesNothing() }
     func testADuplicateKeyIsReportedTheSameWayEverywhere() throws { try checkADuplicateKeyIsReportedTheSameWayEverywhere() }
+    func testRealExportsLoadWithEveryRow() throws { try checkRealExportsLoadWithEveryRow() }
 }

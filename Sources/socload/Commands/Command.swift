@@ -2,7 +2,6 @@ import Foundation
 import SocloadDatabase
 import SocloadPostgreSQL
 import SocloadSocrata
-import SocloadSQLite
 
 /// A subcommand of socload: its interface, and what it does with parsed arguments.
 protocol Command {
@@ -41,22 +40,6 @@ struct DatabaseOptions: ParsableArguments {
             throw UsageError("--schema needs a name", command: command)
         }
         return (connectionString, schema ?? "public")
-    }
-
-    /// The loaded database `--db` names, for a read command: the one place that tells the kinds of
-    /// database apart (a `postgresql://` URL, else a SQLite file that must exist). Its statements
-    /// are cancelled by a signal or `--timeout`. Unless `acceptsChanges`, nothing it runs may change
-    /// the database.
-    func openLoaded(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false) throws -> any LoadedDatabase {
-        let database: any LoadedDatabase
-        if let (connectionString, schema) = try postgreSQL(context, command: command) {
-            database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
-        } else {
-            let queue = try openExisting(context, command: command, acceptsChanges: acceptsChanges)
-            database = SQLiteLoadedDatabase(queue: queue)
-        }
-        context.statements.watch(database.cancelAction)
-        return database
     }
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.

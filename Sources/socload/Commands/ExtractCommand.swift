@@ -45,7 +45,7 @@ struct ExtractCommand: ParsableCommand {
         guard scanner.isAtEnd else { throw UsageError("unexpected text after the column names", command: Self.spec) }
         let extraction = Extraction(columns: names, table: into, count: count, countDistinct: countDistinct, prune: prune)
 
-        let opened = try LoadSetup.destination(database, mustExist: true, context, command: Self.spec)
+        let opened = try database.openDestination(mustExist: true, context, command: Self.spec)
         defer { opened.close() }
         // A database operation: no portal, no HTTP. A signal rolls it back.
         let extractor = LookupExtractor(destination: opened.destination, cancellation: LoadCancellation())

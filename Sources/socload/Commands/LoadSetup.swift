@@ -41,33 +41,12 @@ enum LoadSetup {
         }
     }
 
-    /// The destination `--db` names, opened: PostgreSQL for a `postgresql://` URL, else a SQLite
-    /// file (with `SOCLOAD_SQL_LOG`), checked (`sqliteChecks` runs after the path is). Unless
-    /// `mustExist`, a SQLite file that is new is built beside its target (`staged`) and moved into
-    /// place only when the load commits. With `DatabaseOptions.openLoaded`, the one place that
-    /// tells the kinds of database apart.
-    static func destination(_ database: DatabaseOptions, mustExist: Bool, _ context: CommandContext, command: CommandSpec,
-                            sqliteChecks: () throws -> Void = {})
-        throws -> (destination: any LoadDestination, close: () -> Void, staged: StagedDatabaseFile?) {
-        if let (connectionString, schema) = try database.postgreSQL(context, command: command) {
-            let connection = try PostgreSQLConnection(connectionString)
-            return (PostgreSQLDestination(connection: connection, schema: schema), {}, nil)
-        }
-        let path = try database.checkedPath(context, writing: true, command: command)
-        if mustExist { try database.requireExisting(context) }
-        try sqliteChecks()
-        let staged = mustExist || FileManager.default.fileExists(atPath: path) ? nil : try StagedDatabaseFile(target: path)
-        let queue = try DatabaseQueue(path: staged?.path ?? path)
-        SQLLogFile.attach(to: queue, environment: context.environment)
-        return (SQLiteDestination(queue: queue), { queue.close() }, staged)
-    }
-
     /// Opens the database a load writes (see `destination`): a failure leaves no file, and a
     /// file that appears meanwhile is never replaced (see `perform`).
     static func openForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool,
                                _ context: CommandContext, command: CommandSpec,
                                sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
-        let opened = try destination(database, mustExist: false, context, command: command, sqliteChecks: sqliteChecks)
+        let opened = try database.openDestination(mustExist: false, context, command: command, sqliteChecks: sqliteChecks)
         return (session(destination: opened.destination, close: opened.close, appToken: network.appToken,
                         retries: network.retries, quiet: quiet, context), opened.staged)
     }
@@ -76,7 +55,7 @@ enum LoadSetup {
     /// (`sync`).
     static func openExistingForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool,
                                        _ context: CommandContext, command: CommandSpec) throws -> Session {
-        let opened = try destination(database, mustExist: true, context, command: command)
+        let opened = try database.openDestination(mustExist: true, context, command: command)
         return session(destination: opened.destination, close: opened.close, appToken: network.appToken,
                        retries: network.retries, quiet: quiet, context)
     }

@@ -1,0 +1,45 @@
+import Foundation
+import SocloadCore
+import SocloadDatabase
+import SocloadPostgreSQL
+import SocloadSQLite
+
+/// The kinds of database `--db` names, told apart in this file only: a `postgresql://` URL (or
+/// `postgres:`) is PostgreSQL, anything else a SQLite file. A new kind of database is one more
+/// branch here, for reading (`openLoaded`) and for loading (`openDestination`).
+extension DatabaseOptions {
+    /// The loaded database `--db` names, for a read command (a SQLite file must exist). Its
+    /// statements are cancelled by a signal or `--timeout`. Unless `acceptsChanges`, nothing it
+    /// runs may change the database.
+    func openLoaded(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false) throws -> any LoadedDatabase {
+        let database: any LoadedDatabase
+        if let (connectionString, schema) = try postgreSQL(context, command: command) {
+            database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+        } else {
+            let queue = try openExisting(context, command: command, acceptsChanges: acceptsChanges)
+            database = SQLiteLoadedDatabase(queue: queue)
+        }
+        context.statements.watch(database.cancelAction)
+        return database
+    }
+
+    /// The destination `--db` names, opened: PostgreSQL for a `postgresql://` URL, else a SQLite
+    /// file (with `SOCLOAD_SQL_LOG`), checked (`sqliteChecks` runs after the path is). Unless
+    /// `mustExist`, a SQLite file that is new is built beside its target (`staged`) and moved into
+    /// place only when the load commits.
+    func openDestination(mustExist: Bool, _ context: CommandContext, command: CommandSpec,
+                         sqliteChecks: () throws -> Void = {})
+        throws -> (destination: any LoadDestination, close: () -> Void, staged: StagedDatabaseFile?) {
+        if let (connectionString, schema) = try postgreSQL(context, command: command) {
+            let connection = try PostgreSQLConnection(connectionString)
+            return (PostgreSQLDestination(connection: connection, schema: schema), {}, nil)
+        }
+        let path = try checkedPath(context, writing: true, command: command)
+        if mustExist { try requireExisting(context) }
+        try sqliteChecks()
+        let staged = mustExist || FileManager.default.fileExists(atPath: path) ? nil : try StagedDatabaseFile(target: path)
+        let queue = try DatabaseQueue(path: staged?.path ?? path)
+        SQLLogFile.attach(to: queue, environment: context.environment)
+        return (SQLiteDestination(queue: queue), { queue.close() }, staged)
+    }
+}
