@@ -95,8 +95,9 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         }
     }
 
+    /// A column extracted into a lookup is counted through its foreign key.
     public func nonNullCounts(of table: String, columns: [String]) throws -> [String: Int] {
-        try queue.read { db in try SQLiteVerifier.nonNullCounts(of: table, db: db) }
+        try queue.read { db in try SQLiteVerifier.nonNullCounts(of: table, columns: columns, db: db) }
     }
 
     public func verify(_ tableOrDatasetID: String) throws -> PortalVerification? {

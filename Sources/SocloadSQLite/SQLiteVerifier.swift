@@ -26,11 +26,16 @@ public enum SQLiteVerifier {
     ///     let counts = try queue.read { db in try SQLiteVerifier.nonNullCounts(of: "n5m4_mism", db: db) }
     public static func nonNullCounts(of table: String, db: Database) throws -> [String: Int] {
         guard let entry = try SQLiteCatalog(db: db).entry(for: table), let plan = entry.plan else { return [:] }
-        let columns = plan.mainTable.columns.map(\.name)
+        return try nonNullCounts(of: entry.tableName, columns: plan.mainTable.columns.map(\.name), db: db)
+    }
+
+    /// How many cells of each of `columns` are set, counted through the lookups the catalog
+    /// records for the table.
+    static func nonNullCounts(of table: String, columns: [String], db: Database) throws -> [String: Int] {
         guard !columns.isEmpty else { return [:] }
+        let plan = try SQLiteCatalog(db: db).entry(for: table).flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }
         let measurement = PortalMeasurement(dialect: SQLiteDialect())
-        let statement = measurement.nonNullCounts(of: columns, in: measurement.relation(of: entry.tableName, plan: plan))
-        let row = try db.fetchRows(sql: statement.sql).first
+        let row = try db.fetchRows(sql: measurement.nonNullCounts(of: columns, in: measurement.relation(of: table, plan: plan)).sql).first
         var counts: [String: Int] = [:]
         for (index, column) in columns.enumerated() {
             if case .integer(let count)? = row?[index] { counts[column] = Int(count) }
