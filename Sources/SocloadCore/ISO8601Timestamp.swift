@@ -112,6 +112,36 @@ public enum ISO8601Timestamp {
         return index
     }
 
+    /// `2014-06-01`: a day given as days since 1970-01-01.
+    public static func format(day: Int32) -> String {
+        let (year, month, day) = civilFromDays(Int(day))
+        return (0...9999).contains(year) ? pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+            : String(year) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    /// Writes `format(day:)` as UTF-8 into `buffer` (at least 10 bytes); the count written, nil
+    /// for a year outside 0...9999 (write `format(day:)` then).
+    public static func write(day: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        let (year, month, dayOfMonth) = civilFromDays(Int(day))
+        guard (0...9999).contains(year), buffer.count >= 10 else { return nil }
+        var index = 0
+        for (value, width) in [(year, 4), (month, 2), (dayOfMonth, 2)] {
+            if index > 0 {
+                buffer[index] = UInt8(ascii: "-")
+                index += 1
+            }
+            var divisor = width == 4 ? 1000 : 10
+            var remaining = value
+            while divisor > 0 {
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining / divisor)
+                remaining %= divisor
+                divisor /= 10
+                index += 1
+            }
+        }
+        return index
+    }
+
     /// Appends `format(Date(timeIntervalSince1970: seconds))` as UTF-8 to `bytes`, without
     /// making a String.
     public static func appendUTF8(epochSeconds seconds: Int64, to bytes: inout [UInt8]) {

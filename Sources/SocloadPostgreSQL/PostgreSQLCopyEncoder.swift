@@ -112,6 +112,12 @@ struct PostgreSQLCopyEncoder {
             guard !overflow else { return "the timestamp \(ISO8601Timestamp.format(milliseconds: milliseconds))" }
             buffer.write(UInt32(8))
             buffer.write(UInt64(bitPattern: micros))
+        case let (.day(day), .date):
+            buffer.write(UInt32(4))
+            buffer.write(UInt32(bitPattern: day - Int32(PostgreSQLTimeText.epochDays)))
+        case let (.day(day), .text), let (.day(day), .geometry):
+            var text = ISO8601Timestamp.format(day: day)
+            text.withUTF8 { buffer.field($0) }
         case let (.instant(milliseconds), .text), let (.instant(milliseconds), .geometry):
             var text = ISO8601Timestamp.format(milliseconds: milliseconds)
             text.withUTF8 { buffer.field($0) }
@@ -148,6 +154,7 @@ struct PostgreSQLCopyEncoder {
         case .decimal: return "decimal number"
         case .instant: return "timestamp"
         case .json: return "JSON value"
+        case .day: return "date"
         }
     }
 }

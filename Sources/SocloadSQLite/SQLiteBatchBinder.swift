@@ -33,26 +33,38 @@ enum SQLiteBatchBinder {
             }
         case .instant(let milliseconds):
             code = bindInstant(handle, parameter, milliseconds)
+        case .day(let day):
+            code = bindDay(handle, parameter, day)
         }
         if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: statement.sql) }
     }
 
-    /// A fixed timestamp as the ISO-8601 text SQLite keeps (`2015-01-01T01:00:00Z`), written on
-    /// the stack and copied by SQLite.
+    /// A fixed timestamp as the ISO-8601 text SQLite keeps (`2015-01-01T01:00:00Z`).
     private static func bindInstant(_ handle: OpaquePointer, _ parameter: Int32, _ milliseconds: Int64) -> Int32 {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601Timestamp.longestFourDigitYearText) { buffer in
-            if let count = ISO8601Timestamp.write(milliseconds: milliseconds, into: buffer), let base = buffer.baseAddress {
-                return base.withMemoryRebound(to: CChar.self, capacity: count) { text in
-                    sqlite3_bind_text64(handle, parameter, text, sqlite3_uint64(count), socload_sqlite3_transient(), UInt8(SQLITE_UTF8))
-                }
+        bindWritten(handle, parameter, capacity: ISO8601Timestamp.longestFourDigitYearText,
+                    write: { ISO8601Timestamp.write(milliseconds: milliseconds, into: $0) },
+                    otherwise: { ISO8601Timestamp.format(milliseconds: milliseconds) })
+    }
+
+    /// A date as the `YYYY-MM-DD` text SQLite keeps.
+    private static func bindDay(_ handle: OpaquePointer, _ parameter: Int32, _ day: Int32) -> Int32 {
+        bindWritten(handle, parameter, capacity: 10, write: { ISO8601Timestamp.write(day: day, into: $0) },
+                    otherwise: { ISO8601Timestamp.format(day: day) })
+    }
+
+    /// Text that `write` puts on the stack (its count; nil: use `otherwise`), copied by SQLite.
+    private static func bindWritten(_ handle: OpaquePointer, _ parameter: Int32, capacity: Int,
+                                    write: (UnsafeMutableBufferPointer<UInt8>) -> Int?, otherwise: () -> String) -> Int32 {
+        func bind(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                sqlite3_bind_text64(handle, parameter, chars.baseAddress, sqlite3_uint64(chars.count), socload_sqlite3_transient(),
+                                    UInt8(SQLITE_UTF8))
             }
-            var text = ISO8601Timestamp.format(milliseconds: milliseconds)
-            return text.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { chars in
-                    sqlite3_bind_text64(handle, parameter, chars.baseAddress, sqlite3_uint64(chars.count), socload_sqlite3_transient(),
-                                        UInt8(SQLITE_UTF8))
-                }
-            }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            if let count = write(buffer) { return bind(UnsafeBufferPointer(rebasing: buffer[0..<count])) }
+            var text = otherwise()
+            return text.withUTF8(bind)
         }
     }
 

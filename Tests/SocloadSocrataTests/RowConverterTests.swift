@@ -160,6 +160,19 @@ final class RowConverterTests: XCTestCase {
         XCTAssertEqual(batch.row(3), [.text("0000-12-31T23:59:59.500Z"), .text("true"), .null])
     }
 
+    /// A date column's value is a day (as written: no zone applied), shown back as `YYYY-MM-DD`.
+    func testDatesArriveAsDays() throws {
+        let plan = try LoadPlan.socrata(view: ViewMetadata(columns: [ColumnMetadata(fieldName: "d", dataTypeName: "text")]),
+                                        options: PlanOptions(tableName: "t", typeOverrides: ["d": .date]))
+        var converter = RowConverter(plan: plan, rows: .arrays)
+        var batch = RowBatch(columnCount: 1, firstRowNumber: 1, expectedRows: 3)
+        for (index, row) in [#"["2014-06-01"]"#, #"["1969-12-31T23:30:00-05:00"]"#, #"["0001-01-01"]"#].enumerated() {
+            try Array(row.utf8).withUnsafeBufferPointer { try converter.append(row: $0, rowNumber: index + 1, offset: 0, to: &batch) }
+        }
+        XCTAssertEqual(batch.values, [.day(16_222), .day(-1), .day(-719_162)])
+        XCTAssertEqual((0..<3).map { batch.row($0) }, [[.text("2014-06-01")], [.text("1969-12-31")], [.text("0001-01-01")]])
+    }
+
     /// A destination that keeps no decimal digits (SQLite) gets the number the converter read,
     /// as SQLite's NUMERIC affinity stores it; one that keeps them (PostgreSQL) gets the digits.
     func testDecimalsArriveAsTheDestinationStoresThem() throws {

@@ -20,6 +20,9 @@ public struct RowBatch: Sendable {
         /// complete JSON value (an array, an object, a number, true or false): a destination that
         /// stores JSON as such (PostgreSQL's jsonb) writes it as it is, without parsing it again.
         case json(offset: Int32, length: Int32)
+        /// A date: days since 1970-01-01, read once by the converter; a destination writes it as
+        /// `YYYY-MM-DD` text (`ISO8601Timestamp.write(day:into:)`) or as a binary date.
+        case day(Int32)
 
         /// True for `.null` (without the generic `==`, on the converter's hot path).
         @inlinable public var isNull: Bool {
@@ -89,6 +92,7 @@ public struct RowBatch: Sendable {
                 case .integer(let integer): hasher.combine(1); hasher.combine(integer)
                 case .real(let real): hasher.combine(2); hasher.combine(real)
                 case .instant(let milliseconds): hasher.combine(4); hasher.combine(milliseconds)
+                case .day(let day): hasher.combine(5); hasher.combine(day)
                 case let .text(offset, length), let .decimal(offset, length), let .json(offset, length):
                     hasher.combine(3)
                     hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
@@ -108,6 +112,7 @@ public struct RowBatch: Sendable {
             case let .text(offset, length), let .json(offset, length): return .text(string(offset: offset, length: length))
             case let .decimal(offset, length): return .decimal(string(offset: offset, length: length))
             case let .instant(milliseconds): return .text(ISO8601Timestamp.format(milliseconds: milliseconds))
+            case let .day(day): return .text(ISO8601Timestamp.format(day: day))
             }
         }
     }

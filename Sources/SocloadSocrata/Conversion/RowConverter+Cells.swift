@@ -178,7 +178,10 @@ extension RowConverter {
             guard abs(seconds) < 1e13 else { return false }
             batch.values.append(.instant(milliseconds: ISO8601Timestamp.milliseconds(epochSeconds: seconds)))
         case .date:
-            batch.appendBytes(UnsafeBufferPointer(rebasing: text[0..<10]))
+            // The date as written (no zone applied): `YYYY-MM-DD` at the start, checked above.
+            func digits(_ range: Range<Int>) -> Int { text[range].reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) } }
+            let days = ISO8601Timestamp.daysFromCivil(year: digits(0..<4), month: digits(5..<7), day: digits(8..<10))
+            batch.values.append(.day(Int32(days)))
         default:
             // As given, less a zero fraction (`.000`, as SODA sends it) so every API gives the same text.
             batch.appendBytes(UnsafeBufferPointer(rebasing: text[0..<zeroFractionStart(text)]))
