@@ -114,6 +114,21 @@ final class ReadmeExamples: ExampleTestCase {
 
     /// Every line of every Swift example in the README is in this file (imports aside), so an
     /// example that stops compiling or working fails here.
+    /// "Reading a loaded database, SQLite or PostgreSQL".
+    func testReadingThroughTheReadRole() throws {
+        try loadBundledCopy()
+        let database: any LoadedDatabase = try SQLiteLoadedDatabase(path: "socload.sqlite")
+        for table in try database.tables() { print(table.name, table.rowCount, table.nameInSQL) }
+        let statement = try database.selectStatement(SelectRequest(table: "n5m4_mism", columns: ["name"],
+                                                                   predicate: .equals("agency", "State"), limit: 3))
+        try database.read(statement, columns: { names in print(names) }) { row in print(row) }
+
+        XCTAssertEqual(try database.tables().map(\.rowCount), [300])
+        var rows: [[DatabaseValue]] = []
+        try database.read(statement, columns: { XCTAssertEqual($0, ["name"]) }) { rows.append($0) }
+        XCTAssertEqual(rows.count, 3)
+    }
+
     func testTheReadmesExamplesAreTheseOnes() throws {
         let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let here = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/ReadmeExamples.swift"),

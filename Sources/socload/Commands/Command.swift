@@ -101,6 +101,14 @@ struct NetworkOptions: ParsableArguments {
     var retries: Int?
 }
 
+/// `--page-size`, shared by the commands that page through SODA (`fetch`, `sync`).
+struct PagingOptions: ParsableArguments {
+    @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
+
+    /// The rows per page asked for, or the default.
+    var rows: Int { pageSize?.rows ?? LoadRequest.defaultPageSize }
+}
+
 /// The options that shape the table a load makes, shared by `fetch` and `load`: the types, the
 /// key, the indexes and the lookups, each declared once.
 struct TableShapeOptions: ParsableArguments {

@@ -31,7 +31,7 @@ struct FetchCommand: ParsableCommand {
     @Option(name: "where", valueName: "soql", help: "Only rows matching this SoQL condition (SODA).") var whereClause: String?
     @Option(valueName: "soql", help: "Only these SoQL columns or expressions (SODA).") var select: String?
     @Option(valueName: "soql", help: "SoQL ordering; :id is always added last so pages are stable (SODA).") var order: String?
-    @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
+    @OptionGroup var paging = PagingOptions()
     @Flag(help: "Reload even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Sync a table fetched before instead of reloading it (see socload sync).") var incremental: Bool
     @OptionGroup var shape = TableShapeOptions()
@@ -66,7 +66,7 @@ struct FetchCommand: ParsableCommand {
         request.query = SoQLQuery(select: select, where: whereClause, order: order)
         request.force = force
         if let api { request.api = api }
-        if let pageSize { request.pageSize = pageSize.rows }
+        request.pageSize = paging.rows
         request.typeOverrides = shape.typeOverrides
         request.indexes = shape.index.map(\.names)
         request.strict = strict

@@ -15,7 +15,7 @@ struct SyncCommand: ParsableCommand {
     @Argument(name: "table-or-id", help: "A table fetched before (n5m4_mism), or its dataset id.") var tableOrID: String
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var network = NetworkOptions()
-    @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
+    @OptionGroup var paging = PagingOptions()
     @RepeatedOption(valueName: "column[,column...]", help: "Also build an index over these columns (kept on refresh).")
     var index: [IndexColumns]
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
@@ -24,7 +24,7 @@ struct SyncCommand: ParsableCommand {
         let session = try LoadSetup.openExistingForLoading(database, network: network, quiet: quiet,
                                                              context, command: Self.spec)
         defer { session.finish() }
-        try Self.sync(tableOrID, session: session, pageSize: pageSize?.rows ?? LoadRequest.defaultPageSize, indexes: index.map(\.names))
+        try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names))
     }
 
     static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = []) throws {
