@@ -26,7 +26,7 @@ struct PostgreSQLLookups {
 
     /// `_socload_<purpose>_<table>_<lookup>`, within PostgreSQL's 63 bytes.
     static func ownedName(table: String, lookup: String, _ purpose: String) -> String {
-        LoadPlan.shortenedName("_socload_\(purpose)_\(table)_\(lookup)", toBytes: PostgreSQLTypes.maximumNameBytes)
+        LookupWriting.ownedName(table: table, lookup: lookup, purpose, maximumNameBytes: PostgreSQLTypes.maximumNameBytes)
     }
 
     /// Makes each lookup that `relation` still holds the values of (its foreign key is not a

@@ -20,7 +20,14 @@ public struct LookupWriting: Sendable {
     /// `_socload_<purpose>_<table>_<lookup>`: socload's own objects, never rebuilt as the user's
     /// (shortened where the database keeps shorter names).
     public func ownedName(_ lookup: PlanLookup, _ purpose: String) -> String {
-        dialect.kept("_socload_\(purpose)_\(table.name)_\(lookup.table)")
+        Self.ownedName(table: table.name, lookup: lookup.table, purpose, maximumNameBytes: dialect.maximumNameBytes)
+    }
+
+    /// The same name from the tables' names alone (a drop, a swap), for a database that keeps
+    /// names of at most `maximumNameBytes`.
+    public static func ownedName(table: String, lookup: String, _ purpose: String, maximumNameBytes: Int?) -> String {
+        let name = "_socload_\(purpose)_\(table)_\(lookup)"
+        return maximumNameBytes.map { LoadPlan.shortenedName(name, toBytes: $0) } ?? name
     }
 
     /// The lookups whose values a relation with `columns` still holds (their foreign key is not
