@@ -7,16 +7,20 @@ extension Database {
     /// A `Date` in the predicate is compared in its column's form (see `TimestampForm`): the form
     /// given in `timestampForms` (socload's catalog knows it from each column's logical type:
     /// `SQLiteCatalog.timestampForms(of:)`), else the form of a value stored in the column.
+    /// `columnTypes` (the plan's `conditionColumnTypes`) applies the date rules by type, as on
+    /// every database (see `ConditionWriter`); without them any value naming a period is one.
     public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
                             orderBy: [String] = [], limit: Int? = nil,
-                            timestampForms: [String: TimestampForm]? = nil) throws -> SQLFragment {
+                            timestampForms: [String: TimestampForm]? = nil,
+                            columnTypes: [String: LogicalType]? = nil) throws -> SQLFragment {
         let writer = SelectStatementWriter(dialect: SQLiteDialect()) { table in
             try self.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
         }
         let request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
         return try writer.statement(request) { predicate in
             let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
-            return try adaptingRelated(predicate.adapted(to: forms)).sql().map { ($0.sql, $0.arguments) }
+            var condition = ConditionWriter(dialect: SQLiteDialect(), columnTypes: columnTypes)
+            return try condition.condition(adaptingRelated(predicate.adapted(to: forms))).map { ($0, condition.arguments) }
         }
     }
 

@@ -23,18 +23,15 @@ extension PostgreSQLDatabase {
     }
 
     /// The SELECT `socload select` runs: the table's columns checked, values bound as `$n`
-    /// (as text; NULL as nil).
+    /// (`read` binds them as the text PostgreSQL reads).
     public func selectQuery(from table: String, columns selected: [String]? = nil, where predicate: Predicate = .all([]),
                             orderBy: [String] = [], limit: Int? = nil) throws -> SQLFragment {
         let writer = SelectStatementWriter(dialect: dialect) { table in try self.columns(of: table).map(\.name) }
         let request = SelectRequest(table: table, columns: selected, predicate: predicate, orderBy: orderBy, limit: limit)
         return try writer.statement(request) { predicate in
-            // The value columns of lookups are typed too, for conditions through them (`related`).
-            let types = try catalog.planTable(named: table)
-                .map { Dictionary(($0.storedColumns + $0.lookups.flatMap(\.columns)).map { ($0.name, $0.type) },
-                                  uniquingKeysWith: { first, _ in first }) } ?? [:]
-            var condition = PostgreSQLPredicateWriter(columnTypes: types, foldsAccents: hasUnaccent, schema: schema)
-            return condition.condition(predicate).map { sql in (sql, condition.parameters.map { $0.map { .text($0) } ?? .null }) }
+            var condition = ConditionWriter(dialect: dialect, columnTypes: try catalog.planTable(named: table)?.conditionColumnTypes ?? [:],
+                                            foldsAccents: hasUnaccent)
+            return condition.condition(predicate).map { ($0, condition.arguments) }
         }
     }
 

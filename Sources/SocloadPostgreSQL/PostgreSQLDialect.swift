@@ -44,4 +44,16 @@ public struct PostgreSQLDialect: SQLDialect {
     public func declaredType(_ type: LogicalType) -> String { PostgreSQLTypes.declaredType(type) }
     public var flagType: String { "smallint" }
     public var namesIgnoreCase: Bool { false }
+
+    /// `lower()` for case and `unaccent()` for accents (only offered where the database has
+    /// the extension: socload never installs one).
+    public func folded(_ column: String, _ options: TextFolding.Options) -> String {
+        var expression = comparable(column)
+        if options.contains(.diacriticInsensitive) { expression = "unaccent(\(expression))" }
+        if options.contains(.caseInsensitive) { expression = "lower(\(expression))" }
+        return expression
+    }
+
+    public func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
+    public func suffix(of text: String, length: String) -> String { "right(\(text), (\(length))::int)" }
 }

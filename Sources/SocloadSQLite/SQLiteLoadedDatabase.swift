@@ -123,9 +123,11 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
 
     public func selectStatement(_ request: SelectRequest) throws -> SQLFragment {
         try queue.read { db in
+            let catalog = SQLiteCatalog(db: db)
             let query = try db.selectQuery(from: request.table, columns: request.columns, where: request.predicate,
                                            orderBy: request.orderBy, limit: request.limit,
-                                           timestampForms: try SQLiteCatalog(db: db).timestampForms(of: request.table))
+                                           timestampForms: try catalog.timestampForms(of: request.table),
+                                           columnTypes: try catalog.planTable(named: request.table)?.conditionColumnTypes)
             return SQLFragment(sql: query.sql, arguments: query.arguments)
         }
     }

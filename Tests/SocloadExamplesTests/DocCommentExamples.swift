@@ -54,6 +54,15 @@ final class DocCommentExamples: ExampleTestCase {
         let june = DatePeriod("2014-06")!        // start "2014-06", end "2014-07"
         let query = SocloadDatabase.Predicate.all([.greaterThanOrEqual("day", june.start), .lessThan("day", june.end!)])
         XCTAssertEqual(query.sql()?.arguments, [.text("2014-06"), .text("2014-07")])
+
+        // Predicate.sql, ConditionWriter
+        let fragment = Predicate.lessThanOrEqual("d", "2015-10-29").sql()
+        XCTAssertEqual(fragment?.sql, "\"d\" < ?")
+        XCTAssertEqual(fragment?.arguments, [.text("2015-10-30")])
+        var writer = ConditionWriter(dialect: SQLiteDialect())
+        let condition = writer.condition(.lessThanOrEqual("d", "2014-06"))
+        XCTAssertEqual(condition, "\"d\" < ?")
+        XCTAssertEqual(writer.arguments, [.text("2014-07")])
     }
 
     func testMessageAndCatalogExamples() throws {

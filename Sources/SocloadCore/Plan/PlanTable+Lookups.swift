@@ -18,6 +18,14 @@ extension PlanTable {
         return stored
     }
 
+    /// The logical type of every column a condition on this table can name: those it stores,
+    /// and its lookups' value columns (reached through `Predicate.related`). What
+    /// `ConditionWriter` needs to apply the date rules on every database alike.
+    public var conditionColumnTypes: [String: LogicalType] {
+        Dictionary((storedColumns + lookups.flatMap(\.columns)).map { ($0.name, $0.type) },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
     /// The stored column with that name (compared as destinations compare names).
     public func storedColumn(named name: String) -> PlanColumn? {
         storedColumns.first { $0.name.lowercased() == name.lowercased() }

@@ -36,6 +36,16 @@ public protocol SQLDialect: Sendable {
 
     /// True when the database compares table and column names ignoring case (SQLite).
     var namesIgnoreCase: Bool { get }
+
+    /// A column (quoted) as text matching reads it, folded as `options` ask (no options: the
+    /// column's text as stored).
+    func folded(_ column: String, _ options: TextFolding.Options) -> String
+
+    /// Where `needle` first starts in `text`, from 1; 0 when it does not occur.
+    func position(of needle: String, in text: String) -> String
+
+    /// The last `length` characters of `text` (`length` a bound positive integer).
+    func suffix(of text: String, length: String) -> String
 }
 
 /// SQLite's SQL: `?` placeholders, values compared as stored.
@@ -50,6 +60,14 @@ public struct SQLiteDialect: SQLDialect {
     public var maximumNameBytes: Int? { nil }
     public var flagType: String { "INTEGER" }
     public var namesIgnoreCase: Bool { true }
+
+    /// Through the `fold()` function socload registers on every connection it opens.
+    public func folded(_ column: String, _ options: TextFolding.Options) -> String {
+        options.isEmpty ? column : "fold(\(column), \(options.rawValue))"
+    }
+
+    public func position(of needle: String, in text: String) -> String { "instr(\(text), \(needle))" }
+    public func suffix(of text: String, length: String) -> String { "substr(\(text), -\(length))" }
 
     /// The declared type gives the column its affinity.
     public func declaredType(_ type: LogicalType) -> String {
