@@ -100,16 +100,21 @@ struct PostgreSQLCopyEncoder {
             guard PostgreSQLNumeric.write(digits: bytes(offset, length), to: buffer) else {
                 return "the number \(shown(offset, length))"
             }
+        case let (.scaledDecimal(decimal), .decimal):
+            guard PostgreSQLNumeric.write(decimal, to: buffer) else { return "the number \(decimal.text)" }
+        case let (.scaledDecimal(decimal), .text), let (.scaledDecimal(decimal), .geometry):
+            var text = decimal.text
+            text.withUTF8 { buffer.field($0) }
         case let (.integer(integer), .decimal):
             var digits = String(integer)
             _ = digits.withUTF8 { PostgreSQLNumeric.write(digits: $0, to: buffer) }
         case let (.real(real), .decimal) where real.isFinite:
             var digits = String(real)
             _ = digits.withUTF8 { PostgreSQLNumeric.write(digits: $0, to: buffer) }
-        case let (.instant(milliseconds), .timestamp):
-            // The converter read it once: milliseconds since 1970, written as microseconds since 2000.
-            let (micros, overflow) = (milliseconds - PostgreSQLTimeText.epochMicroseconds / 1000).multipliedReportingOverflow(by: 1000)
-            guard !overflow else { return "the timestamp \(ISO8601Timestamp.format(milliseconds: milliseconds))" }
+        case let (.instant(microseconds), .timestamp), let (.wallClock(microseconds), .floatingTimestamp):
+            // The converter read it once: microseconds since 1970, written as microseconds since 2000.
+            let (micros, overflow) = microseconds.subtractingReportingOverflow(PostgreSQLTimeText.epochMicroseconds)
+            guard !overflow else { return "the timestamp \(ISO8601Timestamp.format(microseconds: microseconds, zone: type == .timestamp))" }
             buffer.write(UInt32(8))
             buffer.write(UInt64(bitPattern: micros))
         case let (.day(day), .date):
@@ -118,8 +123,11 @@ struct PostgreSQLCopyEncoder {
         case let (.day(day), .text), let (.day(day), .geometry):
             var text = ISO8601Timestamp.format(day: day)
             text.withUTF8 { buffer.field($0) }
-        case let (.instant(milliseconds), .text), let (.instant(milliseconds), .geometry):
-            var text = ISO8601Timestamp.format(milliseconds: milliseconds)
+        case let (.instant(microseconds), .text), let (.instant(microseconds), .geometry):
+            var text = ISO8601Timestamp.format(microseconds: microseconds, zone: true)
+            text.withUTF8 { buffer.field($0) }
+        case let (.wallClock(microseconds), .text), let (.wallClock(microseconds), .geometry):
+            var text = ISO8601Timestamp.format(microseconds: microseconds, zone: false)
             text.withUTF8 { buffer.field($0) }
         case let (.text(offset, length), .timestamp), let (.text(offset, length), .floatingTimestamp):
             guard let micros = PostgreSQLTimeText.microseconds(bytes(offset, length), applyingZone: type == .timestamp) else {
@@ -151,8 +159,8 @@ struct PostgreSQLCopyEncoder {
         case .integer: return "whole number"
         case .real: return "floating-point number"
         case .text: return "text"
-        case .decimal: return "decimal number"
-        case .instant: return "timestamp"
+        case .decimal, .scaledDecimal: return "decimal number"
+        case .instant, .wallClock: return "timestamp"
         case .json: return "JSON value"
         case .day: return "date"
         }

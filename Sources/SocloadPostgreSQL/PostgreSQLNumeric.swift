@@ -1,5 +1,5 @@
 import SocloadCore
-/// `numeric`'s binary form, from a decimal's digits as the source wrote them (`-12.50`, `1.5e3`):
+/// `numeric`'s binary form, from a `ScaledDecimal` or a decimal's digits as the source wrote them (`-12.50`, `1.5e3`):
 /// digit count, weight, sign and display scale as 16-bit words, then base-10000 digits. The
 /// scale keeps the digits written after the point (`12.50` stays `12.50`).
 enum PostgreSQLNumeric {
@@ -57,8 +57,30 @@ enum PostgreSQLNumeric {
         }
         guard count > 0 else { return false }
         // The value is 0.d1d2d3... × 10^point.
-        var point = (pointAt ?? count) + exponent
-        let scale = max(0, count - point)
+        let point = (pointAt ?? count) + exponent
+        return emit(digits, count: count, point: point, scale: max(0, count - point), negative: negative, to: buffer)
+    }
+
+    /// Writes a decimal the converter read once (units and a scale), without text.
+    static func write(_ decimal: ScaledDecimal, to buffer: CopyBuffer) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = decimal.units.magnitude
+            var count = 0
+            repeat {
+                digits[count] = UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in 0..<(count / 2) { digits.swapAt(index, count - 1 - index) }
+            let scale = Int(decimal.scale)
+            return emit(digits, count: count, point: count - scale, scale: scale, negative: decimal.units < 0, to: buffer)
+        }
+    }
+
+    /// Writes `0.d1d2...d(count) × 10^point` (digits 0...9) with a display scale, as a field.
+    private static func emit(_ digits: UnsafeMutableBufferPointer<UInt8>, count: Int, point: Int, scale: Int,
+                             negative: Bool, to buffer: CopyBuffer) -> Bool {
+        var point = point
         var first = 0
         while first < count, digits[first] == 0 { first += 1 }
         point -= first

@@ -31,19 +31,26 @@ enum SQLiteBatchBinder {
             case .real(let value) where value.isFinite: code = sqlite3_bind_double(handle, parameter, value)
             default: code = sqlite3_bind_null(handle, parameter)
             }
-        case .instant(let milliseconds):
-            code = bindInstant(handle, parameter, milliseconds)
+        case .scaledDecimal(let decimal):
+            // NUMERIC affinity, as for digits: an integer when whole, else a double.
+            code = decimal.scale == 0 ? sqlite3_bind_int64(handle, parameter, decimal.units)
+                : sqlite3_bind_double(handle, parameter, decimal.double)
+        case .instant(let microseconds):
+            code = bindTimestamp(handle, parameter, microseconds, zone: true)
+        case .wallClock(let microseconds):
+            code = bindTimestamp(handle, parameter, microseconds, zone: false)
         case .day(let day):
             code = bindDay(handle, parameter, day)
         }
         if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: statement.sql) }
     }
 
-    /// A fixed timestamp as the ISO-8601 text SQLite keeps (`2015-01-01T01:00:00Z`).
-    private static func bindInstant(_ handle: OpaquePointer, _ parameter: Int32, _ milliseconds: Int64) -> Int32 {
-        bindWritten(handle, parameter, capacity: ISO8601Timestamp.longestFourDigitYearText,
-                    write: { ISO8601Timestamp.write(milliseconds: milliseconds, into: $0) },
-                    otherwise: { ISO8601Timestamp.format(milliseconds: milliseconds) })
+    /// A timestamp as the ISO-8601 text SQLite keeps: fixed with a `Z` (`2015-01-01T01:00:00Z`),
+    /// floating without (`2015-01-01T01:00:00`).
+    private static func bindTimestamp(_ handle: OpaquePointer, _ parameter: Int32, _ microseconds: Int64, zone: Bool) -> Int32 {
+        bindWritten(handle, parameter, capacity: ISO8601Timestamp.longestMicrosecondText,
+                    write: { ISO8601Timestamp.write(microseconds: microseconds, zone: zone, into: $0) },
+                    otherwise: { ISO8601Timestamp.format(microseconds: microseconds, zone: zone) })
     }
 
     /// A date as the `YYYY-MM-DD` text SQLite keeps.

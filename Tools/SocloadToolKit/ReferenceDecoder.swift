@@ -127,11 +127,11 @@ public struct ReferenceDecoder {
             case .date:
                 return .text(String(text.prefix(10)))
             default:
-                if let dot = text.lastIndex(of: "."), text[text.index(after: dot)...].allSatisfy({ $0 == "0" }),
-                   text[..<dot].contains("T") {
-                    return .text(String(text[..<dot]))
-                }
-                return .text(text)
+                // The wall-clock time as written: any zone dropped, in the canonical spelling.
+                var wallClock = Substring(text)
+                if let zone = text.dropFirst(16).lastIndex(where: { "Zz+-".contains($0) }) { wallClock = text[..<zone] }
+                guard let local = ISO8601Timestamp.parse(String(wallClock)) else { return invalidCell(column, cell) }
+                return .text(String(ISO8601Timestamp.format(local).dropLast()))
             }
         }
     }
@@ -152,8 +152,40 @@ public struct ReferenceDecoder {
             }
             return .integer(integer)
         case .double: return .real(real)
-        default: return .decimal(text)
+        default: return .decimal(Self.canonicalDecimal(text))
         }
+    }
+
+    /// A decimal with its scale (`12.50`, `1.5e3` → `1500`, `.5` → `0.5`) when its units fit 64
+    /// bits, else its digits as written.
+    static func canonicalDecimal(_ text: String) -> String {
+        var body = Substring(text)
+        var negative = false
+        if let first = body.first, first == "-" || first == "+" {
+            negative = first == "-"
+            body = body.dropFirst()
+        }
+        var exponent = 0
+        if let e = body.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let value = Int(body[body.index(after: e)...]), abs(value) < 100_000 else { return text }
+            exponent = value
+            body = body[..<e]
+        }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        var digits = String(parts[0]) + fraction
+        var scale = fraction.count - exponent
+        if scale < 0 {
+            digits += String(repeating: "0", count: -scale)
+            scale = 0
+        }
+        guard scale <= 16_383, let units = Int64(digits.isEmpty ? "0" : digits) else { return text }
+        var shown = String(units)
+        if scale > 0 {
+            shown = String(repeating: "0", count: max(0, scale + 1 - shown.count)) + shown
+            shown.insert(".", at: shown.index(shown.endIndex, offsetBy: -scale))
+        }
+        return (negative && units != 0 ? "-" : "") + shown
     }
 
     private mutating func invalidCell(_ column: PlanColumn, _ cell: JSONValue) -> CellValue {

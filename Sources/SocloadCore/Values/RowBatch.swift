@@ -11,11 +11,19 @@ public struct RowBatch: Sendable {
         /// A decimal number's digits (`-12.50`, `1.5e3`; no `$`, `,` or spaces) in the arena, kept
         /// as the source wrote them so a destination with exact decimals loses none.
         case decimal(offset: Int32, length: Int32)
-        /// A fixed timestamp: milliseconds since 1970-01-01T00:00:00Z, read once by the converter
-        /// (the millisecond Socrata gives; every year the parser reads fits). A destination
-        /// writes it in its own form: ISO-8601 text (`ISO8601Timestamp.write(milliseconds:into:)`)
+        /// A decimal number read once into units and a scale (`ScaledDecimal`): what the
+        /// converter gives a destination that keeps decimal digits whenever the number fits 64
+        /// bits of units; longer ones arrive as `.decimal` digits.
+        case scaledDecimal(ScaledDecimal)
+        /// A fixed timestamp: microseconds since 1970-01-01T00:00:00Z, read once by the converter
+        /// (`ISO8601Timestamp.microseconds(utf8:applyingZone:)`). A destination writes it in its
+        /// own form: ISO-8601 text with a `Z` (`ISO8601Timestamp.write(microseconds:zone:into:)`)
         /// or a binary instant.
-        case instant(milliseconds: Int64)
+        case instant(microseconds: Int64)
+        /// A floating timestamp (Socrata's `calendar_date`): the wall-clock time as written, in
+        /// microseconds since 1970-01-01T00:00 of that clock, no zone applied. A destination
+        /// writes it as ISO-8601 text without a `Z` or as a binary timestamp without a zone.
+        case wallClock(microseconds: Int64)
         /// UTF-8 text at `arena[offset ..< offset + length]` that the converter checked is one
         /// complete JSON value (an array, an object, a number, true or false): a destination that
         /// stores JSON as such (PostgreSQL's jsonb) writes it as it is, without parsing it again.
@@ -23,6 +31,14 @@ public struct RowBatch: Sendable {
         /// A date: days since 1970-01-01, read once by the converter; a destination writes it as
         /// `YYYY-MM-DD` text (`ISO8601Timestamp.write(day:into:)`) or as a binary date.
         case day(Int32)
+
+        /// The microseconds of a fixed or floating timestamp; nil for any other value.
+        @inlinable public var timestampMicroseconds: Int64? {
+            switch self {
+            case .instant(let microseconds), .wallClock(let microseconds): return microseconds
+            default: return nil
+            }
+        }
 
         /// True for `.null` (without the generic `==`, on the converter's hot path).
         @inlinable public var isNull: Bool {
@@ -91,7 +107,9 @@ public struct RowBatch: Sendable {
                 case .null: hasher.combine(0)
                 case .integer(let integer): hasher.combine(1); hasher.combine(integer)
                 case .real(let real): hasher.combine(2); hasher.combine(real)
-                case .instant(let milliseconds): hasher.combine(4); hasher.combine(milliseconds)
+                case .instant(let microseconds): hasher.combine(4); hasher.combine(microseconds)
+                case .wallClock(let microseconds): hasher.combine(6); hasher.combine(microseconds)
+                case .scaledDecimal(let decimal): hasher.combine(7); hasher.combine(decimal)
                 case .day(let day): hasher.combine(5); hasher.combine(day)
                 case let .text(offset, length), let .decimal(offset, length), let .json(offset, length):
                     hasher.combine(3)
@@ -111,7 +129,9 @@ public struct RowBatch: Sendable {
             case .real(let real): return .real(real)
             case let .text(offset, length), let .json(offset, length): return .text(string(offset: offset, length: length))
             case let .decimal(offset, length): return .decimal(string(offset: offset, length: length))
-            case let .instant(milliseconds): return .text(ISO8601Timestamp.format(milliseconds: milliseconds))
+            case let .scaledDecimal(decimal): return .decimal(decimal.text)
+            case let .instant(microseconds): return .text(ISO8601Timestamp.format(microseconds: microseconds, zone: true))
+            case let .wallClock(microseconds): return .text(ISO8601Timestamp.format(microseconds: microseconds, zone: false))
             case let .day(day): return .text(ISO8601Timestamp.format(day: day))
             }
         }

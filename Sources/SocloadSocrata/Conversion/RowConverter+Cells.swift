@@ -91,8 +91,8 @@ extension RowConverter {
             guard cell.kind == .string || (cell.kind == .number && type == .timestamp),
                   Self.withContent(cell, bytes, { Self.timestamp($0, as: type, into: &batch) })
             else { return try invalidCell(column, cell, bytes, &batch) }
-            if type == .timestamp, let range = storable.timestampSeconds, case let .instant(milliseconds)? = batch.values.last,
-               !range.contains(Double(milliseconds) / 1000) {
+            if let range = storable.timestampSeconds, let microseconds = batch.values.last?.timestampMicroseconds,
+               !range.contains(Double(microseconds) / 1_000_000) {
                 batch.values.removeLast()
                 try invalidCell(column, cell, bytes, &batch, notStorable: true)
             }
@@ -165,37 +165,31 @@ extension RowConverter {
         if type == .timestamp, DecimalSyntax.isDecimal(text) {
             // Epoch seconds.
             if let seconds = DecimalText.integer(text), (-9_999_999_999_999...9_999_999_999_999).contains(seconds) {
-                batch.values.append(.instant(milliseconds: seconds * 1000))
+                let (microseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+                guard !overflow else { return false }
+                batch.values.append(.instant(microseconds: microseconds))
                 return true
             }
-            guard let seconds = realValue(text), seconds.isFinite, abs(seconds) < 1e13 else { return false }
-            batch.values.append(.instant(milliseconds: ISO8601Timestamp.milliseconds(epochSeconds: seconds)))
+            guard let seconds = realValue(text), seconds.isFinite, abs(seconds) < 9.2e12 else { return false }
+            batch.values.append(.instant(microseconds: Int64((seconds * 1_000_000).rounded())))
             return true
         }
-        guard let seconds = ISO8601Timestamp.epochSeconds(utf8: text) else { return false }
+        // Four-digit years, as Socrata writes them (the reader takes signed and longer ones too).
+        guard text.count >= 10, text[0] &- UInt8(ascii: "0") < 10, text[4] == UInt8(ascii: "-") else { return false }
         switch type {
         case .timestamp:
-            guard abs(seconds) < 1e13 else { return false }
-            batch.values.append(.instant(milliseconds: ISO8601Timestamp.milliseconds(epochSeconds: seconds)))
+            guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: true) else { return false }
+            batch.values.append(.instant(microseconds: microseconds))
         case .date:
-            // The date as written (no zone applied): `YYYY-MM-DD` at the start, checked above.
-            func digits(_ range: Range<Int>) -> Int { text[range].reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) } }
-            let days = ISO8601Timestamp.daysFromCivil(year: digits(0..<4), month: digits(5..<7), day: digits(8..<10))
-            batch.values.append(.day(Int32(days)))
+            // The date as written (no zone applied), when the text is a date or a midnight.
+            guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: false) else { return false }
+            let day = microseconds >= 0 ? microseconds / 86_400_000_000 : (microseconds - 86_399_999_999) / 86_400_000_000
+            guard let days = Int32(exactly: day) else { return false }
+            batch.values.append(.day(days))
         default:
-            // As given, less a zero fraction (`.000`, as SODA sends it) so every API gives the same text.
-            batch.appendBytes(UnsafeBufferPointer(rebasing: text[0..<zeroFractionStart(text)]))
+            guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: false) else { return false }
+            batch.values.append(.wallClock(microseconds: microseconds))
         }
         return true
-    }
-
-    /// Where a trailing `.000` fraction of a `...T...` timestamp starts (the end when it has none).
-    static func zeroFractionStart(_ text: UnsafeBufferPointer<UInt8>) -> Int {
-        var index = text.count - 1
-        while index > 0, text[index] == UInt8(ascii: "0") { index -= 1 }
-        guard index > 0, text[index] == UInt8(ascii: "."), text[0..<index].contains(UInt8(ascii: "T")) else {
-            return text.count
-        }
-        return index
     }
 }

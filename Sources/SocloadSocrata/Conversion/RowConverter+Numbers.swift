@@ -5,7 +5,8 @@ import Foundation
 extension RowConverter {
     /// Appends `text` as a number of `type` (`$`, `,` and white space removed first): an integer
     /// column gets whole numbers that fit in 64 bits, a double column finite doubles, a decimal
-    /// column an integer when the digits are one, else the digits themselves. Empty text is
+    /// column an integer when the digits are one, else the number read once as units and a scale
+    /// (`ScaledDecimal`), or its digits when they do not fit. Empty text is
     /// NULL. Unless `keepsDigits`, a decimal column gets the nearest binary number instead of the
     /// digits (read here once; see `StorableValues.keepsDecimalDigits`). False when the text is
     /// not such a number (nothing is appended then).
@@ -19,6 +20,10 @@ extension RowConverter {
             }
             if !hasPointOrExponent, let value = DecimalText.integer(clean) {
                 batch.values.append(type == .double ? .real(Double(value)) : .integer(value))
+                return true
+            }
+            if type == .decimal, keepsDigits, let decimal = ScaledDecimal(digits: clean) {
+                batch.values.append(.scaledDecimal(decimal))
                 return true
             }
             guard let real = DecimalText.parseReal(clean), real.isFinite else { return false }
