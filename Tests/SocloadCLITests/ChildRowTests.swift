@@ -2,8 +2,8 @@ import Foundation
 import SocloadTestSupport
 import XCTest
 
-/// A child table's rows are cut from the record's bytes (no tree); with `--flatten` they are
-/// made from the parsed record. Both must give the same rows, on hostile records too: escaped
+/// A child table's rows are cut from the record's bytes (no tree), and with `--flatten` from the
+/// flattened record's bytes. Both must give the same rows, on hostile records too: escaped
 /// keys, white space around a record, nested values, a member named like socload's own fields.
 final class ChildRowTests: XCTestCase {
     static let records = [
@@ -13,12 +13,12 @@ final class ChildRowTests: XCTestCase {
         #"{"id":"d","name":"D"}"#,
     ]
 
-    func testRowsCutFromTheBytesEqualRowsMadeFromTheTree() throws {
+    func testRowsCutFromTheRecordEqualRowsCutFromTheFlattenedRecord() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("t.ndjson")
         try Data((Self.records.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
         var tables: [String] = []
-        for (name, extra) in [("bytes.sqlite", [String]()), ("tree.sqlite", ["--flatten"])] {
+        for (name, extra) in [("bytes.sqlite", [String]()), ("flat.sqlite", ["--flatten"])] {
             let db = directory.path(name)
             let load = try SocloadProcess.run(["load", path, "--table", "t", "--pk", "id", "--db", db] + extra)
             XCTAssertEqual(load.status, 0, load.stderr)

@@ -25,18 +25,17 @@ final class DocumentRowProducer {
     }
 
     private let flatten: Bool
-    /// The column name of each flattened path, for the whole document.
-    private let flattenedNames: [String: String]
     private let main: ObjectRowSink
     private let nested: [NestedRows]
     private var skipped: [Int: Int] = [:]
     private var elementRows = NestedElementRows()
+    private var flattener: FlattenedRecordBytes
     private var bytesRead: Int64 = 0
 
     private init(plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String], storable: StorableValues,
                  channel: BoundedChannel<Item>) {
         flatten = request.flatten
-        self.flattenedNames = flattenedNames
+        flattener = FlattenedRecordBytes(names: flattenedNames)
         var sent: (Int, RowBatch) -> Void = { _, _ in }
         func sink(_ index: Int) -> ObjectRowSink {
             ObjectRowSink(plan: plan, table: index, strict: request.strict, storable: storable, arePages: false) { batch in
@@ -82,70 +81,32 @@ final class DocumentRowProducer {
         }
     }
 
-    /// One record into the batches.
+    /// One record into the batches: the record (flattened first with `--flatten`), then the
+    /// child and glue rows cut from its bytes.
     private func append(_ record: JSONRecordReader.Record) throws {
         do {
-            guard flatten else {
-                try main.append(record.bytes, rowNumber: record.number, offset: 0)
-                // The child and glue rows are cut from the record's bytes.
-                for rows in nested {
-                    guard let nesting = rows.table.nesting else { continue }
-                    try elementRows.forEachRow(of: nesting, in: record.bytes, glueID: rows.table.glue?.idField,
-                                               skipped: &skipped[rows.index, default: 0]) { bytes in
-                        try rows.sink.append(bytes, rowNumber: record.number, offset: 0)
-                    }
-                }
-                return
-            }
-            // The record as objects: flattened, and its nested arrays handed to their tables.
-            let value: JSONValue
-            do {
-                value = try JSONValueParser.parse(record.bytes)
-            } catch {
-                throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
-            }
-            guard case .object(var members) = value else {
-                throw DocumentError.notAnObject(record: record.number, line: record.line, found: FieldTypeInference.noun(value))
-            }
-            // Flattened: the record becomes its flattened object, and its nested arrays are read
-            // from the tree.
-            members = JSONFlattening.flatten(members, names: flattenedNames)
-            try Array(JSONValue.object(members).jsonText.utf8).withUnsafeBufferPointer { bytes in
-                try main.append(bytes, rowNumber: record.number, offset: 0)
-            }
-            try appendElements(of: members, record: record)
+            guard flatten else { return try appendRows(of: record.bytes, record: record) }
+            try flattener.flatten(record.bytes) { bytes in try appendRows(of: bytes, record: record) }
         } catch let error as RowsJSONError {
             throw DocumentError.badRecord(record: record.number, line: record.line, detail: error.description)
         } catch is RawArrayParser.Malformed {
+            // Said as the tree reader says it: what the record is, when it is JSON but no object.
+            if let value = try? JSONValueParser.parse(record.bytes) {
+                if case .object = value {} else {
+                    throw DocumentError.notAnObject(record: record.number, line: record.line, found: FieldTypeInference.noun(value))
+                }
+            }
             throw DocumentError.badRecord(record: record.number, line: record.line, detail: "malformed JSON")
         }
     }
 
-    /// Hands each element of the record's arrays of objects to its table, as an object of the
-    /// parent's key values, its position, and its own members; a glue table's element without
-    /// the reference is no link, and only counted.
-    private func appendElements(of members: [JSONMember], record: JSONRecordReader.Record) throws {
+    private func appendRows(of bytes: UnsafeBufferPointer<UInt8>, record: JSONRecordReader.Record) throws {
+        try main.append(bytes, rowNumber: record.number, offset: 0)
         for rows in nested {
-            guard let nesting = rows.table.nesting,
-                  case .array(let items)? = members.first(where: { $0.key == nesting.arrayField })?.value else { continue }
-            let parentKey = nesting.parentKeyFields.enumerated().map { index, field in
-                JSONMember(key: PlanNesting.parentKeyField(index), value: members.first { $0.key == field }?.value ?? .null)
-            }
-            for (position, item) in items.enumerated() {
-                guard case .object(let itemMembers) = item else { continue }
-                if let glue = rows.table.glue, (itemMembers.first { $0.key == glue.idField }?.value ?? .null) == .null {
-                    skipped[rows.index, default: 0] += 1
-                    continue
-                }
-                var made = parentKey
-                if nesting.numbersElements {
-                    made.append(JSONMember(key: PlanNesting.positionField, value: .number(String(position + 1))))
-                }
-                let own = Set(made.map(\.key))
-                made += itemMembers.filter { !own.contains($0.key) }
-                try Array(JSONValue.object(made).jsonText.utf8).withUnsafeBufferPointer { bytes in
-                    try rows.sink.append(bytes, rowNumber: record.number, offset: 0)
-                }
+            guard let nesting = rows.table.nesting else { continue }
+            try elementRows.forEachRow(of: nesting, in: bytes, glueID: rows.table.glue?.idField,
+                                       skipped: &skipped[rows.index, default: 0]) { row in
+                try rows.sink.append(row, rowNumber: record.number, offset: 0)
             }
         }
     }
