@@ -244,14 +244,6 @@ final class DocCommentExamples: ExampleTestCase {
     }
 
     func testDocumentExamples() throws {
-        // FieldTypeInference
-        var inference = FieldTypeInference()
-        try inference.observe(.object([JSONMember(key: "zip", value: .string("09799"))]), record: 1, line: nil)
-        print(inference.fields, inference.types["zip"] ?? .text)
-        XCTAssertEqual(inference.types["zip"], .text)
-        // JSONFlattening
-        let flat = JSONFlattening.flatten([JSONMember(key: "address", value: .object([JSONMember(key: "city", value: .string("Oslo"))]))])
-        XCTAssertEqual(flat, [JSONMember(key: "address_city", value: .string("Oslo"))])
         // DatasetLoader.loadDocument
         try #"[{"name": "Budget", "members": 7}]"#.write(toFile: "committees.json", atomically: true, encoding: .utf8)
         let queue = try DatabaseQueue(path: "socload.sqlite")

@@ -33,6 +33,19 @@ final class FlattenedRecordBytesTests: XCTestCase {
         XCTAssertEqual(names["address" + JSONFlattening.pathSeparator + "city"], "address_city_2")
     }
 
+    func testOneRecordFlattensOnItsOwn() {
+        let flat = JSONFlattening.flatten([JSONMember(key: "address", value: .object([JSONMember(key: "city", value: .string("Oslo"))]))])
+        XCTAssertEqual(flat, [JSONMember(key: "address_city", value: .string("Oslo"))])
+    }
+
+    func testAStringNeverBecomesANumber() throws {
+        var inference = FieldTypeInference()
+        try inference.observe(.object([JSONMember(key: "zip", value: .string("09799"))]), record: 1, line: nil)
+        try inference.observe(.object([JSONMember(key: "zip", value: .number("12"))]), record: 2, line: nil)
+        XCTAssertEqual(inference.fields, ["zip"])
+        XCTAssertEqual(inference.types["zip"], .text)
+    }
+
     func testARecordThatIsNoObjectIsRefused() {
         var flattener = FlattenedRecordBytes(names: [:])
         for bad in [#"[1, 2]"#, #"{"a": 1"#, #"{"a" 1}"#, "", "7"] {

@@ -7,11 +7,7 @@ import SocloadCore
 /// without one `floating_timestamp`; objects and arrays `json`; anything else, and any mix of
 /// kinds, `text`. A string never becomes a number: `"09799"` stays text with its leading zero.
 /// NULLs say nothing; a field that is always NULL is text.
-///
-///     var inference = FieldTypeInference()
-///     try inference.observe(.object([JSONMember(key: "zip", value: .string("09799"))]), record: 1, line: nil)
-///     print(inference.fields, inference.types["zip"] ?? .text)
-public struct FieldTypeInference: Sendable {
+struct FieldTypeInference: Sendable {
     /// The kinds of value a field has held.
     struct Kinds: OptionSet, Sendable {
         let rawValue: Int
@@ -24,10 +20,10 @@ public struct FieldTypeInference: Sendable {
     }
 
     /// The deepest nesting a record may have.
-    public static let maximumDepth = 32
+    static let maximumDepth = 32
 
     /// Every field seen, in the order they first appeared.
-    public private(set) var fields: [String] = []
+    private(set) var fields: [String] = []
     /// The kinds each field has held, by its place in `fields`.
     private var kindsByField: [Kinds] = []
     private var fieldIndexes: [String: Int] = [:]
@@ -37,16 +33,16 @@ public struct FieldTypeInference: Sendable {
     /// By field: true once it held a scalar or an array with something else than objects.
     private var notArraysOfObjects: [Bool] = []
     /// How many objects were observed.
-    public private(set) var count = 0
+    private(set) var count = 0
     /// Field of arrays of references → the elements' reference field: only the elements that
     /// have one are observed (the others are not links, and their fields are no link's).
-    public var referenceFields: [String: String] = [:]
+    var referenceFields: [String: String] = [:]
 
-    public init() {}
+    init() {}
 
     /// Takes one record into account; a record that is not an object, or is nested too deep, is
     /// a `DocumentError` naming it.
-    public mutating func observe(_ record: JSONValue, record number: Int, line: Int?) throws {
+    mutating func observe(_ record: JSONValue, record number: Int, line: Int?) throws {
         guard case .object(let members) = record else {
             throw DocumentError.notAnObject(record: number, line: line, found: Self.noun(record))
         }
@@ -103,7 +99,7 @@ public struct FieldTypeInference: Sendable {
     /// The same as `observe(_:record:line:)`, from the record's JSON text, without building
     /// its values: scalars are typed from their bytes, and only nested values are parsed. A
     /// record that is not a well-formed object is parsed whole, for the error that says why.
-    public mutating func observe(text bytes: UnsafeBufferPointer<UInt8>, record number: Int, line: Int?) throws {
+    mutating func observe(text bytes: UnsafeBufferPointer<UInt8>, record number: Int, line: Int?) throws {
         var start = 0
         RawArrayParser.skipWhitespace(bytes, &start, bytes.count)
         var members = scratch
@@ -187,7 +183,7 @@ public struct FieldTypeInference: Sendable {
 
     /// The fields whose every value was an array of objects (or empty, or null), with at least
     /// one object in all: what becomes a child table; each with what its objects held.
-    public var arraysOfObjects: [(field: String, elements: FieldTypeInference)] {
+    var arraysOfObjects: [(field: String, elements: FieldTypeInference)] {
         fields.compactMap { field in
             guard let index = fieldIndexes[field], !notArraysOfObjects[index], let inference = elements[field], inference.count > 0 else { return nil }
             return (field, inference)
@@ -196,17 +192,17 @@ public struct FieldTypeInference: Sendable {
 
     /// The fields whose every non-null value was a decimal number written as a string: text
     /// here, numbers by the dataset's own description (SODA 2 sends numbers so).
-    public var fieldsOfNumbersAsText: [String] {
+    var fieldsOfNumbersAsText: [String] {
         fields.indices.filter { kindsByField[$0] == .numericText }.map { fields[$0] }
     }
 
     /// True when every value the field held was null.
-    public func isAlwaysNull(_ field: String) -> Bool {
+    func isAlwaysNull(_ field: String) -> Bool {
         fieldIndexes[field].map { kindsByField[$0] == [] } ?? false
     }
 
     /// The type of each field.
-    public var types: [String: LogicalType] {
+    var types: [String: LogicalType] {
         Dictionary(zip(fields, kindsByField.map(Self.type)), uniquingKeysWith: { first, _ in first })
     }
 

@@ -8,15 +8,13 @@ import SocloadCore
 /// every path the inference pass saw (`columnNames(forPaths:)`). A record's own top-level keys
 /// keep their names; a joined path that equals one of them, or another path's joined name,
 /// takes the first free suffix `_2`, `_3`, ..., paths in the order they first appear.
-///
-///     let flat = JSONFlattening.flatten([JSONMember(key: "address", value: .object([JSONMember(key: "city", value: .string("Oslo"))]))])
-public enum JSONFlattening {
+enum JSONFlattening {
     /// Joins the keys of a nested member's path in `flattenPaths`: no column name holds it.
-    public static let pathSeparator = "\u{0}"
+    static let pathSeparator = "\u{0}"
 
     /// The record's members with nested objects' members brought up, keyed by their whole path
     /// (keys joined by `pathSeparator`), without renaming anything yet.
-    public static func flattenPaths(_ members: [JSONMember]) -> [JSONMember] {
+    static func flattenPaths(_ members: [JSONMember]) -> [JSONMember] {
         guard members.contains(where: { if case .object = $0.value { return true } else { return false } }) else { return members }
         var result: [JSONMember] = []
         func add(_ prefix: String?, _ member: JSONMember) {
@@ -32,7 +30,7 @@ public enum JSONFlattening {
     }
 
     /// The column name of every path key (`flattenPaths`), decided for the whole document.
-    public static func columnNames(forPaths paths: [String]) -> [String: String] {
+    static func columnNames(forPaths paths: [String]) -> [String: String] {
         var taken = Set(paths.filter { !$0.contains(pathSeparator) })
         var names: [String: String] = [:]
         for path in paths {
@@ -54,14 +52,14 @@ public enum JSONFlattening {
     }
 
     /// The record flattened with the document's `names` (a path not in it keeps its joined name).
-    public static func flatten(_ members: [JSONMember], names: [String: String]) -> [JSONMember] {
+    static func flatten(_ members: [JSONMember], names: [String: String]) -> [JSONMember] {
         flattenPaths(members).map { member in
             JSONMember(key: names[member.key] ?? member.key.replacingOccurrences(of: pathSeparator, with: "_"), value: member.value)
         }
     }
 
     /// One record flattened on its own (its paths are the whole document).
-    public static func flatten(_ members: [JSONMember]) -> [JSONMember] {
+    static func flatten(_ members: [JSONMember]) -> [JSONMember] {
         let paths = flattenPaths(members)
         return flatten(members, names: columnNames(forPaths: paths.map(\.key)))
     }
