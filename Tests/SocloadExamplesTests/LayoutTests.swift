@@ -58,4 +58,22 @@ final class LayoutTests: XCTestCase {
             }
         }
     }
+
+    /// Files hold one main type and stay short enough to read whole: no Swift file of the
+    /// package (sources, tools, tests) is over 300 lines.
+    func testNoSwiftFileIsOver300Lines() throws {
+        let root = Fixtures.packageRoot
+        var checked = 0
+        for folder in ["Sources", "Tools", "Tests"] {
+            let base = root.appendingPathComponent(folder)
+            let files = try XCTUnwrap(FileManager.default.enumerator(atPath: base.path)).compactMap { $0 as? String }
+            for file in files where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count - (source.hasSuffix("\n") ? 1 : 0)
+                XCTAssertLessThanOrEqual(lines, 300, "\(folder)/\(file)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 100)
+    }
 }

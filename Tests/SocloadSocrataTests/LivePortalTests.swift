@@ -19,7 +19,7 @@ final class LivePortalTests: XCTestCase {
         portal.stop()
     }
 
-    private func request(_ api: DatasetAPI, table: String? = nil, pageSize: Int = 5) throws -> LoadRequest {
+    func request(_ api: DatasetAPI, table: String? = nil, pageSize: Int = 5) throws -> LoadRequest {
         let reference = try DatasetReference.resolve(FakePortalDataset.id, domain: portal.baseURL, datasetsDirectories: [])
         var request = LoadRequest(reference: reference, tableName: table)
         request.api = api
@@ -27,7 +27,7 @@ final class LivePortalTests: XCTestCase {
         return request
     }
 
-    private func table(_ name: String) throws -> [Row] {
+    func table(_ name: String) throws -> [Row] {
         try harness.rows("SELECT * FROM \(name) ORDER BY _id")
     }
 
@@ -152,8 +152,8 @@ final class LivePortalTests: XCTestCase {
 
     /// Counts requests per key and answers the first `times` with `response`.
     final class FaultScript: @unchecked Sendable {
-        private let lock = NSLock()
-        private var counts: [String: Int] = [:]
+        let lock = NSLock()
+        var counts: [String: Int] = [:]
         func next(_ key: String) -> Int { lock.withLock { counts[key, default: 0] += 1; return counts[key]! } }
         func count(_ key: String) -> Int { lock.withLock { counts[key, default: 0] } }
     }
@@ -257,112 +257,4 @@ final class LivePortalTests: XCTestCase {
     }
 
     // MARK: - Conditional refresh and sync
-
-    func testUnchangedDatasetIsNotReloaded() throws {
-        let first = try harness.load(request(.rows))
-        XCTAssertFalse(first.isUpToDate)
-        let before = try harness.snapshot("fake_0001")
-        let second = try harness.load(request(.rows))
-        XCTAssertTrue(second.isUpToDate)
-        XCTAssertEqual(second.rowCount, 23)
-        XCTAssertEqual(try harness.snapshot("fake_0001"), before, "nothing was written")
-
-        // The portal changes its rows: the next fetch reloads, with If-None-Match sent.
-        portal.update({ rows, _ in rows[0].cells["name"] = .text("Renamed") }, rowsUpdatedAt: FakePortalDataset.start + 91 * 86_400)
-        let third = try harness.load(request(.rows))
-        XCTAssertFalse(third.isUpToDate)
-        XCTAssertEqual(try harness.value("SELECT name FROM fake_0001 WHERE _id = 'row-0001_abcd.efgh'"), "Renamed")
-        let export = portal.server.requests.filter { $0.route.hasSuffix("/rows.json") }.last
-        XCTAssertEqual(export?.headers["if-none-match"], "\"v1\"")
-
-        // Without the view metadata, the ETag alone answers: 304 Not Modified.
-        portal.hidesMetadata = true
-        XCTAssertTrue(try harness.load(request(.rows)).isUpToDate)
-        XCTAssertEqual(portal.server.requests.last?.headers["if-none-match"], "\"v2\"")
-        var forced = try request(.rows)
-        forced.force = true
-        XCTAssertFalse(try harness.load(forced).isUpToDate)
-    }
-
-    /// A server without ETags: Last-Modified is kept, sent back as If-Modified-Since, and its 304
-    /// leaves the table alone.
-    func testIfModifiedSinceAloneAnswersUnchanged() throws {
-        portal.sendsETag = false
-        portal.hidesMetadata = true // so that rowsUpdatedAt cannot answer first
-        XCTAssertFalse(try harness.load(request(.rows)).isUpToDate)
-        let before = try harness.snapshot("fake_0001")
-        XCTAssertTrue(try harness.load(request(.rows)).isUpToDate)
-        let export = portal.server.requests.filter { $0.route.hasSuffix("/rows.json") }.last
-        XCTAssertEqual(export?.headers["if-modified-since"], "Thu, 01 Jan 2015 00:00:00 GMT")
-        XCTAssertNil(export?.headers["if-none-match"])
-        XCTAssertEqual(try harness.snapshot("fake_0001"), before)
-        // Once the data changes, the date no longer matches and the table is reloaded.
-        portal.update({ rows, _ in rows[0].cells["name"] = .text("Renamed") }, rowsUpdatedAt: FakePortalDataset.start + 91 * 86_400)
-        XCTAssertFalse(try harness.load(request(.rows)).isUpToDate)
-        XCTAssertEqual(try harness.value("SELECT name FROM fake_0001 WHERE _id = 'row-0001_abcd.efgh'"), "Renamed")
-    }
-
-    func testSyncChangesExactlyTheUpdatedAndAddedRows() throws {
-        try harness.load(request(.rows))
-        let before = try table("fake_0001")
-        let later = FakePortalDataset.start + 100 * 86_400
-        portal.update({ rows, _ in
-            for index in [2, 9, 17] {
-                rows[index].cells["category"] = .text("changed \(index)")
-                rows[index].updatedAt = later + index
-            }
-            for index in [24, 25] {
-                var row = FakePortalDataset.row(index)
-                row.updatedAt = later + index
-                rows.append(row)
-            }
-        }, rowsUpdatedAt: later + 100)
-        let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
-        let summary = try loader.sync("fake-0001", pageSize: 2, indexes: [["category"]])
-        XCTAssertEqual(summary.inserted, 2)
-        XCTAssertEqual(summary.updated, 3)
-        XCTAssertEqual(summary.rowCount, 25)
-        XCTAssertEqual(summary.since, "2015-01-01T23:01:00Z")
-        let after = try table("fake_0001")
-        let beforeByID = Dictionary(uniqueKeysWithValues: before.map { ($0["_id"]!, $0) })
-        let changed = after.filter { beforeByID[$0["_id"]!] != $0 }.compactMap { $0["_id"] }
-        XCTAssertEqual(Set(changed), ["row-0003_abcd.efgh", "row-0010_abcd.efgh", "row-0018_abcd.efgh",
-                                      "row-0024_abcd.efgh", "row-0025_abcd.efgh"])
-        let page = try XCTUnwrap(portal.server.requests.last { $0.route.hasPrefix("/resource/") })
-        XCTAssertEqual(page.query["$where"], ":updated_at > '2015-01-01T23:01:00Z'")
-        XCTAssertEqual(page.query["$order"], ":updated_at, :id")
-        let entry = try XCTUnwrap(harness.queue.read { try SQLiteCatalog(db: $0).entry(for: "fake_0001") })
-        XCTAssertEqual(entry.rowCount, 25)
-        // --index on sync: built now, recorded in the plan, so the next full fetch keeps it.
-        XCTAssertEqual(entry.plan?.mainTable.indexes, [PlanIndex(name: "idx_fake_0001_category", columns: ["category"])])
-        XCTAssertEqual(try harness.value("SELECT count(*) FROM sqlite_schema WHERE name = 'idx_fake_0001_category'"), .integer(1))
-        var refetch = try request(.rows)
-        refetch.force = true
-        try harness.load(refetch)
-        XCTAssertEqual(try harness.value("SELECT count(*) FROM sqlite_schema WHERE name = 'idx_fake_0001_category'"), .integer(1))
-
-        // Nothing new: nothing changes.
-        let again = try loader.sync("fake_0001")
-        XCTAssertEqual(again.inserted + again.updated, 0)
-    }
-
-    func testSyncStopsWhenTheColumnsChanged() throws {
-        try harness.load(request(.rows))
-        portal.update({ rows, columns in
-            columns.removeAll { $0.fieldName == "active" }
-            columns.append(.init("rating", "number"))
-            columns[2] = .init("amount", "text")
-        }, rowsUpdatedAt: FakePortalDataset.start + 200 * 86_400)
-        let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
-        XCTAssertThrowsError(try loader.sync("fake_0001")) { error in
-            XCTAssertEqual("\(error)", "the columns of fake_0001 changed upstream (amount is now text, was decimal; "
-                           + "added rating decimal; removed active): run a full fetch to rebuild it")
-        }
-        let fileHarness = try LoadHarness()
-        let path = try fileHarness.file("t.json", Array(DatasetLoaderTests.tiny.utf8))
-        try fileHarness.load(.file(path))
-        XCTAssertThrowsError(try DatasetLoader(destination: SQLiteDestination(queue: fileHarness.queue)).sync("abcd_1234")) { error in
-            XCTAssertEqual((error as? LoadError)?.kind, .usage)
-        }
-    }
 }

@@ -48,9 +48,9 @@ public final class FakeSocrataPortal: @unchecked Sendable {
 
     public let server: LoopbackHTTPServer
     public let datasetID: String
-    private let lock = NSLock()
-    private var columnsValue: [Column]
-    private var rowsValue: [Row]
+    let lock = NSLock()
+    var columnsValue: [Column]
+    var rowsValue: [Row]
     private var rowsUpdatedAtValue: Int
     private var version = 1
     private var faultInjector: (@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response?)?
@@ -101,7 +101,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         get { lock.withLock { offsetHandlingValue } }
         set { lock.withLock { offsetHandlingValue = newValue } }
     }
-    private var offsetHandlingValue = OffsetHandling.honoured
+    var offsetHandlingValue = OffsetHandling.honoured
     public var viewType: String {
         get { lock.withLock { viewTypeValue } }
         set { lock.withLock { viewTypeValue = newValue } }
@@ -139,7 +139,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
 
     // MARK: - Routing
 
-    private func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
+    func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
         let (injector, token, login) = lock.withLock { (faultInjector, requiredAppTokenValue, requiredLoginValue) }
         if let response = injector?(request) { return response }
         if let token, request.headers["x-app-token"] != token {
@@ -160,17 +160,17 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         }
     }
 
-    private func error(_ status: Int, code: String, message: String) -> LoopbackHTTPServer.Response {
+    func error(_ status: Int, code: String, message: String) -> LoopbackHTTPServer.Response {
         .init(status: status, body: Array("{\"code\":\"\(code)\",\"error\":true,\"message\":\"\(message)\"}".utf8))
     }
 
-    private func json(_ value: Any) -> [UInt8] {
+    func json(_ value: Any) -> [UInt8] {
         Array((try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
     }
 
     // MARK: - Metadata
 
-    private func columnObjects(system: Bool) -> [[String: Any]] {
+    func columnObjects(system: Bool) -> [[String: Any]] {
         let (columns, id) = lock.withLock { (columnsValue, datasetID) }
         _ = id
         var objects: [[String: Any]] = []
@@ -190,20 +190,20 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         return objects
     }
 
-    private func view(system: Bool) -> [String: Any] {
+    func view(system: Bool) -> [String: Any] {
         let (updated, type) = lock.withLock { (rowsUpdatedAtValue, viewTypeValue) }
         return ["id": datasetID, "name": "Fake Dataset", "rowsUpdatedAt": updated, "viewType": type,
                 "newBackend": true, "columns": columnObjects(system: system)]
     }
 
-    private func viewResponse() -> LoopbackHTTPServer.Response {
+    func viewResponse() -> LoopbackHTTPServer.Response {
         if hidesMetadata { return error(404, code: "not_found", message: "No such view") }
         return .init(body: json(view(system: false)))
     }
 
     // MARK: - rows.json
 
-    private func rowsJSONResponse(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
+    func rowsJSONResponse(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         let (rows, columns, version, sendsETag) = lock.withLock { (self.rowsValue, self.columnsValue, self.version, self.sendsETagValue) }
         let etag = "\"v\(version)\""
         let lastModified = "Thu, 0\(min(version, 9)) Jan 2015 00:00:00 GMT"
@@ -226,7 +226,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
                      body: body)
     }
 
-    private func rowsJSONCell(_ cell: Cell?) -> Any {
+    func rowsJSONCell(_ cell: Cell?) -> Any {
         switch cell {
         case nil: return NSNull()
         case .text(let text)?: return text
@@ -237,189 +237,6 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         case let .location(address, latitude, longitude)?: return [address, latitude, longitude, NSNull(), false]
         case let .url(url, description)?: return [url as Any, (description as Any?) ?? NSNull()]
         case let .point(longitude, latitude)?: return "POINT (\(longitude) \(latitude))"
-        }
-    }
-
-    // MARK: - SODA
-
-    private func sodaObject(_ row: Row, columns: [Column], system: Bool, numbersInLocations: Bool) -> String {
-        var members = system ? [
-            "\":id\":\"\(row.id)\"",
-            "\":created_at\":\"\(Self.isoWithMilliseconds(row.createdAt))\"",
-            "\":updated_at\":\"\(Self.isoWithMilliseconds(row.updatedAt))\"",
-        ] : []
-        for column in columns {
-            guard let cell = row.cells[column.fieldName] else { continue } // nulls are simply absent
-            let value: String
-            switch cell {
-            case .text(let text): value = Self.quote(text)
-            case .number(let number): value = Self.quote(number)
-            case .checkbox(let flag): value = flag ? "true" : "false"
-            case .calendarDate(let date): value = Self.quote(date + ".000")
-            case .timestamp(let seconds): value = Self.quote(Self.isoWithMilliseconds(seconds))
-            case let .location(address, latitude, longitude):
-                let lat = numbersInLocations ? latitude : Self.quote(latitude)
-                let lon = numbersInLocations ? longitude : Self.quote(longitude)
-                value = "{\"latitude\":\(lat),\"longitude\":\(lon),\"human_address\":\(Self.quote(address))}"
-            case let .url(url, description):
-                value = "{\"url\":\(Self.quote(url))" + (description.map { ",\"description\":\(Self.quote($0))" } ?? "") + "}"
-            case let .point(longitude, latitude):
-                value = "{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}"
-            }
-            members.append("\(Self.quote(column.fieldName)):\(value)")
-        }
-        return "{" + members.joined(separator: ",") + "}"
-    }
-
-    /// The body of the SODA 2 page of every column (`$select=:*, *`) from `offset`, as the portal
-    /// sends it, for a test that serves a broken copy of it.
-    public func soda2PageBody(offset: Int, limit: Int) -> [UInt8] {
-        let (rows, columns) = lock.withLock { (rowsValue, columnsValue) }
-        let selected = select(rows, where: nil, order: ":id", offset: offset, limit: limit) ?? []
-        return Array(("[" + selected.map { sodaObject($0, columns: columns, system: true, numbersInLocations: false) }
-            .joined(separator: ",\n") + "]").utf8)
-    }
-
-    private func soda2Response(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        let query = request.query
-        let (rows, columns, offsetHandling) = lock.withLock { (rowsValue, columnsValue, offsetHandlingValue) }
-        var offset = Int(query["$offset"] ?? "0") ?? 0
-        switch offsetHandling {
-        case .honoured: break
-        case .ignored: offset = 0
-        case .lagging(let rows): offset = max(0, offset - rows)
-        case .ignoredWithLimit, .ignoredWithoutSystemFields: offset = 0
-        }
-        var limit = Int(query["$limit"] ?? "1000") ?? 1000
-        if case .ignoredWithLimit = offsetHandling { limit = rows.count }
-        let selected = select(rows, where: query["$where"], order: query["$order"] ?? "", offset: offset, limit: limit)
-        guard let selected else { return error(400, code: "query.soql.invalid", message: "Cannot parse $where") }
-        var shownColumns = columns
-        var all = (query["$select"] ?? ":*, *") == ":*, *"
-        if let select = query["$select"], !all {
-            let names = Set(select.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            if !names.contains("*") { shownColumns = columns.filter { names.contains($0.fieldName) } }
-            all = names.contains(":*")
-        }
-        if case .ignoredWithoutSystemFields = offsetHandling { all = false }
-        let body = "[" + selected.map { sodaObject($0, columns: shownColumns, system: all, numbersInLocations: false) }
-            .joined(separator: ",\n") + "]"
-        var headers = [("Content-Type", "application/json")]
-        if sendsFieldHeaders {
-            let systemFields = all ? [":id", ":created_at", ":updated_at"] : []
-            let fields = systemFields + shownColumns.map(\.fieldName)
-            let types = (all ? ["text", "fixed_timestamp", "fixed_timestamp"] : []) + shownColumns.map { Self.soda2Type($0.dataTypeName) }
-            headers.append(("X-SODA2-Fields", "[" + fields.map(Self.quote).joined(separator: ",") + "]"))
-            headers.append(("X-SODA2-Types", "[" + types.map(Self.quote).joined(separator: ",") + "]"))
-        }
-        return .init(headers: headers, body: Array(body.utf8))
-    }
-
-    private func soda3Response(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        guard request.method == "POST",
-              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-              let statement = object["query"] as? String, let page = object["page"] as? [String: Any],
-              let number = page["pageNumber"] as? Int, let size = page["pageSize"] as? Int, number >= 1
-        else { return error(400, code: "invalid_request", message: "Expected a query and a page") }
-        var condition: String?
-        var order = ":id"
-        if let whereRange = statement.range(of: " WHERE ") {
-            let rest = statement[whereRange.upperBound...]
-            let end = rest.range(of: " ORDER BY ")?.lowerBound ?? rest.endIndex
-            condition = String(rest[..<end])
-        }
-        if let orderRange = statement.range(of: " ORDER BY ") { order = String(statement[orderRange.upperBound...]) }
-        let (rows, columns) = lock.withLock { (rowsValue, columnsValue) }
-        guard let selected = select(rows, where: condition, order: order, offset: (number - 1) * size, limit: size) else {
-            return error(400, code: "query.soql.invalid", message: "Cannot parse WHERE")
-        }
-        let body = "[" + selected.map { sodaObject($0, columns: columns, system: true, numbersInLocations: true) }.joined(separator: ",\n") + "]"
-        return .init(body: Array(body.utf8))
-    }
-
-    // MARK: - A little SoQL
-
-    /// Filters with `field = 'text'`, `:updated_at > 'ISO'` (joined by AND), sorts and pages.
-    private func select(_ rows: [Row], where condition: String?, order: String, offset: Int, limit: Int) -> [Row]? {
-        var result = rows
-        if let condition, !condition.isEmpty {
-            for clause in condition.components(separatedBy: " AND ") {
-                guard let filter = Self.filter(clause) else { return nil }
-                result = result.filter(filter)
-            }
-        }
-        let keys = order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        result.sort { left, right in
-            for key in keys {
-                let (a, b) = (Self.sortKey(left, key), Self.sortKey(right, key))
-                if a != b { return a < b }
-            }
-            return false
-        }
-        return Array(result.dropFirst(offset).prefix(limit))
-    }
-
-    private static func filter(_ clause: String) -> ((Row) -> Bool)? {
-        for op in [" > ", " = "] {
-            guard let range = clause.range(of: op) else { continue }
-            let field = clause[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-            var literal = clause[range.upperBound...].trimmingCharacters(in: .whitespaces)
-            guard literal.hasPrefix("'"), literal.hasSuffix("'"), literal.count >= 2 else { return nil }
-            literal = String(literal.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
-            if field == ":updated_at", op == " > " {
-                guard let seconds = parseISO(literal) else { return nil }
-                return { $0.updatedAt > seconds }
-            }
-            if op == " = " {
-                let value = literal
-                return { row in
-                    if case .text(let text)? = row.cells[field] { return text == value }
-                    return false
-                }
-            }
-        }
-        return nil
-    }
-
-    private static func sortKey(_ row: Row, _ key: String) -> String {
-        switch key {
-        case ":id": return row.id
-        case ":updated_at": return String(format: "%012d", row.updatedAt)
-        default:
-            if case .text(let text)? = row.cells[key] { return text }
-            if case .number(let number)? = row.cells[key] { return number }
-            return ""
-        }
-    }
-
-    // MARK: - Formatting
-
-    static func quote(_ text: String) -> String {
-        JSONValue.quoted(text)
-    }
-
-    static func isoWithMilliseconds(_ seconds: Int) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        let text = formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
-        return text.replacingOccurrences(of: "Z", with: ".000Z")
-    }
-
-    static func parseISO(_ text: String) -> Int? {
-        var trimmed = text
-        if trimmed.hasSuffix("Z") { trimmed.removeLast() }
-        if let dot = trimmed.firstIndex(of: ".") { trimmed = String(trimmed[..<dot]) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.date(from: trimmed).map { Int($0.timeIntervalSince1970) }
-    }
-
-    static func soda2Type(_ dataTypeName: String) -> String {
-        switch dataTypeName {
-        case "calendar_date": return "floating_timestamp"
-        case "date": return "fixed_timestamp"
-        default: return dataTypeName
         }
     }
 }
