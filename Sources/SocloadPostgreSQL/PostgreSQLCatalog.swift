@@ -6,7 +6,7 @@ import SocloadCore
 public final class PostgreSQLCatalog: CatalogStore {
     public static let tableName = "_socload_datasets"
     private let connection: PostgreSQLConnection
-    private let schema: String
+    let schema: String
     /// Runs before each statement (a load's transaction ends its open COPY here).
     var beforeStatement: () throws -> Void = {}
 
@@ -15,26 +15,30 @@ public final class PostgreSQLCatalog: CatalogStore {
         self.schema = schema
     }
 
-    private var qualifiedName: String { PostgreSQLTypes.qualified(Self.tableName, schema: schema) }
+    var qualifiedName: String { PostgreSQLTypes.qualified(Self.tableName, schema: schema) }
 
     static let textColumns = ["table_name", "dataset_id", "domain", "name", "source_url", "fetched_at", "rows_updated_at",
                               "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
                               "request_signature", "plan_json", "invalid_cells_json", "partial_reason"]
 
-    private func run() throws -> PostgreSQLConnection {
+    func run() throws -> PostgreSQLConnection {
         try beforeStatement()
         return connection
     }
 
+    static func createStatement(_ qualifiedName: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(qualifiedName) (
+          "table_name" text PRIMARY KEY, "dataset_id" text, "domain" text, "name" text,
+          "source_url" text NOT NULL, "fetched_at" text NOT NULL, "rows_updated_at" text,
+          "row_count" bigint NOT NULL, "columns_json" text NOT NULL, "column_mapping_json" text NOT NULL,
+          "etag" text, "last_modified" text, "request_signature" text, "plan_json" text,
+          "invalid_cells_json" text, "partial_reason" text)
+        """
+    }
+
     public func record(_ entry: CatalogEntry) throws {
-        try run().execute("""
-            CREATE TABLE IF NOT EXISTS \(qualifiedName) (
-              "table_name" text PRIMARY KEY, "dataset_id" text, "domain" text, "name" text,
-              "source_url" text NOT NULL, "fetched_at" text NOT NULL, "rows_updated_at" text,
-              "row_count" bigint NOT NULL, "columns_json" text NOT NULL, "column_mapping_json" text NOT NULL,
-              "etag" text, "last_modified" text, "request_signature" text, "plan_json" text,
-              "invalid_cells_json" text, "partial_reason" text)
-            """)
+        try migrate()
         try run().execute("DELETE FROM \(qualifiedName) WHERE \"table_name\" = $1", [entry.tableName])
         let placeholders = (1...Self.textColumns.count).map { "$\($0)" }.joined(separator: ", ")
         try run().execute("""

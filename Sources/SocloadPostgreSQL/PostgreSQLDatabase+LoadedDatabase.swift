@@ -12,6 +12,10 @@ extension PostgreSQLDatabase: LoadedDatabase {
         try catalog.entry(for: tableOrDatasetID)
     }
 
+    public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
+        try catalog.schemaChanges(of: table)
+    }
+
     /// The plan of the table of this name, as the catalog records it (a name longer than
     /// PostgreSQL keeps is looked up as it was shortened).
     public func planTable(named table: String) throws -> PlanTable? {

@@ -6,7 +6,7 @@ import SocloadDatabase
 /// compares them, case-insensitively, so `T` and `t` are one entry as they are one table.
 public final class SQLiteCatalog: CatalogStore {
     public static let tableName = "_socload_datasets"
-    private let db: Database
+    let db: Database
 
     public init(db: Database) {
         self.db = db
@@ -43,8 +43,7 @@ public final class SQLiteCatalog: CatalogStore {
     /// Writes the entry, creating the catalog table on first use; an entry for the same table
     /// under another spelling of its name is replaced.
     public func record(_ entry: CatalogEntry) throws {
-        try db.execute(sql: Self.createSQL)
-        try addMissingColumns()
+        try migrate()
         try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
                        arguments: [entry.tableName])
         try db.execute(sql: Self.insertSQL, arguments: [
@@ -55,7 +54,7 @@ public final class SQLiteCatalog: CatalogStore {
     }
 
     /// Catalogs written by an older socload lack newer columns: add them.
-    private func addMissingColumns() throws {
+    func addMissingColumns() throws {
         let present = Set(try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')"))
         for column in ["request_signature", "plan_json", "invalid_cells_json", "partial_reason"] where !present.contains(column) {
             try db.execute(sql: "ALTER TABLE \"_socload_datasets\" ADD COLUMN \(column.quotedDatabaseIdentifier) TEXT")
@@ -121,7 +120,7 @@ public final class SQLiteCatalog: CatalogStore {
     public func drop(_ name: String) throws -> String? {
         let entry = try entry(for: name)
         let tableName = entry?.tableName ?? name
-        if tableName.lowercased() == Self.tableName || tableName.lowercased().hasPrefix("sqlite_") {
+        if tableName.lowercased().hasPrefix("_socload_") || tableName.lowercased().hasPrefix("sqlite_") {
             throw ReadError.notALoadedTable(tableName, what: "socload's catalog or one of SQLite's own tables")
         }
         let existing = try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",

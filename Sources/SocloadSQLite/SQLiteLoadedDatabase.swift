@@ -53,6 +53,10 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         try queue.read { db in try SQLiteCatalog(db: db).entry(for: tableOrDatasetID) }
     }
 
+    public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
+        try queue.read { db in try SQLiteCatalog(db: db).schemaChanges(of: table) }
+    }
+
     public func planTable(named table: String) throws -> PlanTable? {
         try queue.read { db in try SQLiteCatalog(db: db).planTable(named: table) }
     }

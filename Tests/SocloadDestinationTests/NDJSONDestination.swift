@@ -27,6 +27,8 @@ final class NDJSONDestination: LoadDestination {
 struct NDJSONState {
     var tables: [String: NDJSONTable] = [:]
     var catalog: [CatalogEntry] = []
+    /// The schema change log, oldest first.
+    var schemaChanges: [RecordedSchemaChange] = []
     /// Tables dropped by the load, whose files go when it commits.
     var dropped: Set<String> = []
 }
@@ -104,5 +106,13 @@ final class NDJSONCatalog: CatalogStore {
 
     func recordedPlans() throws -> [LoadPlan] {
         transaction.state.catalog.compactMap(\.plan)
+    }
+
+    func recordSchemaChanges(_ changes: [SchemaChange], at time: String) throws {
+        transaction.state.schemaChanges += changes.map { RecordedSchemaChange(changedAt: time, change: $0) }
+    }
+
+    func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
+        transaction.state.schemaChanges.filter { $0.change.table == table }
     }
 }

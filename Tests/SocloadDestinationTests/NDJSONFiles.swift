@@ -8,6 +8,7 @@ import SocloadCore
 struct NDJSONFiles {
     let directory: URL
     static let catalogFile = "_socload_datasets.ndjson"
+    static let schemaChangesFile = "_socload_schema_changes.ndjson"
 
     private struct Columns: Codable {
         var names: [String]
@@ -29,6 +30,7 @@ struct NDJSONFiles {
             state.tables[table] = NDJSONTable(columns: columns.names, rows: rows)
         }
         state.catalog = try lines(of: Self.catalogFile).map { try JSONDecoder().decode(CatalogEntry.self, from: Data($0)) }
+        state.schemaChanges = try lines(of: Self.schemaChangesFile).map { try JSONDecoder().decode(RecordedSchemaChange.self, from: Data($0)) }
         return state
     }
 
@@ -54,6 +56,8 @@ struct NDJSONFiles {
         }
         let catalog = try state.catalog.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n" }.joined()
         try replace(Self.catalogFile, with: Data(catalog.utf8))
+        let changes = try state.schemaChanges.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n" }.joined()
+        try replace(Self.schemaChangesFile, with: Data(changes.utf8))
     }
 
     private func url(_ file: String) -> URL { directory.appendingPathComponent(file) }

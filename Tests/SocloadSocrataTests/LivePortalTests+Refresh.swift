@@ -105,8 +105,10 @@ extension LivePortalTests {
         }, rowsUpdatedAt: FakePortalDataset.start + 200 * 86_400)
         let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
         XCTAssertThrowsError(try loader.sync("fake_0001")) { error in
-            XCTAssertEqual("\(error)", "the columns of fake_0001 changed upstream (amount is now text, was decimal; "
-                           + "added rating decimal; removed active): run a full fetch to rebuild it")
+            XCTAssertEqual("\(error)", "the shape of fake_0001 changed upstream (column amount retyped: decimal -> text; "
+                           + "column rating added (decimal); column active removed (was boolean)): "
+                           + "a fetch with --on-schema-change warn takes the new shape")
+            XCTAssertEqual((error as? LoadError)?.kind, .badData)
         }
         let fileHarness = try LoadHarness()
         let path = try fileHarness.file("t.json", Array(DatasetLoaderTests.tiny.utf8))

@@ -74,6 +74,8 @@ public struct ReferenceDecoder {
             return convert(sidValue, column)
         case let .part(cell, part, subColumnTypes):
             return convertPart(cells[cell], part, subColumnTypes, column)
+        case .absent:
+            return .null
         }
     }
 

@@ -138,6 +138,10 @@ public protocol CatalogStore: AnyObject {
     func record(_ entry: CatalogEntry) throws
     /// The plans of every entry (those recorded by an older socload have none).
     func recordedPlans() throws -> [LoadPlan]
+    /// Appends a refresh's schema changes to the log (`SchemaChangeLog`), in order.
+    func recordSchemaChanges(_ changes: [SchemaChange], at time: String) throws
+    /// A table's logged schema changes, oldest first (empty when there is no log yet).
+    func schemaChanges(of table: String) throws -> [RecordedSchemaChange]
 }
 
 extension CatalogStore {

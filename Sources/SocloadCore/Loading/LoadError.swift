@@ -86,7 +86,8 @@ public enum LoadError: CategorizedError, Equatable {
         case let .unsupported(message):
             return message
         case let .schemaChanged(table, differences):
-            return "the columns of \(table) changed upstream (\(differences.joined(separator: "; "))): run a full fetch to rebuild it"
+            return "the shape of \(table) changed upstream (\(differences.joined(separator: "; "))): "
+                + "a fetch with --on-schema-change warn takes the new shape"
         case let .notFetchedFromPortal(table):
             return "\(table) was not loaded from a portal, so there is nothing to sync it with: fetch it by dataset id or URL"
         case let .notInCatalog(name):

@@ -20,6 +20,7 @@ extension LoadPlan {
             switch column.source {
             case .field(let cell), .part(let cell, _, _): field = cell < sourceFields.count ? sourceFields[cell] : ""
             case .rowIdentifier: field = ":id"
+            case .absent: field = ""
             }
             if let last = groups.last, last.field == field {
                 groups[groups.count - 1].columns.append(column)

@@ -159,6 +159,9 @@ public enum ColumnSource: Sendable, Codable, Equatable {
     /// The row identifier as SODA 2's `:id` gives it: the `sid` cell when it is text (new
     /// backend, `row-...`), else the GUID `id` cell (old backend).
     case rowIdentifier(sid: Int?, id: Int?)
+    /// None: a column the table keeps after it went upstream (`--on-schema-change evolve`),
+    /// NULL in every new row.
+    case absent
 }
 
 /// The parts compound Socrata values are split into.

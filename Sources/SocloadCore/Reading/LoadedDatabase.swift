@@ -36,6 +36,10 @@ public protocol LoadedDatabase {
     /// keep against its rows; nil when the catalog has no such table.
     func verify(_ tableOrDatasetID: String) throws -> PortalVerification?
 
+    /// The table's logged schema changes, oldest first (`SchemaChangeLog`); empty when none
+    /// were logged (or the database was made before the log existed).
+    func schemaChanges(of table: String) throws -> [RecordedSchemaChange]
+
     /// Removes a loaded table, the tables it owns and its catalog entry, in one transaction;
     /// the name removed, or nil when the catalog has no such table. A table another table
     /// still needs is refused (`ReadError.inUse`).

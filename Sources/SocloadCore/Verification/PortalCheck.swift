@@ -72,7 +72,7 @@ public struct PortalCheck: Sendable, Equatable {
             let loaded = table.columns.filter { planColumn in
                 switch planColumn.source {
                 case .field(let source), .part(let source, _, _): return source == cell
-                case .rowIdentifier: return false
+                case .rowIdentifier, .absent: return false
                 }
             }
             guard let first = loaded.first else { continue }

@@ -25,6 +25,8 @@ extension RowConverter {
             }
         case let .part(cell, part, position, type):
             try convertPart(cells[cell], part, position, type, index, bytes, &batch)
+        case .absent:
+            batch.values.append(.null)
         }
     }
 

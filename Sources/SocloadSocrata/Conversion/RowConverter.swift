@@ -37,6 +37,8 @@ public struct RowConverter: Sendable {
         /// `position`: where the part sits in an array value (from `subColumnTypes`, else the usual place).
         case part(cell: Int, part: FieldPart, position: Int, type: LogicalType)
         case rowIdentifier(sid: Int?, id: Int?, type: LogicalType)
+        /// A column with no source: NULL.
+        case absent
     }
     /// Per column: its cells that were not of its type so far.
     private var invalid: [InvalidCells?]
@@ -77,6 +79,7 @@ public struct RowConverter: Sendable {
             switch column.source {
             case .field(let cell): return .field(cell: cell, type: column.type)
             case let .rowIdentifier(sid, id): return .rowIdentifier(sid: sid, id: id, type: column.type)
+            case .absent: return .absent
             case let .part(cell, part, subColumnTypes):
                 return .part(cell: cell, part: part, position: subColumnTypes?.firstIndex(of: part.rawValue) ?? Self.position(of: part),
                              type: column.type)

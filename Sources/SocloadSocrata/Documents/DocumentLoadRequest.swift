@@ -28,6 +28,9 @@ public struct DocumentLoadRequest: Sendable {
     /// Nested arrays of references that fill many-to-many glue tables instead of child tables
     /// (`--glue K:OTHER_TABLE.OTHER_KEY[:ID_FIELD]`).
     public var glues: [GlueSpec] = []
+    /// What a reload does when the table's shape changed (`--on-schema-change`): without portal
+    /// metadata a renamed field is a removal and an addition.
+    public var onSchemaChange = SchemaChangePolicy.warn
     /// Nested objects become `parent_child` columns instead of JSON text (`--flatten`).
     public var flatten = false
     /// Fail on the first cell that is not of its column's type instead of storing NULL.

@@ -28,6 +28,8 @@ extension DatasetLoader {
                 let state = LoadState()
                 state.source = request.displaySource
                 state.bytesExpected = bytesExpected
+                state.schemaPolicy = request.onSchemaChange
+                state.view = described.view
                 let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
                 try beginTable(plan, transaction: transaction, state: state)
@@ -90,12 +92,14 @@ extension DatasetLoader {
                     requestSignature: "load", planJSON: plan.jsonText,
                     invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil)
                 try transaction.catalog.record(entry)
+                try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
                 var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                           columnCount: plan.mainTable.storedColumns.count, source: state.source,
                                           elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
                                           catalogEntry: entry,
                                           invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
                                           notes: notes)
+                summary.schemaChanges = state.schemaChanges
                 summary.childTables = writers.keys.sorted().dropFirst().map {
                     ChildTableCount(plan.tables[$0].name, rowCounts[$0] ?? 0)
                 }

@@ -50,8 +50,8 @@ extension DatasetLoader {
         }, handle: { (item: PipelineItem) -> RowsOutcome? in
             switch item {
             case let .plan(plan, view):
-                try beginTable(plan, transaction: transaction, state: state)
                 state.view = view
+                try beginTable(plan, transaction: transaction, state: state)
             case let .batch(batch, bytesRead, bytesExpected):
                 try state.writer?.insert(batch)
                 state.rowCount += batch.rowCount

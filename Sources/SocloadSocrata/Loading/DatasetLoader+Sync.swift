@@ -48,7 +48,13 @@ extension DatasetLoader {
             options.includeSystemColumns = false // SODA gives only :id, :created_at and :updated_at
             var plan = try LoadPlan.socrata(view: layout.view, options: options)
             if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
-            try Self.checkColumns(plan.mainTable, against: stored.mainTable)
+            // Sync upserts into the table as it is: any change of its columns stops it (a fetch
+            // with --on-schema-change warn takes the new shape).
+            let changes = plan.schemaChanges(from: stored, previousColumns: entry.columns, columns: view.columns)
+                .filter { [.columnAdded, .columnRemoved, .columnRenamed, .columnRetyped].contains($0.kind) }
+            if !changes.isEmpty {
+                throw LoadError.schemaChanged(table: entry.tableName, differences: changes.map(\.line))
+            }
             guard !plan.mainTable.primaryKey.isEmpty else {
                 throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
             }
@@ -89,25 +95,5 @@ extension DatasetLoader {
         if let plan = entry.plan { return plan }
         let columns = (try? JSONDecoder().decode([ColumnMetadata].self, from: Data(entry.columnsJSON.utf8))) ?? []
         return try LoadPlan.socrata(view: ViewMetadata(columns: columns), options: PlanOptions(tableName: entry.tableName))
-    }
-
-    /// Stops the sync when the upstream columns no longer match the table's, listing how.
-    static func checkColumns(_ table: PlanTable, against stored: PlanTable) throws {
-        var differences: [String] = []
-        for column in table.columns {
-            if let old = stored.column(named: column.name) {
-                if old.type != column.type {
-                    differences.append("\(column.name) is now \(column.type.rawValue), was \(old.type.rawValue)")
-                }
-            } else {
-                differences.append("added \(column.name) \(column.type.rawValue)")
-            }
-        }
-        for column in stored.columns where table.column(named: column.name) == nil {
-            differences.append("removed \(column.name)")
-        }
-        if !differences.isEmpty {
-            throw LoadError.schemaChanged(table: table.name, differences: differences)
-        }
     }
 }

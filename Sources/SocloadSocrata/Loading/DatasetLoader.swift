@@ -49,6 +49,9 @@ public final class DatasetLoader: @unchecked Sendable {
         var invalidCells: [InvalidCells] = []
         /// Things the user should know that did not stop the load.
         var notes: [String] = []
+        /// What to do about schema changes, and the changes this load makes.
+        var schemaPolicy = SchemaChangePolicy.warn
+        var schemaChanges: [SchemaChange] = []
         var bytesRead: Int64 = 0
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
@@ -99,6 +102,7 @@ public final class DatasetLoader: @unchecked Sendable {
         return try destination.performLoad { transaction in
             let state = LoadState()
             state.source = request.reference.displaySource
+            state.schemaPolicy = request.onSchemaChange
             let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
             if let previous, let portal, try portalUnchanged(portal, since: previous, state: state) {
                 return upToDate(previous, state: state)
@@ -132,9 +136,12 @@ public final class DatasetLoader: @unchecked Sendable {
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason)
             try transaction.catalog.record(entry)
-            return LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
-                               columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
-                               catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
+            try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
+            var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
+                                      columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
+                                      catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
+            summary.schemaChanges = state.schemaChanges
+            return summary
         }
     }
 
@@ -177,8 +184,8 @@ public final class DatasetLoader: @unchecked Sendable {
     /// `--index` indexes of earlier loads are kept while their columns exist.
     func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState) throws {
         var plan = plan
-        let previous = try transaction.catalog.entry(for: plan.mainTable.name)
-            .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
+        let previousEntry = try transaction.catalog.entry(for: plan.mainTable.name)
+        let previous = previousEntry.flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
         try transaction.catalog.checkLookupNames(of: plan.mainTable)
         try checkTableClaims(plan, previous: previous, transaction: transaction)
         // A refresh extracts what earlier loads and `socload extract` did: the values never come back.
@@ -224,6 +231,9 @@ public final class DatasetLoader: @unchecked Sendable {
                 state.notes.append("\(plan.mainTable.name) is no longer distributed by \(column): \(error.description)")
             }
         }
+        state.schemaChanges = try Self.governSchemaChanges(of: plan, previous: previousEntry, columns: state.view?.columns ?? [],
+                                                           policy: state.schemaPolicy)
+        state.notes += Self.notes(for: state.schemaChanges)
         state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         state.plan = plan
     }

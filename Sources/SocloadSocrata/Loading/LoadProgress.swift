@@ -26,6 +26,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var notes: [String] = []
     /// The child tables loaded beside it (`socload load`), with their row counts.
     public var childTables: [ChildTableCount] = []
+    /// How the table's shape changed from the copy it replaced (empty on a first load).
+    public var schemaChanges: [SchemaChange] = []
 }
 
 /// A child table of a load and how many rows it got.

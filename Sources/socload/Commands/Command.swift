@@ -124,6 +124,11 @@ struct TableShapeOptions: ParsableArguments {
                     help: "Extract columns into a lookup table: COLUMN[,COLUMN...][:LOOKUP][+count][+distinct=OTHER][+prune] "
                         + "(see socload extract; kept on refresh).")
     var extract: [String]
+    @Option(valueName: "warn|fail",
+            help: "When a refresh finds the columns, key, lookups or child tables changed: warn (take the new shape and "
+                + "print each change) or fail (change nothing, exit 65). Every change is logged (info TABLE --changes).",
+            default: "warn")
+    var onSchemaChange: SchemaChangePolicy?
 
     /// `--type`s by column (the last one given for a column wins).
     var typeOverrides: [String: LogicalType] {

@@ -73,6 +73,7 @@ struct FetchCommand: ParsableCommand {
         request.maxRows = maxRows
         request.distributeBy = distributeBy
         request.primaryKey = shape.pk?.names
+        request.onSchemaChange = shape.onSchemaChange ?? .warn
         do {
             request.extractions = try shape.extractions()
         } catch let error as PlanError {

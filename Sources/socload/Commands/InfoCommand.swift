@@ -6,7 +6,8 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "info", abstract: "Show where a loaded table came from: dataset, source, time, row count, columns.",
         discussion: """
-            Without --columns: one row per fact (field, value). With --columns: one row per column
+            Without --columns: one row per fact (field, value). With --changes: one row per change of
+            the table's shape a refresh made (see --on-schema-change). With --columns: one row per column
             — its logical type, the portal field it came from, the cells set in the table, and where
             the portal gave them its own counts and bounds, with the statements that disagree
             (see socload verify).
@@ -16,6 +17,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var output = FormatOptions()
     @Flag(help: "One row per column, with the portal's statistics beside the table's.") var columns: Bool
+    @Flag(help: "One row per schema change refreshes made (time, kind, name, before, after), oldest first.") var changes: Bool
 
     func run(context: CommandContext) throws {
         let writer = output.writer(context)
@@ -29,8 +31,21 @@ struct InfoCommand: ParsableCommand {
             let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
             return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
         }
+        if columns && changes {
+            throw UsageError("--columns and --changes are two views: give one", command: Self.spec)
+        }
         if columns {
             try writeColumns(of: entry, measure: measure, to: writer)
+            return
+        }
+        if changes {
+            writer.begin(columns: ["changed_at", "kind", "name", "before", "after"])
+            for recorded in try database.schemaChanges(of: entry.tableName) {
+                let change = recorded.change
+                writer.write([.text(recorded.changedAt), .text(change.kind.rawValue), .text(change.name),
+                              change.before.map { .text($0) } ?? .null, change.after.map { .text($0) } ?? .null])
+            }
+            writer.finish()
             return
         }
         let fields: [(String, DatabaseValue)] = [
@@ -93,6 +108,7 @@ struct InfoCommand: ParsableCommand {
         switch column.source {
         case .field(let cell), .part(let cell, _, _): return plan.sourceFields.indices.contains(cell) ? plan.sourceFields[cell] : nil
         case .rowIdentifier: return ":id"
+        case .absent: return nil
         }
     }
 }

@@ -60,6 +60,7 @@ struct LoadCommand: ParsableCommand {
         request.metadata = metadata
         request.typeOverrides = shape.typeOverrides
         request.primaryKey = shape.pk?.names
+        request.onSchemaChange = shape.onSchemaChange ?? .warn
         request.indexes = shape.index.map(\.names)
         request.strict = strict
         request.flatten = flatten

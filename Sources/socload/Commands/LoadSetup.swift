@@ -162,3 +162,8 @@ extension DatasetAPI: ExpressibleByArgument {
     init?(argument: String) { self.init(rawValue: argument) }
     static var expectation: String { "auto, rows, soda2 or soda3" }
 }
+
+extension SchemaChangePolicy: ExpressibleByArgument {
+    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    static var expectation: String { allCases.map(\.rawValue).joined(separator: " or ") }
+}

@@ -42,6 +42,7 @@ enum PlanText {
         case let .part(cell, part, _): return "\(field(cell)) (\(part.rawValue))"
         case let .rowIdentifier(sid, id):
             return [sid.map(field), id.map(field)].compactMap { $0 }.joined(separator: " or ")
+        case .absent: return "(none: kept, gone upstream)"
         }
     }
 }

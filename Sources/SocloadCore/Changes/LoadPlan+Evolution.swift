@@ -1,0 +1,33 @@
+extension LoadPlan {
+    /// This plan shaped to keep the columns `previous`'s table had (`--on-schema-change
+    /// evolve`): its columns in their old order and names (a renamed column under its old name,
+    /// with its new type), a column gone upstream kept with no source (NULL in every new row),
+    /// then the columns that are new. The key follows a renamed key column.
+    public func evolved(keepingColumnsOf previous: LoadPlan, changes: [SchemaChange]) -> LoadPlan {
+        var renamedTo: [String: String] = [:]   // old name (lowercased) -> new name
+        for change in changes where change.kind == .columnRenamed {
+            if let after = change.after { renamedTo[change.name.lowercased()] = after }
+        }
+        var plan = self
+        var columns: [PlanColumn] = []
+        var placed = Set<String>()
+        for old in previous.mainTable.columns {
+            let newName = renamedTo[old.name.lowercased()] ?? old.name
+            if var column = mainTable.column(named: newName) {
+                placed.insert(column.name.lowercased())
+                column.name = old.name
+                columns.append(column)
+            } else {
+                columns.append(PlanColumn(name: old.name, type: old.type, source: .absent))
+            }
+        }
+        columns += mainTable.columns.filter { !placed.contains($0.name.lowercased()) }
+        let oldName = Dictionary(renamedTo.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let keptName = { (name: String) in
+            oldName[name.lowercased()].flatMap { old in previous.mainTable.column(named: old)?.name } ?? name
+        }
+        plan.tables[0].columns = columns
+        plan.tables[0].primaryKey = mainTable.primaryKey.map(keptName)
+        return plan
+    }
+}

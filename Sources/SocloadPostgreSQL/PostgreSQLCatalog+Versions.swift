@@ -1,0 +1,42 @@
+import SocloadCore
+
+/// The catalog's version and schema change log in the load's schema.
+extension PostgreSQLCatalog {
+    /// Brings a catalog made by an earlier release to `CatalogVersion.current` (see
+    /// `SQLiteCatalog.migrate`), inside the load's transaction.
+    func migrate() throws {
+        let dialect = PostgreSQLDialect(schema: schema)
+        try run().execute(Self.createStatement(qualifiedName))
+        try run().execute(SchemaChangeLog(dialect: dialect).createStatement)
+        try run().execute(CatalogVersion.createStatement(dialect))
+        let statements = CatalogVersion.statements(dialect)
+        try run().execute(statements.delete)
+        try run().execute(statements.insert)
+    }
+
+    /// The catalog's version: 1 for a schema an earlier release loaded into, 0 for one with no catalog.
+    public func version() throws -> Int {
+        let dialect = PostgreSQLDialect(schema: schema)
+        guard try exists(dialect.table(CatalogVersion.tableName)) else { return try exists(qualifiedName) ? 1 : 0 }
+        return try run().value(CatalogVersion.selectStatement(dialect)).flatMap { Int($0) } ?? 1
+    }
+
+    public func recordSchemaChanges(_ changes: [SchemaChange], at time: String) throws {
+        guard !changes.isEmpty else { return }
+        try migrate()
+        let log = SchemaChangeLog(dialect: PostgreSQLDialect(schema: schema))
+        for (position, change) in changes.enumerated() {
+            try run().execute(log.insertStatement, log.arguments(for: change, at: time, position: position).map(PostgreSQLDatabase.parameterText))
+        }
+    }
+
+    public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
+        let log = SchemaChangeLog(dialect: PostgreSQLDialect(schema: schema))
+        guard try exists(log.dialect.table(SchemaChangeLog.tableName)) else { return [] }
+        return try run().execute(log.selectStatement, [table]).rows.compactMap(SchemaChangeLog.change(fromRow:))
+    }
+
+    private func exists(_ qualified: String) throws -> Bool {
+        try run().value("SELECT to_regclass($1) IS NOT NULL", [qualified]) == "t"
+    }
+}

@@ -1,0 +1,49 @@
+import SocloadCore
+import SocloadDatabase
+
+/// The catalog's version and schema change log in a SQLite file.
+extension SQLiteCatalog {
+    /// Brings a catalog made by an earlier release to `CatalogVersion.current`: the datasets
+    /// table's newer columns, the schema change log, the version row. Runs inside the load's
+    /// transaction, so a failed load leaves an old file as it was.
+    func migrate() throws {
+        let dialect = SQLiteDialect()
+        try db.execute(sql: Self.createSQL)
+        try addMissingColumns()
+        try db.execute(sql: SchemaChangeLog(dialect: dialect).createStatement)
+        try db.execute(sql: CatalogVersion.createStatement(dialect))
+        let statements = CatalogVersion.statements(dialect)
+        try db.execute(sql: statements.delete)
+        try db.execute(sql: statements.insert)
+    }
+
+    /// The catalog's version: 1 for a file an earlier release made, 0 for one with no catalog.
+    public func version() throws -> Int {
+        guard try tableExists(CatalogVersion.tableName) else { return try tableExists(Self.tableName) ? 1 : 0 }
+        return try db.fetchOne(String.self, sql: CatalogVersion.selectStatement(SQLiteDialect())).flatMap { Int($0) } ?? 1
+    }
+
+    public func recordSchemaChanges(_ changes: [SchemaChange], at time: String) throws {
+        guard !changes.isEmpty else { return }
+        try migrate()
+        let log = SchemaChangeLog(dialect: SQLiteDialect())
+        for (position, change) in changes.enumerated() {
+            try db.execute(sql: log.insertStatement,
+                           arguments: StatementArguments(positional: log.arguments(for: change, at: time, position: position)))
+        }
+    }
+
+    public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
+        guard try tableExists(SchemaChangeLog.tableName) else { return [] }
+        return try db.fetchRows(sql: SchemaChangeLog(dialect: SQLiteDialect()).selectStatement, arguments: [table]).compactMap { row in
+            SchemaChangeLog.change(fromRow: row.values.map { value -> String? in
+                if case .text(let text) = value { return text }
+                return nil
+            })
+        }
+    }
+
+    private func tableExists(_ name: String) throws -> Bool {
+        try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [name]) != nil
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// A refresh of a real export edited as portals edit them (a column renamed, one dropped, one
+/// retyped, one added): `warn` takes the new shape and prints one line per change, `fail`
+/// changes nothing (exit 65), every change is logged and `info --changes` shows it, on SQLite
+/// and PostgreSQL alike.
+final class SchemaChangeCommandTests: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func socload(_ arguments: [String], db: String) throws -> SocloadRun {
+        try SocloadProcess.run(arguments + ["--db", db])
+    }
+
+    /// The export with `rename` (field → new field, same column id), `drop` (field, its cells
+    /// too), `retype` (field → Socrata type) and a new text column `note` applied.
+    private func edited(_ source: URL, rename: (String, String), drop: String, retype: (String, String)) throws -> String {
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        var meta = try XCTUnwrap(document["meta"] as? [String: Any])
+        var view = try XCTUnwrap(meta["view"] as? [String: Any])
+        var columns = try XCTUnwrap(view["columns"] as? [[String: Any]])
+        let dropped = try XCTUnwrap(columns.firstIndex { $0["fieldName"] as? String == drop && ($0["id"] as? Int ?? -1) >= 0 })
+        columns.remove(at: dropped)
+        for index in columns.indices where (columns[index]["id"] as? Int ?? -1) >= 0 {
+            if columns[index]["fieldName"] as? String == rename.0 { columns[index]["fieldName"] = rename.1 }
+            if columns[index]["fieldName"] as? String == retype.0 { columns[index]["dataTypeName"] = retype.1 }
+            columns[index]["cachedContents"] = nil
+        }
+        columns.append(["id": 999_000_001, "name": "Note", "fieldName": "note", "dataTypeName": "text", "position": 999])
+        view["columns"] = columns
+        meta["view"] = view
+        let rows = try XCTUnwrap(document["data"] as? [[Any]]).enumerated().map { index, row -> [Any] in
+            var row = row
+            row.remove(at: dropped)
+            return row + ["note \(index)"]
+        }
+        // The metadata first, as a portal writes it.
+        let text = "{\"meta\":" + String(decoding: try JSONSerialization.data(withJSONObject: meta), as: UTF8.self)
+            + ",\"data\":" + String(decoding: try JSONSerialization.data(withJSONObject: rows), as: UTF8.self) + "}"
+        let path = directory.path("edited-\(source.lastPathComponent)")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private var postgreSQL: TestPostgreSQL.TestDatabase?
+
+    private func databases() throws -> [String] {
+        postgreSQL = try TestPostgreSQL.makeDatabase()
+        return [directory.path("changes.sqlite"), postgreSQL!.url]
+    }
+
+    func testWarnTakesTheNewShapeFailChangesNothingAndEveryChangeIsLogged() throws {
+        var sources = [(Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json"),
+                        ("agency", "department"), "status", ("confirmation_vote", "text"))]
+        if let shared = Fixtures.sharedDatasets {
+            sources.append((shared.appendingPathComponent("cqsj-cfgu.rows.json"), ("borough", "boro"), "street_nam", ("loc", "text")))
+        }
+        for db in try databases() {
+            for (source, rename, drop, retype) in sources {
+                let table = "t_" + source.lastPathComponent.prefix(4)
+                let first = try socload(["fetch", source.path, "--table", table, "--quiet"], db: db)
+                XCTAssertEqual(first.status, 0, first.stderr)
+                let again = try socload(["fetch", source.path, "--table", table], db: db)
+                XCTAssertFalse(again.stderr.contains("Warning"), "an unchanged shape says nothing: \(again.stderr)")
+                let path = try edited(source, rename: rename, drop: drop, retype: retype)
+                let before = try socload(["query", "select * from \(table) order by 1", "--format", "csv"], db: db).stdout
+                let failed = try socload(["fetch", path, "--table", table, "--on-schema-change", "fail"], db: db)
+                XCTAssertEqual(failed.status, 65, failed.stderr)
+                let expected = ["column \(retype.0) retyped: decimal -> text", "column \(rename.0) renamed to \(rename.1)",
+                                "column note added (text)", "column \(drop) removed (was text)"]
+                for line in expected { XCTAssertTrue(failed.stderr.contains(line), "\(line) in \(failed.stderr)") }
+                XCTAssertEqual(try socload(["query", "select * from \(table) order by 1", "--format", "csv"], db: db).stdout, before)
+                XCTAssertEqual(try socload(["info", table, "--changes", "--format", "csv"], db: db).stdout,
+                               "changed_at,kind,name,before,after\r\n", "fail logs nothing")
+
+                let warned = try socload(["fetch", path, "--table", table], db: db)
+                XCTAssertEqual(warned.status, 0, warned.stderr)
+                for line in expected { XCTAssertTrue(warned.stderr.contains("Warning: \(table): \(line)"), "\(line) in \(warned.stderr)") }
+                let columns = try socload(["query", "select \(rename.1), note from \(table) order by 1 limit 1", "--format", "csv"], db: db)
+                XCTAssertEqual(columns.status, 0, columns.stderr)
+                let log = try socload(["info", table, "--changes", "--format", "csv"], db: db).stdout
+                    .split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst() }
+                XCTAssertEqual(log.map { $0.joined(separator: ",") }, [
+                    "column retyped,\(retype.0),decimal,text", "column renamed,\(rename.0),\(rename.0),\(rename.1)",
+                    "column added,note,,text", "column removed,\(drop),text,",
+                ], db)
+                let tables = try socload(["tables", "--format", "csv"], db: db).stdout
+                XCTAssertFalse(tables.contains("_socload"), tables)
+            }
+        }
+    }
+
+    func testADocumentsRenamedFieldIsARemovalAndAnAddition() throws {
+        let db = directory.path("documents.sqlite")
+        let path = directory.path("t.ndjson")
+        try Data("{\"id\": 1, \"agency\": \"State\"}\n{\"id\": 2, \"agency\": \"Defense\"}\n".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try socload(["load", path, "--quiet"], db: db).status, 0)
+        try Data("{\"id\": 1, \"department\": \"State\"}\n{\"id\": 2, \"department\": \"Defense\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let failed = try socload(["load", path, "--on-schema-change", "fail"], db: db)
+        XCTAssertEqual(failed.status, 65, failed.stderr)
+        let warned = try socload(["load", path], db: db)
+        XCTAssertTrue(warned.stderr.contains("Warning: t: column department added (text)"), warned.stderr)
+        XCTAssertTrue(warned.stderr.contains("Warning: t: column agency removed (was text)"), warned.stderr)
+        let bad = try socload(["load", path, "--on-schema-change", "ignore"], db: db)
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--on-schema-change takes warn or fail, not 'ignore'"), bad.stderr)
+    }
+
+    /// A database made by the previous release (a catalog without `_socload_meta` and the log)
+    /// is migrated by the first load that commits; a failed one leaves it as it was.
+    func testACatalogOfThePreviousReleaseIsMigratedOnFirstUse() throws {
+        let source = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json")
+        let edited = try edited(source, rename: ("agency", "department"), drop: "status", retype: ("confirmation_vote", "text"))
+        for db in try databases() {
+            XCTAssertEqual(try socload(["fetch", source.path, "--table", "t", "--quiet"], db: db).status, 0)
+            for table in ["_socload_meta", "_socload_schema_changes"] {
+                XCTAssertEqual(try socload(["query", "drop table \(table)", "--write"], db: db).status, 0)
+            }
+            let version = { try self.socload(["query", "select value from _socload_meta", "--format", "csv"], db: db) }
+            XCTAssertNotEqual(try version().status, 0, "a version-1 catalog has no _socload_meta")
+            XCTAssertEqual(try socload(["info", "t", "--changes", "--format", "csv"], db: db).stdout,
+                           "changed_at,kind,name,before,after\r\n", "an old catalog reads as having no changes")
+            XCTAssertEqual(try socload(["fetch", edited, "--table", "t", "--on-schema-change", "fail"], db: db).status, 65)
+            XCTAssertNotEqual(try version().status, 0, "a failed load leaves the old catalog as it was")
+            XCTAssertEqual(try socload(["fetch", edited, "--table", "t", "--quiet"], db: db).status, 0)
+            XCTAssertEqual(try version().stdout, "value\r\n2\r\n")
+            XCTAssertEqual(try socload(["info", "t", "--changes", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).count, 5, db)
+            XCTAssertEqual(try socload(["info", "n5m4-mism", "--format", "csv"], db: db).status, 0)
+        }
+    }
+}
