@@ -109,7 +109,7 @@ final class SchemaChangeCommandTests: XCTestCase {
         XCTAssertTrue(warned.stderr.contains("Warning: t: column agency removed (was text)"), warned.stderr)
         let bad = try socload(["load", path, "--on-schema-change", "ignore"], db: db)
         XCTAssertEqual(bad.status, 64, bad.stderr)
-        XCTAssertTrue(bad.stderr.contains("--on-schema-change takes warn or fail, not 'ignore'"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--on-schema-change takes warn, fail or evolve, not 'ignore'"), bad.stderr)
     }
 
     /// A database made by the previous release (a catalog without `_socload_meta` and the log)
@@ -133,6 +133,31 @@ final class SchemaChangeCommandTests: XCTestCase {
             XCTAssertEqual(try socload(["info", "t", "--changes", "--format", "csv"], db: db).stdout
                 .split(whereSeparator: \.isNewline).count, 5, db)
             XCTAssertEqual(try socload(["info", "n5m4-mism", "--format", "csv"], db: db).status, 0)
+        }
+    }
+
+    /// `evolve` keeps the table's columns: the renamed one under its old name with the new
+    /// values, the dropped one NULL, the new one added; said and logged once, not every refresh.
+    func testEvolveKeepsTheColumnsQueriesUse() throws {
+        let source = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json")
+        let edited = try edited(source, rename: ("agency", "department"), drop: "status", retype: ("confirmation_vote", "text"))
+        for db in try databases() {
+            XCTAssertEqual(try socload(["fetch", source.path, "--table", "t", "--quiet"], db: db).status, 0)
+            let before = try socload(["query", "select _id, agency from t order by _id", "--format", "csv"], db: db).stdout
+            let evolved = try socload(["fetch", edited, "--table", "t", "--on-schema-change", "evolve"], db: db)
+            XCTAssertEqual(evolved.status, 0, evolved.stderr)
+            XCTAssertTrue(evolved.stderr.contains("Warning: t: column agency renamed to department upstream: kept as agency"), evolved.stderr)
+            XCTAssertTrue(evolved.stderr.contains("Warning: t: column status removed upstream: kept (NULL in new rows)"), evolved.stderr)
+            XCTAssertEqual(try socload(["query", "select _id, agency from t order by _id", "--format", "csv"], db: db).stdout, before,
+                           "the renamed column keeps its name and holds the new field's values")
+            let kept = try socload(["query", "select count(*) as n, count(status) as status, count(note) as note from t",
+                                    "--format", "csv"], db: db)
+            XCTAssertEqual(kept.stdout, "n,status,note\r\n300,0,300\r\n", kept.stderr)
+            let again = try socload(["fetch", edited, "--table", "t", "--on-schema-change", "evolve", "--force"], db: db)
+            XCTAssertEqual(again.status, 0, again.stderr)
+            XCTAssertFalse(again.stderr.contains("Warning"), "what was kept is said once: \(again.stderr)")
+            XCTAssertEqual(try socload(["info", "t", "--changes", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).count, 5, db)
         }
     }
 }

@@ -30,4 +30,28 @@ extension LoadPlan {
         plan.tables[0].primaryKey = mainTable.primaryKey.map(keptName)
         return plan
     }
+
+    /// The changes an evolved table had kept already at its last refresh (a column kept after it
+    /// went, a column kept under its old name for the same field): said once, not every night.
+    public func isAlreadyKept(_ change: SchemaChange, in previous: LoadPlan) -> Bool {
+        guard let old = previous.mainTable.column(named: change.name) else { return false }
+        switch change.kind {
+        case .columnRemoved:
+            if case .absent = old.source { return true }
+            return false
+        case .columnRenamed:
+            guard let new = mainTable.column(named: change.after ?? "") else { return false }
+            return previous.sourceField(of: old) != nil && previous.sourceField(of: old) == sourceField(of: new)
+        default:
+            return false
+        }
+    }
+
+    /// The source field a main-table column is read from (nil for the row identifier and a kept column).
+    public func sourceField(of column: PlanColumn) -> String? {
+        switch column.source {
+        case .field(let cell), .part(let cell, _, _): return cell < sourceFields.count ? sourceFields[cell] : nil
+        case .rowIdentifier, .absent: return nil
+        }
+    }
 }

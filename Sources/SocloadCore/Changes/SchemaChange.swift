@@ -33,6 +33,21 @@ public struct SchemaChange: Sendable, Codable, Equatable {
         self.after = after
     }
 
+    /// True for a column added, removed, renamed or retyped.
+    public var isAboutAColumn: Bool {
+        [.columnAdded, .columnRemoved, .columnRenamed, .columnRetyped].contains(kind)
+    }
+
+    /// The change in one line as `--on-schema-change evolve` applies it: a renamed or removed
+    /// column says that it was kept.
+    public var evolvedLine: String {
+        switch kind {
+        case .columnRenamed: return "column \(name) renamed to \(after ?? "?") upstream: kept as \(name)"
+        case .columnRemoved: return "column \(name) removed upstream: kept (NULL in new rows)"
+        default: return line
+        }
+    }
+
     /// The change in one line: `column agency renamed to department`, `column n retyped: integer -> text`.
     public var line: String {
         switch kind {
@@ -55,4 +70,8 @@ public enum SchemaChangePolicy: String, Sendable, Codable, CaseIterable {
     case warn
     /// Nothing changes: the refresh fails (exit 65) listing the changes.
     case fail
+    /// The table keeps the columns it had, so queries written against it keep working: new
+    /// columns are added, a column gone upstream stays (NULL in new rows), a renamed one keeps
+    /// its old name (`LoadPlan.evolved(keepingColumnsOf:changes:)`).
+    case evolve
 }

@@ -32,7 +32,7 @@ extension DatasetLoader {
                 state.view = described.view
                 let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
-                try beginTable(plan, transaction: transaction, state: state)
+                try beginTable(plan, transaction: transaction, state: state, rowsFollowThePlan: true)
                 guard let plan = state.plan, let writer = state.writer else { throw RowsJSONError.missingMetadata }
                 // Every table's writer, by the table's place in the plan: the document's, then its
                 // child tables (new copies) and glue tables (upserted).

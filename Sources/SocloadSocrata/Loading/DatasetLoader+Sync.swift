@@ -51,7 +51,7 @@ extension DatasetLoader {
             // Sync upserts into the table as it is: any change of its columns stops it (a fetch
             // with --on-schema-change warn takes the new shape).
             let changes = plan.schemaChanges(from: stored, previousColumns: entry.columns, columns: view.columns)
-                .filter { [.columnAdded, .columnRemoved, .columnRenamed, .columnRetyped].contains($0.kind) }
+                .filter(\.isAboutAColumn)
             if !changes.isEmpty {
                 throw LoadError.schemaChanged(table: entry.tableName, differences: changes.map(\.line))
             }

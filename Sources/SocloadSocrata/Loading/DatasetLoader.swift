@@ -182,10 +182,21 @@ public final class DatasetLoader: @unchecked Sendable {
 
     /// Starts the new copy of the plan's table, telling it what socload built on the old one. The
     /// `--index` indexes of earlier loads are kept while their columns exist.
-    func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState) throws {
+    /// `rowsFollowThePlan`: the rows will be made from the plan this returns in `state.plan`
+    /// (documents); else they arrive made from `plan` and are reshaped when it changes columns.
+    func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState, rowsFollowThePlan: Bool = false) throws {
+        let arriving = plan
         var plan = plan
         let previousEntry = try transaction.catalog.entry(for: plan.mainTable.name)
         let previous = previousEntry.flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
+        // evolve: the table keeps its columns; what changed about them is said as kept.
+        var keptColumns: [SchemaChange]?
+        if state.schemaPolicy == .evolve, let previousEntry, let previous {
+            let changes = plan.schemaChanges(from: previous, previousColumns: previousEntry.columns, columns: state.view?.columns ?? [])
+                .filter(\.isAboutAColumn)
+            keptColumns = changes.filter { !plan.isAlreadyKept($0, in: previous) }
+            plan = plan.evolved(keepingColumnsOf: previous, changes: changes)
+        }
         try transaction.catalog.checkLookupNames(of: plan.mainTable)
         try checkTableClaims(plan, previous: previous, transaction: transaction)
         // A refresh extracts what earlier loads and `socload extract` did: the values never come back.
@@ -231,10 +242,21 @@ public final class DatasetLoader: @unchecked Sendable {
                 state.notes.append("\(plan.mainTable.name) is no longer distributed by \(column): \(error.description)")
             }
         }
-        state.schemaChanges = try Self.governSchemaChanges(of: plan, previous: previousEntry, columns: state.view?.columns ?? [],
-                                                           policy: state.schemaPolicy)
-        state.notes += Self.notes(for: state.schemaChanges)
+        if let keptColumns {
+            let others = try Self.governSchemaChanges(of: plan, previous: previousEntry, columns: state.view?.columns ?? [],
+                                                      policy: .warn).filter { !$0.isAboutAColumn }
+            state.schemaChanges = keptColumns + others
+            state.notes += state.schemaChanges.map { "\($0.table): \($0.evolvedLine)" }
+        } else {
+            state.schemaChanges = try Self.governSchemaChanges(of: plan, previous: previousEntry, columns: state.view?.columns ?? [],
+                                                               policy: state.schemaPolicy)
+            state.notes += Self.notes(for: state.schemaChanges)
+        }
         state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
+        if !rowsFollowThePlan, let writer = state.writer,
+           let sources = ReshapingTableWriter.sources(for: plan.mainTable, arriving: arriving.mainTable) {
+            state.writer = ReshapingTableWriter(base: writer, sources: sources)
+        }
         state.plan = plan
     }
 

@@ -47,8 +47,8 @@ public struct LoadRequest: Sendable {
     /// Columns to extract into lookup tables (`--extract`). A refresh also applies the
     /// extractions of the table it replaces.
     public var extractions: [Extraction] = []
-    /// What a refresh does when the table's shape changed: `warn` (take the new shape, say how)
-    /// or `fail` (change nothing, exit 65). See `SchemaChange`.
+    /// What a refresh does when the table's shape changed: `warn` (take the new shape, say how),
+    /// `fail` (change nothing, exit 65) or `evolve` (keep the table's columns). See `SchemaChange`.
     public var onSchemaChange = SchemaChangePolicy.warn
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.

@@ -124,9 +124,10 @@ struct TableShapeOptions: ParsableArguments {
                     help: "Extract columns into a lookup table: COLUMN[,COLUMN...][:LOOKUP][+count][+distinct=OTHER][+prune] "
                         + "(see socload extract; kept on refresh).")
     var extract: [String]
-    @Option(valueName: "warn|fail",
+    @Option(valueName: "warn|fail|evolve",
             help: "When a refresh finds the columns, key, lookups or child tables changed: warn (take the new shape and "
-                + "print each change) or fail (change nothing, exit 65). Every change is logged (info TABLE --changes).",
+                + "print each change), fail (change nothing, exit 65) or evolve (keep the old columns: new ones added, "
+                + "gone ones NULL, renamed ones under their old name). Every change is logged (info TABLE --changes).",
             default: "warn")
     var onSchemaChange: SchemaChangePolicy?
 

@@ -165,5 +165,5 @@ extension DatasetAPI: ExpressibleByArgument {
 
 extension SchemaChangePolicy: ExpressibleByArgument {
     init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-    static var expectation: String { allCases.map(\.rawValue).joined(separator: " or ") }
+    static var expectation: String { "warn, fail or evolve" }
 }
