@@ -7,6 +7,7 @@ extension PostgreSQLCatalog {
     func migrate() throws {
         let dialect = PostgreSQLDialect(schema: schema)
         try run().execute(Self.createStatement(qualifiedName))
+        try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \"dictionary_json\" text")
         try run().execute(SchemaChangeLog(dialect: dialect).createStatement)
         try run().execute(CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)

@@ -19,7 +19,7 @@ public final class PostgreSQLCatalog: CatalogStore {
 
     static let textColumns = ["table_name", "dataset_id", "domain", "name", "source_url", "fetched_at", "rows_updated_at",
                               "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
-                              "request_signature", "plan_json", "invalid_cells_json", "partial_reason"]
+                              "request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json"]
 
     func run() throws -> PostgreSQLConnection {
         try beforeStatement()
@@ -33,7 +33,7 @@ public final class PostgreSQLCatalog: CatalogStore {
           "source_url" text NOT NULL, "fetched_at" text NOT NULL, "rows_updated_at" text,
           "row_count" bigint NOT NULL, "columns_json" text NOT NULL, "column_mapping_json" text NOT NULL,
           "etag" text, "last_modified" text, "request_signature" text, "plan_json" text,
-          "invalid_cells_json" text, "partial_reason" text)
+          "invalid_cells_json" text, "partial_reason" text, "dictionary_json" text)
         """
     }
 
@@ -46,7 +46,8 @@ public final class PostgreSQLCatalog: CatalogStore {
             VALUES (\(placeholders))
             """, [entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
                   entry.rowsUpdatedAt, String(entry.rowCount), entry.columnsJSON, entry.columnMappingJSON, entry.etag,
-                  entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason])
+                  entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
+                  entry.dictionaryJSON])
     }
 
     /// The entry for a table name (exactly, or as the load shortened it past 63 bytes) or a
@@ -63,7 +64,7 @@ public final class PostgreSQLCatalog: CatalogStore {
                             fetchedAt: row[5] ?? "", rowsUpdatedAt: row[6], rowCount: Int(row[7] ?? "") ?? 0,
                             columnsJSON: row[8] ?? "[]", columnMappingJSON: row[9] ?? "{}", etag: row[10],
                             lastModified: row[11], requestSignature: row[12], planJSON: row[13],
-                            invalidCellsJSON: row[14], partialReason: row[15])
+                            invalidCellsJSON: row[14], partialReason: row[15], dictionaryJSON: row[16])
     }
 
     public func recordedPlans() throws -> [LoadPlan] {

@@ -116,7 +116,10 @@ struct PostgreSQLTableSwap {
                                       statements: ["ALTER TABLE \(target) OWNER TO \(owner.quotedDatabaseIdentifier)"]))
         }
         objects += try grants(of: oid, on: "TABLE \(target)")
-        if let comment = try transaction.value("SELECT obj_description($1::oid, 'pg_class')", [oid]) {
+        // A comment socload set from the portal's description is socload's, renewed by the load;
+        // any other is the user's and stays.
+        if let comment = try transaction.value("SELECT obj_description($1::oid, 'pg_class')", [oid]),
+           comment != previous?.descriptions?.table {
             objects.append(UserObject(description: "comment", statements: ["COMMENT ON TABLE \(target) IS \(Self.literal(comment))"]))
         }
         return objects

@@ -190,9 +190,25 @@ final class PostgreSQLTableWriter: TableWriter {
         let swap = PostgreSQLTableSwap(transaction: transaction, table: table, previous: previous, newName: newName,
                                        ownedIndexes: indexNames)
         let notes = try swap.run(strict: strict)
+        try describe()
         try lookups.finishRows()
         try addForeignKeys()
         return encoder.geometryNotes(table: table.name) + notes
+    }
+
+    /// `COMMENT ON` the table and its columns from the portal's descriptions, unless the
+    /// table has a comment of the user's (kept by the swap).
+    private func describe() throws {
+        guard let descriptions = table.descriptions else { return }
+        let target = transaction.qualified(table.name)
+        if let text = descriptions.table,
+           try transaction.value("SELECT obj_description(to_regclass($1), 'pg_class')", [target]) == nil {
+            try transaction.execute("COMMENT ON TABLE \(target) IS \(PostgreSQLTableSwap.literal(text))")
+        }
+        let stored = Set(table.storedColumns.map(\.name))
+        for (column, text) in descriptions.columns.sorted(by: { $0.key < $1.key }) where stored.contains(column) {
+            try transaction.execute("COMMENT ON COLUMN \(target).\(column.quotedDatabaseIdentifier) IS \(PostgreSQLTableSwap.literal(text))")
+        }
     }
 
     /// The name of a table's `index`-th foreign key (from 1) of the plan's: socload's own.

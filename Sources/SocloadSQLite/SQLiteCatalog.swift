@@ -29,15 +29,16 @@ public final class SQLiteCatalog: CatalogStore {
           "request_signature" TEXT,
           "plan_json" TEXT,
           "invalid_cells_json" TEXT,
-          "partial_reason" TEXT
+          "partial_reason" TEXT,
+          "dictionary_json" TEXT
         )
         """
 
     static let insertSQL = """
         INSERT INTO "_socload_datasets" ("table_name", "dataset_id", "domain", "name", "source_url",
           "fetched_at", "rows_updated_at", "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
-          "request_signature", "plan_json", "invalid_cells_json", "partial_reason")
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          "request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json")
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes the entry, creating the catalog table on first use; an entry for the same table
@@ -50,13 +51,14 @@ public final class SQLiteCatalog: CatalogStore {
             entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
             entry.rowsUpdatedAt, entry.rowCount, entry.columnsJSON, entry.columnMappingJSON, entry.etag,
             entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
+            entry.dictionaryJSON,
         ])
     }
 
     /// Catalogs written by an older socload lack newer columns: add them.
     func addMissingColumns() throws {
         let present = Set(try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')"))
-        for column in ["request_signature", "plan_json", "invalid_cells_json", "partial_reason"] where !present.contains(column) {
+        for column in ["request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json"] where !present.contains(column) {
             try db.execute(sql: "ALTER TABLE \"_socload_datasets\" ADD COLUMN \(column.quotedDatabaseIdentifier) TEXT")
         }
     }
@@ -82,7 +84,8 @@ public final class SQLiteCatalog: CatalogStore {
                             columnsJSON: text("columns_json") ?? "[]", columnMappingJSON: text("column_mapping_json") ?? "{}",
                             etag: text("etag"), lastModified: text("last_modified"),
                             requestSignature: text("request_signature"), planJSON: text("plan_json"),
-                            invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"))
+                            invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"),
+                            dictionaryJSON: text("dictionary_json"))
     }
 
     public func recordedPlans() throws -> [LoadPlan] {

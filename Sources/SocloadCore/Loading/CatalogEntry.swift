@@ -31,11 +31,15 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
     /// `--select`, a sync since): its counts cannot be checked against the portal's. nil for a
     /// complete load.
     public var partialReason: String?
+    /// What the portal says about the dataset (`DatasetDictionary` as JSON); nil for a load
+    /// that had no portal description, or one recorded before catalog version 2.
+    public var dictionaryJSON: String?
 
     public init(tableName: String, datasetID: String?, domain: String?, name: String?, sourceURL: String,
                 fetchedAt: String, rowsUpdatedAt: String?, rowCount: Int, columnsJSON: String,
                 columnMappingJSON: String, etag: String?, lastModified: String?, requestSignature: String? = nil,
-                planJSON: String? = nil, invalidCellsJSON: String? = nil, partialReason: String? = nil) {
+                planJSON: String? = nil, invalidCellsJSON: String? = nil, partialReason: String? = nil,
+                dictionaryJSON: String? = nil) {
         self.tableName = tableName
         self.datasetID = datasetID
         self.domain = domain
@@ -52,6 +56,12 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         self.planJSON = planJSON
         self.invalidCellsJSON = invalidCellsJSON
         self.partialReason = partialReason
+        self.dictionaryJSON = dictionaryJSON
+    }
+
+    /// The dataset's dictionary as recorded.
+    public var dictionary: DatasetDictionary? {
+        dictionaryJSON.flatMap { try? JSONDecoder().decode(DatasetDictionary.self, from: Data($0.utf8)) }
     }
 
     /// The portal's column descriptions recorded with the entry.

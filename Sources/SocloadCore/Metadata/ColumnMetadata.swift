@@ -12,6 +12,8 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
     public var description: String?
     public var subColumnTypes: [String]?
     public var flags: [String]?
+    /// How the portal displays the column (`precisionStyle`, `view`, ...), each as text.
+    public var format: [String: String]?
     /// The portal's statistics for the column at export time, when it gave them.
     public var cachedContents: ColumnStatistics?
 
@@ -41,6 +43,8 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
         description = try? container.decodeIfPresent(String.self, forKey: .description)
         subColumnTypes = try? container.decodeIfPresent([String].self, forKey: .subColumnTypes)
         flags = try? container.decodeIfPresent([String].self, forKey: .flags)
+        format = (try? container.decodeIfPresent([String: LenientText].self, forKey: .format))?.flatMap { $0 }
+            .map { $0.mapValues(\.text) }.flatMap { $0.isEmpty ? nil : $0 }
         cachedContents = (try? container.decodeIfPresent(ColumnStatistics.self, forKey: .cachedContents)).flatMap { $0 }
             .flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -54,5 +58,24 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
     public var systemName: String {
         let raw = fieldName ?? name ?? ""
         return raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
+    }
+}
+
+/// A JSON scalar read as text (a format's values are strings, numbers or booleans).
+struct LenientText: Codable, Sendable, Equatable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let string = try? container.decode(String.self) { text = string }
+        else if let integer = try? container.decode(Int64.self) { text = String(integer) }
+        else if let real = try? container.decode(Double.self) { text = String(real) }
+        else if let flag = try? container.decode(Bool.self) { text = String(flag) }
+        else { text = "" }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
     }
 }

@@ -47,6 +47,9 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// For a many-to-many glue table: the two tables it links. Its rows are upserted, never
     /// replaced: the other side's links and attributes stay.
     public var glue: PlanGlue?
+    /// What the portal says the table and its columns hold, for destinations that keep
+    /// descriptions (PostgreSQL's comments). nil: nothing said.
+    public var descriptions: TableDescriptions?
 
     public init(name: String, columns: [PlanColumn], primaryKey: [String] = [], uniqueKeys: [[String]] = [],
                 foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = [], lookups: [PlanLookup] = []) {
@@ -72,6 +75,7 @@ public struct PlanTable: Sendable, Codable, Equatable {
         lookups = try container.decodeIfPresent([PlanLookup].self, forKey: .lookups) ?? []
         nesting = try container.decodeIfPresent(PlanNesting.self, forKey: .nesting)
         glue = try container.decodeIfPresent(PlanGlue.self, forKey: .glue)
+        descriptions = try container.decodeIfPresent(TableDescriptions.self, forKey: .descriptions)
     }
 
     /// The column with that name, compared as destinations compare names (case-insensitively).

@@ -90,7 +90,8 @@ extension DatasetLoader {
                     fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: columnsJSON,
                     columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
                     requestSignature: "load", planJSON: plan.jsonText,
-                    invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil)
+                    invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil,
+                    dictionaryJSON: described.view?.dictionaryJSON(domain: nil))
                 try transaction.catalog.record(entry)
                 try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
                 var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,

@@ -79,6 +79,7 @@ extension DatasetLoader {
             refreshed.fetchedAt = Self.now()
             refreshed.rowsUpdatedAt = view.rowsUpdatedAtText
             refreshed.columnsJSON = view.columnsJSON
+            refreshed.dictionaryJSON = view.dictionaryJSON(domain: entry.domain)
             refreshed.planJSON = stored.jsonText
             refreshed.partialReason = "the table was synced since it was loaded (the invalid-cell counts are the load's)"
             try transaction.catalog.record(refreshed)

@@ -134,7 +134,8 @@ public final class DatasetLoader: @unchecked Sendable {
                 rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
                 etag: state.head?.etag, lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
-                invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason)
+                invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
+                dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain))
             try transaction.catalog.record(entry)
             try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
             var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,

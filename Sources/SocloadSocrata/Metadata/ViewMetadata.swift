@@ -13,6 +13,8 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
     public var displayType: String?
     public var assetType: String?
     public var columns: [ColumnMetadata]
+    /// What the portal says about the dataset (description, attribution, license, category, tags).
+    public var dictionary = DatasetDictionary()
 
     public init(id: String? = nil, name: String? = nil, rowsUpdatedAt: Int? = nil, newBackend: Bool? = nil,
                 viewType: String? = nil, displayType: String? = nil, columns: [ColumnMetadata]) {
@@ -34,6 +36,15 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         viewType = try? container.decodeIfPresent(String.self, forKey: .viewType)
         displayType = try? container.decodeIfPresent(String.self, forKey: .displayType)
         assetType = try? container.decodeIfPresent(String.self, forKey: .assetType)
+        let facts = try decoder.container(keyedBy: DictionaryKeys.self)
+        func text(_ key: DictionaryKeys) -> String? {
+            (try? facts.decodeIfPresent(String.self, forKey: key))?.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        struct License: Decodable { var name: String? }
+        dictionary = DatasetDictionary(
+            name: name, description: text(.description), attribution: text(.attribution), attributionLink: text(.attributionLink),
+            license: (try? facts.decodeIfPresent(License.self, forKey: .license))?.flatMap(\.name), licenseID: text(.licenseId),
+            category: text(.category), tags: (try? facts.decodeIfPresent([String].self, forKey: .tags))?.flatMap { $0 } ?? [])
         // More columns than any database holds is refused before one is built.
         var list = try container.nestedUnkeyedContainer(forKey: .columns)
         if let count = list.count, count > Self.mostColumns {
@@ -43,6 +54,10 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         var decoded: [ColumnMetadata] = []
         while !list.isAtEnd { decoded.append(try list.decode(ColumnMetadata.self)) }
         columns = decoded
+    }
+
+    private enum DictionaryKeys: String, CodingKey {
+        case description, attribution, attributionLink, license, licenseId, category, tags
     }
 
     /// SQLite's largest column limit (`SQLITE_MAX_COLUMN`); PostgreSQL holds 1,600.
@@ -64,5 +79,15 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(columns)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    /// The dataset's dictionary as the catalog keeps it, with its page on `domain` when the id
+    /// and the domain are known.
+    public func dictionaryJSON(domain: String?) -> String {
+        var dictionary = self.dictionary
+        if let domain, let id {
+            dictionary.pageURL = (domain.contains("://") ? domain : "https://" + domain) + "/d/" + id
+        }
+        return LoadPlan.encode(dictionary)
     }
 }

@@ -60,6 +60,7 @@ extension LoadPlan {
             throw PlanError("--type \(unknown)=...: the dataset has no column '\(unknown)'")
         }
         var table = PlanTable(name: options.tableName, columns: columns, primaryKey: primaryKey)
+        table.descriptions = Self.descriptions(of: columns, in: view)
         try table.apply(options)
         let fields = view.columns.map { $0.fieldName ?? $0.name ?? "" }
         return LoadPlan(tables: [table], sourceFields: fields, options: options)
@@ -92,5 +93,20 @@ extension LoadPlan {
     /// The table name for a dataset id: `n5m4-mism` → `n5m4_mism`.
     public static func tableName(forDatasetID id: String) -> String {
         id.replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The portal's descriptions of the dataset and of each column's field (nil when it gave none).
+    static func descriptions(of columns: [PlanColumn], in view: ViewMetadata) -> TableDescriptions? {
+        var described: [String: String] = [:]
+        for column in columns {
+            switch column.source {
+            case .field(let cell), .part(let cell, _, _):
+                if cell < view.columns.count, let text = view.columns[cell].description, !text.isEmpty { described[column.name] = text }
+            case .rowIdentifier, .absent:
+                break
+            }
+        }
+        guard view.dictionary.description != nil || !described.isEmpty else { return nil }
+        return TableDescriptions(table: view.dictionary.description, columns: described)
     }
 }

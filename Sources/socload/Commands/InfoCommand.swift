@@ -18,6 +18,9 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
     @Flag(help: "One row per column, with the portal's statistics beside the table's.") var columns: Bool
     @Flag(help: "One row per schema change refreshes made (time, kind, name, before, after), oldest first.") var changes: Bool
+    @Flag(help: "The data dictionary: one row per column with the portal's display name, type, description and format "
+              + "(with --format markdown, the dataset's description, attribution, license and tags above).")
+    var dictionary: Bool
 
     func run(context: CommandContext) throws {
         let writer = output.writer(context)
@@ -31,8 +34,11 @@ struct InfoCommand: ParsableCommand {
             let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
             return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
         }
-        if columns && changes {
-            throw UsageError("--columns and --changes are two views: give one", command: Self.spec)
+        if [columns, changes, dictionary].filter({ $0 }).count > 1 {
+            throw UsageError("--columns, --changes and --dictionary are three views: give one", command: Self.spec)
+        }
+        if dictionary {
+            return try writeDictionary(of: entry, markdown: output.format == .markdown, context: context, to: writer)
         }
         if columns {
             try writeColumns(of: entry, measure: measure, to: writer)
@@ -65,7 +71,7 @@ struct InfoCommand: ParsableCommand {
                 .joined(separator: ", ")) } ?? .null),
             ("invalid_cells", .text(entry.invalidCells.isEmpty ? "none" : entry.invalidCells.map(\.summary).joined(separator: "\n"))),
             ("partial", entry.partialReason.map { .text($0) } ?? .null),
-        ]
+        ] + Self.dictionaryFacts(entry.dictionary)
         writer.begin(columns: ["field", "value"])
         for (name, value) in fields {
             writer.write([.text(name), value])
@@ -87,7 +93,8 @@ struct InfoCommand: ParsableCommand {
             column.fieldName.flatMap { field in column.cachedContents.map { (field, $0) } }
         }, uniquingKeysWith: { first, _ in first })
         writer.begin(columns: ["column", "type", "field", "non_null", "portal_non_null", "portal_null", "portal_smallest",
-                               "portal_largest", "differs"])
+                               "portal_largest", "differs", "display_name", "description"])
+        let described = Self.portalColumns(of: entry)
         for column in plan.mainTable.columns {
             let field = Self.field(of: column, in: plan)
             let stated = field.flatMap { statistics[$0] }
@@ -98,7 +105,9 @@ struct InfoCommand: ParsableCommand {
             writer.write([.text(column.name), .text(column.type.rawValue), field.map { .text($0) } ?? .null,
                           counts[column.name] ?? .null, stated?.nonNull.map { .integer(Int64($0)) } ?? .null,
                           stated?.null.map { .integer(Int64($0)) } ?? .null, stated?.smallest.map { .text($0) } ?? .null,
-                          stated?.largest.map { .text($0) } ?? .null, differs])
+                          stated?.largest.map { .text($0) } ?? .null, differs,
+                          field.flatMap { described[$0]?.name }.map { .text($0) } ?? .null,
+                          field.flatMap { described[$0]?.description }.map { .text($0) } ?? .null])
         }
         writer.finish()
     }

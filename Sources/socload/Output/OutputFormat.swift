@@ -2,7 +2,7 @@ import SocloadDatabase
 
 /// The formats query results can be written in.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case table, csv, json, ndjson
+    case table, csv, json, ndjson, markdown
 
     static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
@@ -24,6 +24,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .csv: return CSVWriter(output: output)
         case .json: return JSONWriter(output: output, lines: false)
         case .ndjson: return JSONWriter(output: output, lines: true)
+        case .markdown: return MarkdownWriter(output: output)
         }
     }
 }

@@ -1,0 +1,52 @@
+import SocloadCore
+
+/// `info TABLE --dictionary`: what the portal says about the dataset and each column.
+extension InfoCommand {
+    /// The portal's description of each data column, by field name.
+    static func portalColumns(of entry: CatalogEntry) -> [String: ColumnMetadata] {
+        Dictionary(entry.columns.filter { !$0.isSystemColumn }.compactMap { column in column.fieldName.map { ($0, column) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The dataset's facts as `info` rows (only those the portal gave).
+    static func dictionaryFacts(_ dictionary: DatasetDictionary?) -> [(String, DatabaseValue)] {
+        guard let dictionary else { return [] }
+        let facts: [(String, String?)] = [
+            ("description", dictionary.description), ("attribution", dictionary.attribution),
+            ("attribution_link", dictionary.attributionLink), ("license", dictionary.license ?? dictionary.licenseID),
+            ("category", dictionary.category), ("tags", dictionary.tags.isEmpty ? nil : dictionary.tags.joined(separator: ", ")),
+            ("page", dictionary.pageURL),
+        ]
+        return facts.compactMap { name, value in value.map { (name, .text($0)) } }
+    }
+
+    /// One row per column: its name, logical type, field, the portal's display name, type,
+    /// description and format; in Markdown, the dataset's facts above the table.
+    func writeDictionary(of entry: CatalogEntry, markdown: Bool, context: CommandContext, to writer: any ResultWriter) throws {
+        guard let plan = entry.plan else {
+            throw CommandFailure("\(entry.tableName) was loaded by an older socload: no plan to describe its columns",
+                                 exitCode: .noInput)
+        }
+        if markdown {
+            let dictionary = entry.dictionary
+            var text = "# " + MarkdownWriter.cell(dictionary?.name ?? entry.name ?? entry.tableName) + "\n\n"
+            if let description = dictionary?.description { text += description.replacingOccurrences(of: "\r", with: "") + "\n\n" }
+            text += "- Table: `\(entry.tableName.replacingOccurrences(of: "`", with: "'"))`, \(entry.rowCount) rows, fetched \(entry.fetchedAt)\n"
+            for (name, value) in Self.dictionaryFacts(dictionary) where name != "description" {
+                if case .text(let fact) = value { text += "- \(name.replacingOccurrences(of: "_", with: " ").capitalized): \(MarkdownWriter.cell(fact))\n" }
+            }
+            context.output.write(text + "\n")
+        }
+        let described = Self.portalColumns(of: entry)
+        writer.begin(columns: ["column", "type", "field", "display_name", "socrata_type", "description", "format"])
+        for column in plan.mainTable.columns {
+            let field = Self.field(of: column, in: plan)
+            let portal = field.flatMap { described[$0] }
+            let format = portal?.format.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+            writer.write([.text(column.name), .text(column.type.rawValue), field.map { .text($0) } ?? .null,
+                          portal?.name.map { .text($0) } ?? .null, portal?.dataTypeName.map { .text($0) } ?? .null,
+                          portal?.description.map { .text($0) } ?? .null, format.map { .text($0) } ?? .null])
+        }
+        writer.finish()
+    }
+}

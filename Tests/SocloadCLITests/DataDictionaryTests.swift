@@ -1,0 +1,86 @@
+import Foundation
+import SocloadPostgreSQL
+import SocloadTestSupport
+import XCTest
+
+/// The portal's data dictionary kept with each load: `info` shows the dataset's facts,
+/// `info --columns` each column's display name and description, `info --dictionary` the whole
+/// dictionary (Markdown too), and PostgreSQL gets comments, a user's own comment kept.
+final class DataDictionaryTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    private var postgreSQL: TestPostgreSQL.TestDatabase?
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func socload(_ arguments: [String], db: String) throws -> SocloadRun {
+        try SocloadProcess.run(arguments + ["--db", db])
+    }
+
+    /// A real export whose columns have descriptions (the restaurant inspections of `zzzz-zzzz`),
+    /// else the bundled sample, which describes only the dataset.
+    private func export() -> (path: String, described: Bool) {
+        if let shared = Fixtures.sharedDatasets?.appendingPathComponent("zzzz-zzzz.rows.json"),
+           FileManager.default.fileExists(atPath: shared.path) {
+            return (shared.path, true)
+        }
+        return (Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path, false)
+    }
+
+    func testTheDictionaryIsKeptAndShownOnBothDatabases() throws {
+        let (path, described) = export()
+        let view = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let meta = try XCTUnwrap((view["meta"] as? [String: Any])?["view"] as? [String: Any])
+        let description = try XCTUnwrap(meta["description"] as? String)
+        let columns = try XCTUnwrap(meta["columns"] as? [[String: Any]]).filter { ($0["id"] as? Int ?? -1) >= 0 }
+        postgreSQL = try TestPostgreSQL.makeDatabase()
+        for db in [directory.path("dictionary.sqlite"), postgreSQL!.url] {
+            XCTAssertEqual(try socload(["fetch", path, "--table", "d", "--quiet"], db: db).status, 0)
+            let facts = try socload(["info", "d", "--format", "json"], db: db)
+            XCTAssertTrue(facts.stdout.contains(try String(decoding: JSONSerialization.data(withJSONObject: [description]), as: UTF8.self)
+                .dropFirst().dropLast()), facts.stdout)
+            let dictionary = try socload(["info", "d", "--dictionary", "--format", "csv"], db: db)
+            XCTAssertEqual(dictionary.status, 0, dictionary.stderr)
+            let lines = dictionary.stdout.split(whereSeparator: \.isNewline)
+            XCTAssertEqual(lines.first, "column,type,field,display_name,socrata_type,description,format")
+            let first = try XCTUnwrap(columns.first)
+            let field = try XCTUnwrap(first["fieldName"] as? String)
+            let row = try XCTUnwrap(lines.first { $0.hasPrefix("\(field),") }, dictionary.stdout)
+            XCTAssertTrue(row.contains(",\(field),\(first["name"] as? String ?? "?"),\(first["dataTypeName"] as? String ?? "?"),"), String(row))
+            if described, let text = first["description"] as? String {
+                XCTAssertTrue(row.contains(text), "\(row) has \(text)")
+                let perColumn = try socload(["info", "d", "--columns", "--format", "csv"], db: db).stdout
+                XCTAssertTrue(perColumn.contains(text), perColumn)
+            }
+            let markdown = try socload(["info", "d", "--dictionary", "--format", "markdown"], db: db).stdout
+            XCTAssertTrue(markdown.hasPrefix("# \(meta["name"] as? String ?? "?")\n\n\(description)"), markdown)
+            XCTAssertTrue(markdown.contains("\n| column | type | field | display_name | socrata_type | description | format |\n|---|"),
+                          markdown)
+        }
+        // PostgreSQL: the portal's descriptions as comments; a comment of the user's stays.
+        let connection = try postgreSQL!.connect()
+        XCTAssertEqual(try connection.value("SELECT obj_description('public.d'::regclass, 'pg_class')"), description)
+        if described, let text = columns.first?["description"] as? String, let field = columns.first?["fieldName"] as? String {
+            XCTAssertEqual(try connection.value("SELECT col_description('public.d'::regclass, attnum) FROM pg_attribute "
+                                                + "WHERE attrelid = 'public.d'::regclass AND attname = $1", [field]), text)
+        }
+        XCTAssertEqual(try socload(["fetch", path, "--table", "d", "--quiet", "--force"], db: postgreSQL!.url).status, 0)
+        XCTAssertEqual(try connection.value("SELECT obj_description('public.d'::regclass, 'pg_class')"), description,
+                       "socload's own comment is renewed")
+        try connection.execute("COMMENT ON TABLE public.d IS 'mine: inspections, cleaned nightly'")
+        XCTAssertEqual(try socload(["fetch", path, "--table", "d", "--quiet", "--force"], db: postgreSQL!.url).status, 0)
+        XCTAssertEqual(try connection.value("SELECT obj_description('public.d'::regclass, 'pg_class')"),
+                       "mine: inspections, cleaned nightly")
+    }
+
+    func testMarkdownKeepsEachRowOnOneLine() throws {
+        let db = directory.path("md.sqlite")
+        let path = directory.path("t.ndjson")
+        try Data("{\"a\": \"x | y\", \"b\": \"two\\nlines\"}\n{\"a\": null, \"b\": \"back\\\\slash\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try socload(["load", path, "--quiet"], db: db).status, 0)
+        let run = try socload(["query", "select a, b from t order by rowid", "--format", "markdown"], db: db)
+        XCTAssertEqual(run.stdout, "| a | b |\n|---|---|\n| x \\| y | two<br>lines |\n|  | back\\\\slash |\n", run.stderr)
+    }
+}
