@@ -10,6 +10,10 @@ final class PostgreSQLUpserter: RowUpserter {
     private let stagingName: String
     private var encoder: PostgreSQLCopyEncoder
     private let geometries: [PostgreSQLGeometryColumn]
+    /// `sync --deletes`: the keys the portal still has, copied in binary like any rows.
+    private lazy var keySet = KeySetWriting(dialect: PostgreSQLDialect(schema: transaction.schema), table: table,
+                                            keysTable: transaction.temporaryName("keys"))
+    private var keyEncoder: PostgreSQLCopyEncoder?
 
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
         self.transaction = transaction
@@ -92,5 +96,37 @@ final class PostgreSQLUpserter: RowUpserter {
 
     func rowCount() throws -> Int {
         Int(try transaction.value("SELECT count(*) FROM \(transaction.qualified(table.name))") ?? "0") ?? 0
+    }
+
+    func beginKeySet() throws {
+        try transaction.execute(keySet.dropStatement)
+        try transaction.execute(keySet.createStatement)
+        keyEncoder = PostgreSQLCopyEncoder(table: PlanTable(name: keySet.keysTable, columns: keySet.keyColumns), geometries: [])
+    }
+
+    func addKeys(_ batch: RowBatch) throws {
+        guard batch.rowCount > 0 else { return }
+        guard var encoder = keyEncoder else { throw LoadError.unsupported("keys added before the key set began") }
+        let buffer = CopyBuffer(capacity: batch.arena.count + batch.values.count * 12 + 64)
+        if try transaction.openBinaryCopy(into: keySet.keysTable.quotedDatabaseIdentifier, columns: keySet.keyColumns.map { $0.name }) {
+            buffer.write(PostgreSQLCopyEncoder.header)
+        }
+        try encoder.encode(batch, into: buffer)
+        keyEncoder = encoder
+        try transaction.connection.sendCopyData(buffer.bytes)
+        try transaction.pauseCopy()
+    }
+
+    func countRowsOutsideKeySet() throws -> Int {
+        try transaction.execute(keySet.indexStatement)
+        try transaction.execute("ANALYZE \(keySet.keysTable.quotedDatabaseIdentifier)")
+        return Int(try transaction.value(keySet.countStatement) ?? "0") ?? 0
+    }
+
+    func deleteRowsOutsideKeySet() throws -> Int {
+        let deleted = try transaction.value("WITH gone AS (\(keySet.deleteStatement) RETURNING 1) SELECT count(*) FROM gone")
+        try transaction.execute(keySet.dropStatement)
+        keyEncoder = nil
+        return Int(deleted ?? "0") ?? 0
     }
 }

@@ -11,6 +11,9 @@ final class SQLiteUpserter: RowUpserter {
     private let existsStatement: Statement
     private let keyColumns: [Int]
     private let lookups: SQLiteLookups
+    /// `sync --deletes`: the keys the portal still has, and the statement that adds them.
+    private lazy var keySet = KeySetWriting(dialect: SQLiteDialect(), table: table, keysTable: "_socload_keys")
+    private var keyInsert: Statement?
 
     init(db: Database, table: PlanTable) throws {
         self.db = db
@@ -114,5 +117,33 @@ final class SQLiteUpserter: RowUpserter {
         let value = try db.fetchValue(sql: "SELECT count(*) FROM \(table.name.quotedDatabaseIdentifier)")
         if case .integer(let count)? = value { return Int(count) }
         return 0
+    }
+
+    func beginKeySet() throws {
+        try db.execute(sql: keySet.dropStatement)
+        try db.execute(sql: keySet.createStatement)
+        let columns = keySet.keyColumns.map(\.name.quotedDatabaseIdentifier)
+        keyInsert = try db.makeStatement(sql: "INSERT INTO temp.\"_socload_keys\" (\(columns.joined(separator: ", "))) "
+                                          + "VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+    }
+
+    func addKeys(_ batch: RowBatch) throws {
+        guard let keyInsert else { throw LoadError.unsupported("keys added before the key set began") }
+        try SQLiteBatchBinder.run(keyInsert, over: batch)
+    }
+
+    func countRowsOutsideKeySet() throws -> Int {
+        try db.execute(sql: keySet.indexStatement)
+        let value = try db.fetchValue(sql: keySet.countStatement)
+        if case .integer(let count)? = value { return Int(count) }
+        return 0
+    }
+
+    func deleteRowsOutsideKeySet() throws -> Int {
+        try db.execute(sql: keySet.deleteStatement)
+        let deleted = db.changesCount
+        keyInsert = nil
+        try db.execute(sql: keySet.dropStatement)
+        return deleted
     }
 }

@@ -76,7 +76,7 @@ extension LookupTests {
             let info = try succeed(["info", table, "--columns", "--format", "csv"], db: db)
             // The extracted column is counted through its foreign key: all 9 rows have a value.
             let fieldLine = info.split(whereSeparator: \.isNewline).first { $0.hasPrefix("\"ag\"\"ency") }
-            XCTAssertTrue(fieldLine?.hasSuffix(",9,,,,,") ?? false, info)
+            XCTAssertTrue(fieldLine?.contains(",9,,,,,") ?? false, info)
         }
     }
 

@@ -104,10 +104,12 @@ final class VerifyTests: XCTestCase {
         let run = try SocloadProcess.run(["info", "t", "--columns", "--db", db, "--format", "csv"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let lines = run.stdout.split(separator: "\r\n").map(String.init)
-        XCTAssertEqual(lines.first, "column,type,field,non_null,portal_non_null,portal_null,portal_smallest,portal_largest,differs")
-        XCTAssertTrue(lines.contains("n,decimal,n,2,3,1,0.00,12.5,largest"), run.stdout)
-        XCTAssertTrue(lines.contains("name,text,name,3,3,1,alpha,Zulu,\"\""), run.stdout)
-        XCTAssertTrue(lines.contains("place_latitude,double,place,1,1,3,,,\"\""), run.stdout)
+        XCTAssertEqual(lines.first, "column,type,field,non_null,portal_non_null,portal_null,portal_smallest,portal_largest,differs,"
+                       + "display_name,description")
+        let starts = { (prefix: String) in lines.contains { $0.hasPrefix(prefix + ",") } }
+        XCTAssertTrue(starts("n,decimal,n,2,3,1,0.00,12.5,largest"), run.stdout)
+        XCTAssertTrue(starts("name,text,name,3,3,1,alpha,Zulu,\"\""), run.stdout)
+        XCTAssertTrue(starts("place_latitude,double,place,1,1,3,,,\"\""), run.stdout)
         // The facts, without the column mapping's JSON.
         let facts = try SocloadProcess.run(["info", "t", "--db", db, "--format", "csv"]).stdout
         XCTAssertTrue(facts.contains("columns,"), facts)

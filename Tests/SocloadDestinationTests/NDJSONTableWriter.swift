@@ -48,6 +48,8 @@ final class NDJSONTableWriter: TableWriter {
 final class NDJSONUpserter: RowUpserter {
     let table: PlanTable
     let transaction: NDJSONTransaction
+    /// `sync --deletes`: the keys the portal still has.
+    private var keys: Set<[CellValue]> = []
 
     init(table: PlanTable, transaction: NDJSONTransaction) {
         self.table = table
@@ -83,4 +85,31 @@ final class NDJSONUpserter: RowUpserter {
     func addIndex(_ index: PlanIndex) throws {}
 
     func finish() throws {}
+
+    func beginKeySet() throws {
+        keys = []
+    }
+
+    func addKeys(_ batch: RowBatch) throws {
+        for index in 0..<batch.rowCount { keys.insert(batch.row(index)) }
+    }
+
+    private func outside() throws -> (NDJSONTable, [Int]) {
+        guard let stored = transaction.state.tables[table.name] else { throw LoadError.tableMissing(table.name) }
+        let key = table.primaryKey.compactMap { stored.columns.firstIndex(of: $0) }
+        return (stored, stored.rows.indices.filter { row in !keys.contains(key.map { column in stored.rows[row][column] }) })
+    }
+
+    func countRowsOutsideKeySet() throws -> Int {
+        try outside().1.count
+    }
+
+    func deleteRowsOutsideKeySet() throws -> Int {
+        var (stored, gone) = try outside()
+        gone.sort()
+        for index in gone.reversed() { stored.rows.remove(at: index) }
+        transaction.state.tables[table.name] = stored
+        keys = []
+        return gone.count
+    }
 }

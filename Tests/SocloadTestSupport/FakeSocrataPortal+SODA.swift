@@ -60,7 +60,7 @@ extension FakeSocrataPortal {
         if let select = query["$select"], !all {
             let names = Set(select.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             if !names.contains("*") { shownColumns = columns.filter { names.contains($0.fieldName) } }
-            all = names.contains(":*")
+            all = names.contains(":*") || names.contains(":id") // `$select=:id` (sync --deletes): the system fields
         }
         if case .ignoredWithoutSystemFields = offsetHandling { all = false }
         let body = "[" + selected.map { sodaObject($0, columns: shownColumns, system: all, numbersInLocations: false) }

@@ -128,6 +128,14 @@ public protocol RowUpserter: AnyObject {
     func addIndex(_ index: PlanIndex) throws
     /// After the last batch: what the table's lookups need (counts made again, pruning).
     func finish() throws
+    /// `sync --deletes`: starts the set of the keys the portal still has.
+    func beginKeySet() throws
+    /// Adds the keys in a batch of the key columns (in key order).
+    func addKeys(_ batch: RowBatch) throws
+    /// How many rows have a key not in the set (`deleteRowsOutsideKeySet` would delete them).
+    func countRowsOutsideKeySet() throws -> Int
+    /// Deletes the rows whose key is not in the set, and the set; returns how many went.
+    func deleteRowsOutsideKeySet() throws -> Int
 }
 
 /// The catalog: one entry per loaded table.

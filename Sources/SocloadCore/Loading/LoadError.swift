@@ -49,6 +49,9 @@ public enum LoadError: CategorizedError, Equatable {
     case userObjectLost(String)
     /// The dataset has more rows than `LoadRequest.maxRows` allows.
     case tooManyRows(maximum: Int)
+    /// `sync --deletes` would delete more rows than allowed (`--max-deletes`), or every row
+    /// because the portal listed none.
+    case tooManyDeletes(table: String, deleting: Int, rows: Int, maximum: Int?)
     /// A SODA page repeated rows of the page before: the server ignores `$offset`, and paging
     /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
     /// page repeated).
@@ -85,6 +88,13 @@ public enum LoadError: CategorizedError, Equatable {
             return "\(id.isEmpty ? "the view" : id) is a \(kind), not a tabular dataset: it has no rows of its own to load"
         case let .unsupported(message):
             return message
+        case let .tooManyDeletes(table, deleting, rows, maximum):
+            guard let maximum else {
+                return "the portal listed no rows: sync --deletes would delete all \(deleting) rows of \(table) "
+                    + "(--max-deletes 100% allows that)"
+            }
+            return "sync --deletes would delete \(deleting) of the \(rows) rows of \(table), more than --max-deletes allows "
+                + "(\(maximum))"
         case let .schemaChanged(table, differences):
             return "the shape of \(table) changed upstream (\(differences.joined(separator: "; "))): "
                 + "a fetch with --on-schema-change warn takes the new shape"
@@ -137,7 +147,7 @@ public enum LoadError: CategorizedError, Equatable {
         case .reservedTableName, .tableTaken: return .usage
         case .fileNotFound: return .missingInput
         case .unreadableFile, .notEnoughSpace: return .database
-        case .notTabular, .schemaChanged: return .badData
+        case .notTabular, .schemaChanged, .tooManyDeletes: return .badData
         case .unsupported, .notFetchedFromPortal: return .usage
         case .notInCatalog, .tableMissing: return .missingInput
         }

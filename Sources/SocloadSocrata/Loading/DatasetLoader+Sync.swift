@@ -13,6 +13,8 @@ public struct SyncSummary: Sendable, Equatable {
     public var elapsed: Double
     /// Per column, the cells of the synced rows that were not of its type (stored as NULL).
     public var invalidCells: [InvalidCells] = []
+    /// Rows deleted because the portal no longer has them (`deletes`); nil when not asked.
+    public var deleted: Int?
 }
 
 /// Incremental sync: only rows changed upstream since the newest stored `_updated_at`.
@@ -22,14 +24,21 @@ extension DatasetLoader {
     /// the table's key, in one transaction. Rows deleted upstream are not seen: a full fetch
     /// removes them.
     /// `indexes`: column lists to build one more index over each (`--index`), kept by later loads.
-    public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadRequest.defaultPageSize, indexes: [[String]] = []) throws -> SyncSummary {
+    ///
+    /// With `deletes`, the rows the portal no longer has are deleted too (see
+    /// `deleteRowsGoneUpstream`), at most `maxDeletes` of them.
+    public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadRequest.defaultPageSize, indexes: [[String]] = [],
+                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil) throws -> SyncSummary {
         let start = DispatchTime.now().uptimeNanoseconds
-        var summary = try reportingCancellation { try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes) }
+        var summary = try reportingCancellation {
+            try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes, deletes: deletes, maxDeletes: maxDeletes)
+        }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }
 
-    private func performSync(_ tableOrDatasetID: String, pageSize: Int, indexes: [[String]]) throws -> SyncSummary {
+    private func performSync(_ tableOrDatasetID: String, pageSize: Int, indexes: [[String]], deletes: Bool,
+                             maxDeletes: DeletionLimit?) throws -> SyncSummary {
         try destination.performLoad { transaction in
             let state = LoadState()
             guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
@@ -73,6 +82,9 @@ extension DatasetLoader {
                                      layout: layout, transaction: transaction, state: state) { _ in
                 ObjectRowSink(plan: plan, strict: false, storable: self.destination.storableValues) { batch in inserted += try upserter.upsert(batch) }
             }
+            let deleted = deletes ? try deleteRowsGoneUpstream(plan: plan, layout: layout, portal: portal, pageSize: pageSize,
+                                                               limit: maxDeletes, upserter: upserter, transaction: transaction,
+                                                               view: view) : nil
             try upserter.finish()
             var refreshed = entry
             refreshed.rowCount = try upserter.rowCount()
@@ -86,7 +98,7 @@ extension DatasetLoader {
             try cancellation?.check()
             return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
                                rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,
-                               invalidCells: sink?.converter.invalidCells ?? [])
+                               invalidCells: sink?.converter.invalidCells ?? [], deleted: deleted)
         }
     }
 

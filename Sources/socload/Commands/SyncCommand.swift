@@ -8,8 +8,11 @@ struct SyncCommand: ParsableCommand {
         abstract: "Bring a fetched table up to date with only the rows changed since (SODA 2.1).",
         discussion: """
             Asks the portal for rows whose :updated_at is later than the newest _updated_at in the table
-            and inserts or updates them by their key, in one transaction. Rows deleted upstream are not
-            seen: run a full fetch to drop them. If the dataset's columns changed, sync stops and says how.
+            and inserts or updates them by their key, in one transaction. With --deletes, the rows the
+            portal no longer has are deleted too: only the keys the portal has now are listed (paged),
+            never every row again; --max-deletes refuses a sync that would delete more (exit 65, nothing
+            changed), and a portal that lists no rows at all never empties a table unless
+            --max-deletes 100%. If the dataset's columns changed, sync stops and says how.
             """)
 
     @Argument(name: "table-or-id", help: "A table fetched before (n5m4_mism), or its dataset id.") var tableOrID: String
@@ -18,19 +21,28 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var paging = PagingOptions()
     @RepeatedOption(valueName: "column[,column...]", help: "Also build an index over these columns (kept on refresh).")
     var index: [IndexColumns]
+    @Flag(help: "Also delete the rows the portal no longer has (by listing only its current keys).") var deletes: Bool
+    @Option(valueName: "N|P%", help: "With --deletes: refuse to delete more than N rows, or P% of the table.")
+    var maxDeletes: DeletionLimit?
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
         let session = try LoadSetup.openExistingForLoading(database, network: network, quiet: quiet,
                                                              context, command: Self.spec)
         defer { session.finish() }
-        try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names))
+        if maxDeletes != nil, !deletes {
+            throw UsageError("--max-deletes limits --deletes: give --deletes too", command: Self.spec)
+        }
+        try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
+                      maxDeletes: maxDeletes)
     }
 
-    static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = []) throws {
+    static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = [],
+                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil) throws {
         let summary: SyncSummary
         do {
-            summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes)
+            summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes, deletes: deletes,
+                                              maxDeletes: maxDeletes)
         } catch let error as PlanError {
             session.meter.clear()
             throw UsageError(error.description, command: Self.spec)
@@ -42,8 +54,13 @@ struct SyncCommand: ParsableCommand {
         let changed = summary.inserted + summary.updated
         session.inform("Synced \(summary.tableName): \(NumberText.grouped(changed)) changed row\(changed == 1 ? "" : "s") "
                            + "(\(NumberText.grouped(summary.inserted)) new, \(NumberText.grouped(summary.updated)) updated)"
+                           + (summary.deleted.map { ", \(NumberText.grouped($0)) deleted" } ?? "")
                            + (summary.since.map { " since \($0)" } ?? "")
                            + ", \(NumberText.grouped(summary.rowCount)) rows in all, in \(NumberText.seconds(summary.elapsed))")
         FetchCommand.reportInvalidCells(summary.invalidCells)
     }
+}
+
+extension DeletionLimit: ExpressibleByArgument {
+    static var expectation: String { "a number of rows (500) or a percentage of the table (5%)" }
 }

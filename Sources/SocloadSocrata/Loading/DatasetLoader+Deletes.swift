@@ -1,0 +1,45 @@
+import SocloadCore
+
+/// `sync --deletes`: the rows the portal no longer has go too, found by listing only the keys
+/// the portal has now (`$select=:id`, or the key fields of a `--pk` key), paged like any request.
+extension DatasetLoader {
+    /// Lists the portal's keys into the upserter's key set and deletes the table's rows outside
+    /// it. Refused (nothing changed) when that is more than `limit` allows, or every row when
+    /// the portal listed none and the limit is not 100%.
+    func deleteRowsGoneUpstream(plan: LoadPlan, layout: SODARowLayout, portal: SocrataPortal, pageSize: Int,
+                                limit: DeletionLimit?, upserter: any RowUpserter, transaction: any LoadTransaction,
+                                view: ViewMetadata) throws -> Int {
+        let table = plan.mainTable
+        let keyColumns = table.primaryKey.compactMap { table.column(named: $0) }
+        var fields: [String] = []
+        for column in keyColumns {
+            switch column.source {
+            case .rowIdentifier: fields.append(":id")
+            case .field(let cell) where cell < plan.sourceFields.count: fields.append(plan.sourceFields[cell])
+            default: throw LoadError.unsupported("sync --deletes needs a key of whole fields; \(column.name) is not one")
+            }
+        }
+        var keyPlan = plan
+        keyPlan.tables = [PlanTable(name: table.name, columns: keyColumns, primaryKey: table.primaryKey)]
+        try upserter.beginKeySet()
+        var listed = 0
+        let state = LoadState()
+        state.view = view
+        _ = try readPages(api: .soda2, portal: portal, query: SoQLQuery(select: fields.joined(separator: ", "), order: ":id"),
+                          pageSize: pageSize, limit: nil, layout: layout, transaction: transaction, state: state) { _ in
+            ObjectRowSink(plan: keyPlan, strict: false, storable: self.destination.storableValues) { batch in
+                listed += batch.rowCount
+                try upserter.addKeys(batch)
+            }
+        }
+        let deleting = try upserter.countRowsOutsideKeySet()
+        let rows = try upserter.rowCount()
+        if deleting > 0, listed == 0, limit != .percent(100) {
+            throw LoadError.tooManyDeletes(table: table.name, deleting: deleting, rows: rows, maximum: nil)
+        }
+        if let limit, deleting > limit.maximum(of: rows) {
+            throw LoadError.tooManyDeletes(table: table.name, deleting: deleting, rows: rows, maximum: limit.maximum(of: rows))
+        }
+        return try upserter.deleteRowsOutsideKeySet()
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// `sync --deletes` through the loopback portal, on SQLite and PostgreSQL: the rows the portal
+/// no longer has go, found from the current ids alone (paged), never by fetching every row; a
+/// sync that would delete more than `--max-deletes`, or everything because the portal listed
+/// nothing, changes nothing.
+final class SyncDeletesTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    private var postgreSQL: TestPostgreSQL.TestDatabase?
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func socload(_ arguments: [String], db: String) throws -> SocloadRun {
+        try SocloadProcess.run(arguments + ["--db", db])
+    }
+
+    private static func row(_ index: Int, updated: Int = 0) -> FakeSocrataPortal.Row {
+        .init(id: "row-\(String(format: "%04d", index))", createdAt: 1_420_070_400 + index, updatedAt: 1_420_070_400 + index + updated,
+              cells: ["name": .text("Name \(index) — Ünïcode"), "amount": .number("\(index).5")])
+    }
+
+    func testDeletedRowsGoAndALimitOrAnEmptyListingChangesNothing() throws {
+        postgreSQL = try TestPostgreSQL.makeDatabase()
+        for db in [directory.path("deletes.sqlite"), postgreSQL!.url] {
+            let portal = try FakeSocrataPortal(datasetID: "dele-0001", columns: [.init("name", "text"), .init("amount", "number")],
+                                               rows: (1...20).map { Self.row($0) }, rowsUpdatedAt: 1_430_000_000)
+            defer { portal.stop() }
+            let fetch = try socload(["fetch", "dele-0001", "--domain", portal.baseURL, "--api", "soda2", "--quiet"], db: db)
+            XCTAssertEqual(fetch.status, 0, fetch.stderr)
+            let ids = { try self.socload(["query", "select _id from dele_0001 order by _id", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).dropFirst().map(String.init) }
+            XCTAssertEqual(try ids().count, 20)
+
+            // Rows 3 and 7 deleted upstream, row 1 changed, row 21 added.
+            portal.update({ rows, _ in
+                rows.removeAll { $0.id == "row-0003" || $0.id == "row-0007" }
+                rows[0].cells["name"] = .text("Changed")
+                rows[0].updatedAt += 10_000
+                rows.append(Self.row(21, updated: 20_000))
+            }, rowsUpdatedAt: 1_430_000_100)
+            let requestsBefore = portal.server.requests.count
+            let sync = try socload(["sync", "dele_0001", "--deletes", "--page-size", "4"], db: db)
+            XCTAssertEqual(sync.status, 0, sync.stderr)
+            XCTAssertTrue(sync.stderr.hasPrefix("Synced dele_0001: 2 changed rows (1 new, 1 updated), 2 deleted since "), sync.stderr)
+            XCTAssertTrue(sync.stderr.contains(", 19 rows in all"), sync.stderr)
+            XCTAssertEqual(try ids(), (1...21).filter { $0 != 3 && $0 != 7 }.map { String(format: "row-%04d", $0) })
+            let listing = portal.server.requests.dropFirst(requestsBefore).filter { $0.query["$select"] == ":id" }
+            XCTAssertEqual(listing.count, 5, "19 ids in pages of 4: the fifth, short, is the last")
+            XCTAssertTrue(listing.allSatisfy { $0.query["$order"] == ":id" && $0.query["$where"] == nil })
+
+            // More than the limit (5 of 19 is over 20%): refused, nothing changed, not even the upserts.
+            portal.update({ rows, _ in
+                rows.removeAll { ["row-0010", "row-0011", "row-0012", "row-0013", "row-0014"].contains($0.id) }
+                rows[0].updatedAt += 30_000
+            }, rowsUpdatedAt: 1_430_000_200)
+            let before = try socload(["query", "select * from dele_0001 order by _id", "--format", "csv"], db: db).stdout
+            let limited = try socload(["sync", "dele_0001", "--deletes", "--max-deletes", "20%"], db: db)
+            XCTAssertEqual(limited.status, 65, limited.stderr)
+            XCTAssertTrue(limited.stderr.contains("sync --deletes would delete 5 of the 19 rows of dele_0001, more than --max-deletes allows (3)"),
+                          limited.stderr)
+            XCTAssertEqual(try socload(["query", "select * from dele_0001 order by _id", "--format", "csv"], db: db).stdout, before)
+            XCTAssertEqual(try socload(["sync", "dele_0001", "--deletes", "--max-deletes", "5"], db: db).status, 0)
+            XCTAssertEqual(try ids().count, 14)
+
+            // A portal that lists nothing never empties the table, unless asked to.
+            portal.update({ rows, _ in rows.removeAll() }, rowsUpdatedAt: 1_430_000_300)
+            let emptied = try socload(["sync", "dele_0001", "--deletes"], db: db)
+            XCTAssertEqual(emptied.status, 65, emptied.stderr)
+            XCTAssertTrue(emptied.stderr.contains("the portal listed no rows: sync --deletes would delete all 14 rows of dele_0001"),
+                          emptied.stderr)
+            XCTAssertEqual(try ids().count, 14)
+            XCTAssertEqual(try socload(["sync", "dele_0001", "--deletes", "--max-deletes", "100%"], db: db).status, 0)
+            XCTAssertEqual(try ids().count, 0)
+        }
+        let bad = try socload(["sync", "dele_0001", "--max-deletes", "5"], db: directory.path("deletes.sqlite"))
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        let badLimit = try socload(["sync", "dele_0001", "--deletes", "--max-deletes", "lots"], db: directory.path("deletes.sqlite"))
+        XCTAssertEqual(badLimit.status, 64, badLimit.stderr)
+    }
+}
