@@ -7,7 +7,6 @@ final class PostgreSQLTableWriter: TableWriter {
     private let transaction: PostgreSQLLoadTransaction
     private let table: PlanTable
     private let previous: PlanTable?
-    private(set) var refreshCounts: RefreshCounts?
     private let newName: String
     private var encoder: PostgreSQLCopyEncoder
     private let geometries: [PostgreSQLGeometryColumn]
@@ -188,7 +187,6 @@ final class PostgreSQLTableWriter: TableWriter {
         if !table.primaryKey.isEmpty {
             indexNames.append((keyName, PostgreSQLTableSwap.keyName(of: table)))
         }
-        try countChanges()
         let swap = PostgreSQLTableSwap(transaction: transaction, table: table, previous: previous, newName: newName,
                                        ownedIndexes: indexNames)
         let notes = try swap.run(strict: strict)
@@ -196,21 +194,6 @@ final class PostgreSQLTableWriter: TableWriter {
         try lookups.finishRows()
         try addForeignKeys()
         return encoder.geometryNotes(table: table.name) + notes
-    }
-
-    /// Counts what the new copy changes against the one it replaces, before the swap (see
-    /// `RefreshComparison`); nothing for a first load, an extract, or copies keyed otherwise.
-    private func countChanges() throws {
-        if case .existingTable? = rowSource { return }
-        guard let previous,
-              try transaction.value("SELECT to_regclass($1) IS NOT NULL", [transaction.qualified(table.name)]) == "t" else { return }
-        let comparison = RefreshComparison(dialect: PostgreSQLDialect(schema: transaction.schema), table: table, previous: previous)
-        guard comparison.isComparable else { return }
-        let row = try transaction.execute(comparison.statement(newTable: transaction.qualified(newName),
-                                                               oldTable: transaction.qualified(table.name))).rows.first ?? []
-        let counts = row.map { Int($0 ?? "0") ?? 0 }
-        guard counts.count == 4 else { return }
-        refreshCounts = RefreshComparison.counts(new: counts[0], old: counts[1], matched: counts[2], changed: counts[3])
     }
 
     /// `COMMENT ON` the table and its columns from the portal's descriptions, unless the

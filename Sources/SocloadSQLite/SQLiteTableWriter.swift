@@ -17,10 +17,6 @@ final class SQLiteTableWriter: TableWriter {
     static let stagingTable = "temp.\"_socload_rows\""
     /// True when rows go first to the staging table (the table has lookups).
     private let stagesRows: Bool
-    /// The old copy, set aside until the new one is compared with it (a refresh of a keyed table).
-    static let previousRows = "_socload_previous_rows"
-    private let comparison: RefreshComparison?
-    private(set) var refreshCounts: RefreshCounts?
 
     /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
     /// is now (`socload extract`: a table rebuilt with one more lookup), not inserted batches.
@@ -50,21 +46,7 @@ final class SQLiteTableWriter: TableWriter {
                 }.joined(separator: ", ") + ")")
             }
         }
-        let existing = try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
-                                         arguments: [table.name]) != nil
-        let comparison = previous.map { RefreshComparison(dialect: SQLiteDialect(), table: table, previous: $0) }
-        if existing, !rowsFromExistingTable, let comparison, comparison.isComparable {
-            // Set aside, not dropped, to be compared with: references to the table in views,
-            // triggers and foreign keys are left as written (they name the new copy).
-            try db.execute(sql: "DROP TABLE IF EXISTS \(Self.previousRows.quotedDatabaseIdentifier)")
-            try db.execute(sql: "PRAGMA legacy_alter_table = ON")
-            defer { try? db.execute(sql: "PRAGMA legacy_alter_table = OFF") }
-            try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME TO \(Self.previousRows.quotedDatabaseIdentifier)")
-            self.comparison = comparison
-        } else {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
-            self.comparison = nil
-        }
+        try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
         try db.execute(sql: Self.createTableSQL(table))
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
@@ -111,17 +93,6 @@ final class SQLiteTableWriter: TableWriter {
             try db.execute(sql: "INSERT INTO \(quotedTable) (\(Self.quotedList(table.storedColumns.map(\.name)))) "
                                 + "SELECT \(rows.select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
             try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
-        }
-        if let comparison {
-            // Before the new copy's indexes: the old copy's key index does the probing, and its
-            // index names are free again once it is gone.
-            let old = Self.previousRows.quotedDatabaseIdentifier
-            let counts = try db.fetchRows(sql: comparison.statement(newTable: quotedTable, oldTable: old)).first?.values.map { value in
-                if case .integer(let count) = value { return Int(count) }
-                return 0
-            } ?? [0, 0, 0, 0]
-            refreshCounts = RefreshComparison.counts(new: counts[0], old: counts[1], matched: counts[2], changed: counts[3])
-            try db.execute(sql: "DROP TABLE \(old)")
         }
         if !table.primaryKey.isEmpty {
             do {

@@ -39,6 +39,4 @@ public final class ReshapingTableWriter: TableWriter {
     public func finish(strict: Bool) throws -> [String] {
         try base.finish(strict: strict)
     }
-
-    public var refreshCounts: RefreshCounts? { base.refreshCounts }
 }

@@ -115,15 +115,6 @@ public protocol TableWriter: AnyObject {
     /// cannot be rebuilt is skipped and described in the returned notes, or, when `strict`,
     /// fails the load.
     func finish(strict: Bool) throws -> [String]
-
-    /// After `finish`: what the load changed against the copy it replaced (`RefreshComparison`),
-    /// nil for a first load or copies that cannot be compared (no key, another key).
-    var refreshCounts: RefreshCounts? { get }
-}
-
-extension TableWriter {
-    /// A writer that does not compare (a glue table's, a test destination's) says nothing.
-    public var refreshCounts: RefreshCounts? { nil }
 }
 
 /// Inserts or updates rows by the table's key (sync).

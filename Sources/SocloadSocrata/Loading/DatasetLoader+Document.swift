@@ -101,7 +101,6 @@ extension DatasetLoader {
                                           invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
                                           notes: notes)
                 summary.schemaChanges = state.schemaChanges
-                summary.refreshCounts = writer.refreshCounts
                 summary.childTables = writers.keys.sorted().dropFirst().map {
                     ChildTableCount(plan.tables[$0].name, rowCounts[$0] ?? 0)
                 }

@@ -142,7 +142,6 @@ public final class DatasetLoader: @unchecked Sendable {
                                       columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                       catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
             summary.schemaChanges = state.schemaChanges
-            summary.refreshCounts = writer.refreshCounts
             return summary
         }
     }

@@ -28,9 +28,6 @@ public struct LoadSummary: Sendable, Equatable {
     public var childTables: [ChildTableCount] = []
     /// How the table's shape changed from the copy it replaced (empty on a first load).
     public var schemaChanges: [SchemaChange] = []
-    /// What the refresh changed against the copy it replaced, by key (nil: a first load, or
-    /// copies that cannot be compared row by row: no key, another key).
-    public var refreshCounts: RefreshCounts?
 }
 
 /// A child table of a load and how many rows it got.

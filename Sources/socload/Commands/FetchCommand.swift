@@ -116,9 +116,6 @@ struct FetchCommand: ParsableCommand {
         }
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
-        if let counts = summary.refreshCounts {
-            session.inform("Refreshed \(summary.tableName): \(counts.line)")
-        }
         Self.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))

@@ -92,9 +92,6 @@ struct LoadCommand: ParsableCommand {
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into "
                        + "\(TerminalText.escaped(summary.tableName)) (\(summary.columnCount) columns) from "
                        + "\(TerminalText.escaped(summary.source)) in \(NumberText.seconds(summary.elapsed))")
-        if let counts = summary.refreshCounts {
-            session.inform("Refreshed \(TerminalText.escaped(summary.tableName)): \(counts.line)")
-        }
         for child in summary.childTables {
             session.inform("  and \(NumberText.grouped(child.rowCount)) row\(child.rowCount == 1 ? "" : "s") into "
                            + TerminalText.escaped(child.tableName))
