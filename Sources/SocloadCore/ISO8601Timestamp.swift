@@ -83,33 +83,8 @@ public enum ISO8601Timestamp {
     /// timestamp a database stores as text. The count of bytes written; nil for a year outside
     /// 0...9999 (write `format(milliseconds:)` then).
     public static func write(milliseconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
-        let millisecondPart = Int(((milliseconds % 1000) + 1000) % 1000)
-        let totalSeconds = (milliseconds - Int64(millisecondPart)) / 1000
-        let days = Int(floorDivide(totalSeconds, 86_400))
-        let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
-        let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year), buffer.count >= longestFourDigitYearText else { return nil }
-        var index = 0
-        func put(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var remaining = value
-            while divisor > 0 {
-                buffer[index] = UInt8(ascii: "0") + UInt8(remaining / divisor)
-                remaining %= divisor
-                divisor /= 10
-                index += 1
-            }
-        }
-        func put(_ byte: Unicode.Scalar) {
-            buffer[index] = UInt8(ascii: byte)
-            index += 1
-        }
-        put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
-        put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
-        if millisecondPart != 0 { put("."); put(millisecondPart, 3) }
-        put("Z")
-        return index
+        let (microseconds, overflow) = milliseconds.multipliedReportingOverflow(by: 1000)
+        return overflow ? nil : write(microseconds: microseconds, zone: true, into: buffer)
     }
 
     /// `2014-06-01`: a day given as days since 1970-01-01.

@@ -4,11 +4,30 @@ package struct RawMember {
     package var keyEnd: Int
     package var keyIsEscaped: Bool
     package var value: RawCell
+
+    /// The member's key, unescaped.
+    package func key(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let range = keyStart..<keyEnd
+        guard keyIsEscaped else { return String(decoding: bytes[range], as: UTF8.self) }
+        var content: [UInt8] = []
+        _ = JSONStringUnescaping.append(bytes, range, to: &content)
+        return String(decoding: content, as: UTF8.self)
+    }
 }
 
 /// Splits a JSON object's text into its members (a SODA row, or a location/url/point object
 /// inside a cell), and checks nested values completely.
 package enum RawObjectParser {
+    /// `bytes` less the JSON white space around them (a record as a line or an element holds it).
+    package static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        var start = 0
+        var end = bytes.count
+        while start < end, isWhitespace(bytes[start]) { start += 1 }
+        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+        return start..<end
+    }
+
     /// Parses the object starting at `start`, appending its members, and returns the index just
     /// past its `}`; nil when the object does not end before `limit` (it continues in the next
     /// chunk of input). Nested values are only delimited here (see `RawJSONValidator`).

@@ -65,15 +65,17 @@ extension ISO8601Timestamp {
         return zone ? text + "Z" : text
     }
 
-    /// Writes `format(microseconds:zone:)` as UTF-8 into `buffer` (at least
-    /// `longestMicrosecondText` bytes) without making a String; the count written, nil for a
-    /// year outside 0...9999 (use `format` then).
+    /// Writes `format(microseconds:zone:)` as UTF-8 into `buffer` (`longestMicrosecondText`
+    /// bytes hold any; a time with at most milliseconds needs `longestFourDigitYearText`)
+    /// without making a String; the count written, nil for a year outside 0...9999 or a buffer
+    /// too short (use `format` then).
     public static func write(microseconds: Int64, zone: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let (seconds, fraction) = split(microseconds)
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year), buffer.count >= longestMicrosecondText else { return nil }
+        let needed = 19 + (fraction == 0 ? 0 : fraction % 1000 == 0 ? 4 : 7) + (zone ? 1 : 0)
+        guard (0...9999).contains(year), buffer.count >= needed else { return nil }
         var index = 0
         func put(_ value: Int, _ width: Int) {
             var divisor = 1

@@ -18,13 +18,9 @@ struct FlattenedRecordBytes {
     /// are not one object.
     mutating func flatten<Result>(_ record: UnsafeBufferPointer<UInt8>,
                                   _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
-        var start = 0
-        var end = record.count
-        while start < end, Self.isWhitespace(record[start]) { start += 1 }
-        while end > start, Self.isWhitespace(record[end - 1]) { end -= 1 }
         output.removeAll(keepingCapacity: true)
         output.append(UInt8(ascii: "{"))
-        try append(record, start..<end, prefix: nil, depth: 0)
+        try append(record, RawObjectParser.trimmed(record), prefix: nil, depth: 0)
         output.append(UInt8(ascii: "}"))
         return try output.withUnsafeBufferPointer(body)
     }
@@ -36,7 +32,7 @@ struct FlattenedRecordBytes {
         try RawObjectParser.members(of: record, in: range, into: &members[depth])
         for index in members[depth].indices {
             let member = members[depth][index]
-            let key = Self.key(member, of: record)
+            let key = member.key(in: record)
             let path = prefix.map { $0 + JSONFlattening.pathSeparator + key } ?? key
             let value = member.value
             if value.kind == .object, !Self.isEmptyObject(record, value) {
@@ -59,21 +55,8 @@ struct FlattenedRecordBytes {
     }
 
     private static func isEmptyObject(_ record: UnsafeBufferPointer<UInt8>, _ value: RawCell) -> Bool {
-        var index = value.start + 1
-        while index < value.end - 1, isWhitespace(record[index]) { index += 1 }
-        return index == value.end - 1
+        RawObjectParser.trimmed(UnsafeBufferPointer(rebasing: record[(value.start + 1)..<(value.end - 1)])).isEmpty
     }
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
 
-    /// A member's key, unescaped.
-    private static func key(_ member: RawMember, of bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let range = member.keyStart..<member.keyEnd
-        guard member.keyIsEscaped else { return String(decoding: bytes[range], as: UTF8.self) }
-        var content: [UInt8] = []
-        _ = JSONStringUnescaping.append(bytes, range, to: &content)
-        return String(decoding: content, as: UTF8.self)
-    }
 }

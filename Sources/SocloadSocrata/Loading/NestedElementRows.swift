@@ -16,17 +16,13 @@ struct NestedElementRows {
     mutating func forEachRow(of nesting: PlanNesting, in record: UnsafeBufferPointer<UInt8>, glueID: String?,
                              skipped: inout Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         members.removeAll(keepingCapacity: true)
-        var start = 0
-        var end = record.count
-        while start < end, Self.isWhitespace(record[start]) { start += 1 }
-        while end > start, Self.isWhitespace(record[end - 1]) { end -= 1 }
-        try RawObjectParser.members(of: record, in: start..<end, into: &members)
-        guard let array = members.first(where: { Self.key($0, of: record) == nesting.arrayField })?.value,
+        try RawObjectParser.members(of: record, in: RawObjectParser.trimmed(record), into: &members)
+        guard let array = members.first(where: { $0.key(in: record) == nesting.arrayField })?.value,
               array.kind == .array else { return }
         elements.removeAll(keepingCapacity: true)
         try RawArrayParser.elements(of: record, in: array.start..<array.end, into: &elements)
         let parentValues = nesting.parentKeyFields.map { field in
-            members.first { Self.key($0, of: record) == field }.map { Self.text(of: $0.value, in: record) } ?? ArraySlice("null".utf8)
+            members.first { $0.key(in: record) == field }.map { Self.text(of: $0.value, in: record) } ?? ArraySlice("null".utf8)
         }
         var own = Set(nesting.parentKeyFields.indices.map(PlanNesting.parentKeyField))
         if nesting.numbersElements { own.insert(PlanNesting.positionField) }
@@ -34,7 +30,7 @@ struct NestedElementRows {
             elementMembers.removeAll(keepingCapacity: true)
             try RawObjectParser.members(of: record, in: element.start..<element.end, into: &elementMembers)
             if let glueID {
-                let id = elementMembers.first { Self.key($0, of: record) == glueID }?.value
+                let id = elementMembers.first { $0.key(in: record) == glueID }?.value
                 guard let id, id.kind != .null else {
                     skipped += 1
                     continue
@@ -52,7 +48,7 @@ struct NestedElementRows {
                 if !parentValues.isEmpty { row.append(UInt8(ascii: ",")) }
                 row.append(contentsOf: (JSONValue.quoted(PlanNesting.positionField) + ":" + String(position + 1)).utf8)
             }
-            for member in elementMembers where !own.contains(Self.key(member, of: record)) {
+            for member in elementMembers where !own.contains(member.key(in: record)) {
                 if row.count > 1 { row.append(UInt8(ascii: ",")) }
                 // The key's quotes are just outside its content.
                 row.append(contentsOf: record[(member.keyStart - 1)..<(member.keyEnd + 1)])
@@ -64,18 +60,7 @@ struct NestedElementRows {
         }
     }
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
 
-    /// A member's key, unescaped.
-    private static func key(_ member: RawMember, of bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let range = member.keyStart..<member.keyEnd
-        guard member.keyIsEscaped else { return String(decoding: bytes[range], as: UTF8.self) }
-        var content: [UInt8] = []
-        _ = JSONStringUnescaping.append(bytes, range, to: &content)
-        return String(decoding: content, as: UTF8.self)
-    }
 
     /// A value's JSON text, as the record has it (a string with its quotes).
     private static func text(of cell: RawCell, in bytes: UnsafeBufferPointer<UInt8>) -> ArraySlice<UInt8> {
