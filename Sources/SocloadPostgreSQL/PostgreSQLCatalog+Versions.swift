@@ -9,6 +9,7 @@ extension PostgreSQLCatalog {
         try run().execute(Self.createStatement(qualifiedName))
         try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \"dictionary_json\" text")
         try run().execute(SchemaChangeLog(dialect: dialect).createStatement)
+        try run().execute(RefreshLog(dialect: dialect).createStatement)
         try run().execute(CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)
         try run().execute(statements.delete)
@@ -35,6 +36,18 @@ extension PostgreSQLCatalog {
         let log = SchemaChangeLog(dialect: PostgreSQLDialect(schema: schema))
         guard try exists(log.dialect.table(SchemaChangeLog.tableName)) else { return [] }
         return try run().execute(log.selectStatement, [table]).rows.compactMap(SchemaChangeLog.change(fromRow:))
+    }
+
+    public func recordRefresh(_ record: RefreshRecord) throws {
+        try migrate()
+        let log = RefreshLog(dialect: PostgreSQLDialect(schema: schema))
+        try run().execute(log.insertStatement, log.arguments(for: record).map(PostgreSQLDatabase.parameterText))
+    }
+
+    public func refreshes(of table: String) throws -> [RefreshRecord] {
+        let log = RefreshLog(dialect: PostgreSQLDialect(schema: schema))
+        guard try exists(log.dialect.table(RefreshLog.tableName)) else { return [] }
+        return try run().execute(log.selectStatement, [table]).rows.compactMap(RefreshLog.record(fromRow:))
     }
 
     private func exists(_ qualified: String) throws -> Bool {

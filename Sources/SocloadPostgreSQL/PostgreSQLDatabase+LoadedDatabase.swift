@@ -16,6 +16,10 @@ extension PostgreSQLDatabase: LoadedDatabase {
         try catalog.schemaChanges(of: table)
     }
 
+    public func refreshes(of table: String) throws -> [RefreshRecord] {
+        try catalog.refreshes(of: table)
+    }
+
     /// The plan of the table of this name, as the catalog records it (a name longer than
     /// PostgreSQL keeps is looked up as it was shortened).
     public func planTable(named table: String) throws -> PlanTable? {

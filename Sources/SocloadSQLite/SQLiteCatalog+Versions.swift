@@ -11,6 +11,7 @@ extension SQLiteCatalog {
         try db.execute(sql: Self.createSQL)
         try addMissingColumns()
         try db.execute(sql: SchemaChangeLog(dialect: dialect).createStatement)
+        try db.execute(sql: RefreshLog(dialect: dialect).createStatement)
         try db.execute(sql: CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)
         try db.execute(sql: statements.delete)
@@ -39,6 +40,26 @@ extension SQLiteCatalog {
             SchemaChangeLog.change(fromRow: row.values.map { value -> String? in
                 if case .text(let text) = value { return text }
                 return nil
+            })
+        }
+    }
+
+    public func recordRefresh(_ record: RefreshRecord) throws {
+        try migrate()
+        let log = RefreshLog(dialect: SQLiteDialect())
+        try db.execute(sql: log.insertStatement, arguments: StatementArguments(positional: log.arguments(for: record)))
+    }
+
+    public func refreshes(of table: String) throws -> [RefreshRecord] {
+        guard try tableExists(RefreshLog.tableName) else { return [] }
+        return try db.fetchRows(sql: RefreshLog(dialect: SQLiteDialect()).selectStatement, arguments: [table]).compactMap { row in
+            RefreshLog.record(fromRow: row.values.map { value -> String? in
+                switch value {
+                case .text(let text): return text
+                case .integer(let integer): return String(integer)
+                case .real(let real): return String(real)
+                case .null, .blob: return nil
+                }
             })
         }
     }

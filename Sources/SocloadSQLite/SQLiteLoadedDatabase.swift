@@ -57,6 +57,10 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         try queue.read { db in try SQLiteCatalog(db: db).schemaChanges(of: table) }
     }
 
+    public func refreshes(of table: String) throws -> [RefreshRecord] {
+        try queue.read { db in try SQLiteCatalog(db: db).refreshes(of: table) }
+    }
+
     public func planTable(named table: String) throws -> PlanTable? {
         try queue.read { db in try SQLiteCatalog(db: db).planTable(named: table) }
     }

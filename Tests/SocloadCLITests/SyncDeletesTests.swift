@@ -48,6 +48,12 @@ final class SyncDeletesTests: XCTestCase {
             XCTAssertTrue(sync.stderr.hasPrefix("Synced dele_0001: 2 changed rows (1 new, 1 updated), 2 deleted since "), sync.stderr)
             XCTAssertTrue(sync.stderr.contains(", 19 rows in all"), sync.stderr)
             XCTAssertEqual(try ids(), (1...21).filter { $0 != 3 && $0 != 7 }.map { String(format: "row-%04d", $0) })
+            let log = try socload(["info", "dele_0001", "--refreshes", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            XCTAssertEqual(log.first?.joined(separator: ","),
+                           "refreshed_at,kind,source,rows_updated_at,etag,rows,schema_changes,inserted,updated,deleted,seconds")
+            XCTAssertEqual(log.dropFirst().map { $0[1] }, ["fetch", "sync"])
+            XCTAssertEqual(log.last.map { $0[5...9].joined(separator: ",") }, "19,0,1,1,2", "rows, schema changes, inserted, updated, deleted")
             let listing = portal.server.requests.dropFirst(requestsBefore).filter { $0.query["$select"] == ":id" }
             XCTAssertEqual(listing.count, 5, "19 ids in pages of 4: the fifth, short, is the last")
             XCTAssertTrue(listing.allSatisfy { $0.query["$order"] == ":id" && $0.query["$where"] == nil })

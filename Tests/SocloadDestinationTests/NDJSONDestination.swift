@@ -29,6 +29,8 @@ struct NDJSONState {
     var catalog: [CatalogEntry] = []
     /// The schema change log, oldest first.
     var schemaChanges: [RecordedSchemaChange] = []
+    /// The refresh log, oldest first.
+    var refreshes: [RefreshRecord] = []
     /// Tables dropped by the load, whose files go when it commits.
     var dropped: Set<String> = []
 }
@@ -114,5 +116,13 @@ final class NDJSONCatalog: CatalogStore {
 
     func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
         transaction.state.schemaChanges.filter { $0.change.table == table }
+    }
+
+    func recordRefresh(_ record: RefreshRecord) throws {
+        transaction.state.refreshes.append(record)
+    }
+
+    func refreshes(of table: String) throws -> [RefreshRecord] {
+        transaction.state.refreshes.filter { $0.table == table }
     }
 }

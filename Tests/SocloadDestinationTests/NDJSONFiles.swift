@@ -9,6 +9,7 @@ struct NDJSONFiles {
     let directory: URL
     static let catalogFile = "_socload_datasets.ndjson"
     static let schemaChangesFile = "_socload_schema_changes.ndjson"
+    static let refreshesFile = "_socload_refreshes.ndjson"
 
     private struct Columns: Codable {
         var names: [String]
@@ -31,6 +32,7 @@ struct NDJSONFiles {
         }
         state.catalog = try lines(of: Self.catalogFile).map { try JSONDecoder().decode(CatalogEntry.self, from: Data($0)) }
         state.schemaChanges = try lines(of: Self.schemaChangesFile).map { try JSONDecoder().decode(RecordedSchemaChange.self, from: Data($0)) }
+        state.refreshes = try lines(of: Self.refreshesFile).map { try JSONDecoder().decode(RefreshRecord.self, from: Data($0)) }
         return state
     }
 
@@ -58,6 +60,8 @@ struct NDJSONFiles {
         try replace(Self.catalogFile, with: Data(catalog.utf8))
         let changes = try state.schemaChanges.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n" }.joined()
         try replace(Self.schemaChangesFile, with: Data(changes.utf8))
+        let refreshes = try state.refreshes.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n" }.joined()
+        try replace(Self.refreshesFile, with: Data(refreshes.utf8))
     }
 
     private func url(_ file: String) -> URL { directory.appendingPathComponent(file) }

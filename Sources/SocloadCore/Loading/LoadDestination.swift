@@ -150,6 +150,10 @@ public protocol CatalogStore: AnyObject {
     func recordSchemaChanges(_ changes: [SchemaChange], at time: String) throws
     /// A table's logged schema changes, oldest first (empty when there is no log yet).
     func schemaChanges(of table: String) throws -> [RecordedSchemaChange]
+    /// Appends a load's row to the refresh log (`RefreshLog`).
+    func recordRefresh(_ record: RefreshRecord) throws
+    /// A table's refreshes, oldest first (empty when there is no log yet).
+    func refreshes(of table: String) throws -> [RefreshRecord]
 }
 
 extension CatalogStore {

@@ -40,6 +40,10 @@ public protocol LoadedDatabase {
     /// were logged (or the database was made before the log existed).
     func schemaChanges(of table: String) throws -> [RecordedSchemaChange]
 
+    /// The table's loads, refreshes and syncs, oldest first (`RefreshLog`); empty when none were
+    /// logged.
+    func refreshes(of table: String) throws -> [RefreshRecord]
+
     /// Removes a loaded table, the tables it owns and its catalog entry, in one transaction;
     /// the name removed, or nil when the catalog has no such table. A table another table
     /// still needs is refused (`ReadError.inUse`).

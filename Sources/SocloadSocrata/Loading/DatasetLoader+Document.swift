@@ -94,6 +94,8 @@ extension DatasetLoader {
                     dictionaryJSON: described.view?.dictionaryJSON(domain: nil))
                 try transaction.catalog.record(entry)
                 try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
+                try transaction.catalog.recordRefresh(.of(entry, kind: "load", schemaChanges: state.schemaChanges,
+                                                          seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
                 var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                           columnCount: plan.mainTable.storedColumns.count, source: state.source,
                                           elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,

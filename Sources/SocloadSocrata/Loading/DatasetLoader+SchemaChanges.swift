@@ -21,3 +21,12 @@ extension DatasetLoader {
         changes.map { "\($0.table): \($0.line)" }
     }
 }
+
+extension RefreshRecord {
+    /// The refresh log's row for a load that recorded `entry`.
+    static func of(_ entry: CatalogEntry, kind: String, schemaChanges: [SchemaChange], seconds: Double) -> RefreshRecord {
+        RefreshRecord(table: entry.tableName, refreshedAt: entry.fetchedAt, kind: kind, source: entry.sourceURL,
+                      rowsUpdatedAt: entry.rowsUpdatedAt, etag: entry.etag, rowCount: entry.rowCount,
+                      schemaChanges: schemaChanges.count, seconds: seconds)
+    }
+}

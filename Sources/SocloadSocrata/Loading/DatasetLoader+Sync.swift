@@ -95,6 +95,10 @@ extension DatasetLoader {
             refreshed.planJSON = stored.jsonText
             refreshed.partialReason = "the table was synced since it was loaded (the invalid-cell counts are the load's)"
             try transaction.catalog.record(refreshed)
+            try transaction.catalog.recordRefresh(RefreshRecord(
+                table: entry.tableName, refreshedAt: refreshed.fetchedAt, kind: "sync", source: entry.sourceURL,
+                rowsUpdatedAt: refreshed.rowsUpdatedAt, rowCount: refreshed.rowCount, inserted: inserted,
+                updated: state.rowCount - inserted, deleted: deleted, seconds: state.elapsed))
             try cancellation?.check()
             return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
                                rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,

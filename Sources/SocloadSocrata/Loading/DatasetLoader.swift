@@ -138,6 +138,7 @@ public final class DatasetLoader: @unchecked Sendable {
                 dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain))
             try transaction.catalog.record(entry)
             try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
+            try transaction.catalog.recordRefresh(.of(entry, kind: "fetch", schemaChanges: state.schemaChanges, seconds: state.elapsed))
             var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                       columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                       catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)

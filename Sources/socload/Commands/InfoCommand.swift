@@ -18,6 +18,9 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
     @Flag(help: "One row per column, with the portal's statistics beside the table's.") var columns: Bool
     @Flag(help: "One row per schema change refreshes made (time, kind, name, before, after), oldest first.") var changes: Bool
+    @Flag(help: "One row per load, refresh and sync of the table (time, kind, source, version stamps, rows, schema "
+              + "changes, rows synced and deleted, seconds), oldest first.")
+    var refreshes: Bool
     @Flag(help: "The data dictionary: one row per column with the portal's display name, type, description and format "
               + "(with --format markdown, the dataset's description, attribution, license and tags above).")
     var dictionary: Bool
@@ -34,8 +37,12 @@ struct InfoCommand: ParsableCommand {
             let counts = try database.nonNullCounts(of: entry.tableName, columns: table.columns.map(\.name))
             return (counts.mapValues { .integer(Int64($0)) }, try database.verify(entry.tableName))
         }
-        if [columns, changes, dictionary].filter({ $0 }).count > 1 {
-            throw UsageError("--columns, --changes and --dictionary are three views: give one", command: Self.spec)
+        if [columns, changes, dictionary, refreshes].filter({ $0 }).count > 1 {
+            throw UsageError("--columns, --changes, --refreshes and --dictionary are views of their own: give one",
+                             command: Self.spec)
+        }
+        if refreshes {
+            return try writeRefreshes(of: entry.tableName, database: database, to: writer)
         }
         if dictionary {
             return try writeDictionary(of: entry, markdown: output.format == .markdown, context: context, to: writer)
