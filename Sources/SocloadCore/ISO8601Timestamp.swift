@@ -14,36 +14,14 @@ public enum ISO8601Timestamp {
     /// The seconds since 1970 a timestamp's UTF-8 text stands for (no zone: UTC), or nil when it
     /// is not an ISO-8601 timestamp. Reads the bytes in place: the load path calls it per cell.
     public static func epochSeconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var scanner = DigitScanner(bytes)
-        guard let year = scanner.number(digits: 4), scanner.take("-"),
-              let month = scanner.number(digits: 2), scanner.take("-"),
-              let day = scanner.number(digits: 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        if scanner.take("T") || scanner.take("t") || scanner.take(" ") {
-            guard let hour = scanner.number(digits: 2), scanner.take(":"),
-                  let minute = scanner.number(digits: 2), hour < 24, minute < 60
-            else { return nil }
-            var second = 0
-            var fraction = 0.0
-            if scanner.take(":") {
-                guard let value = scanner.number(digits: 2), value < 61 else { return nil }
-                second = value
-                if scanner.take(".") || scanner.take(",") {
-                    guard let value = scanner.fraction() else { return nil }
-                    fraction = value
-                }
-            }
-            seconds += Double(hour * 3600 + minute * 60 + second) + fraction
-            switch scanner.zone() {
-            case .absent: break
-            case .offset(let offset): seconds -= Double(offset)
-            case .invalid: return nil
-            }
-        }
-        guard scanner.isAtEnd else { return nil }
-        return seconds
+        guard startsWithFourDigitYear(bytes) else { return nil }
+        return microseconds(utf8: bytes, applyingZone: true).map { Double($0) / 1_000_000 }
+    }
+
+    /// True when the text starts `YYYY-`: the years this type reads from data (the exact
+    /// reader, `microseconds(utf8:applyingZone:)`, also takes signed and longer ones).
+    public static func startsWithFourDigitYear(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 10 && bytes[0] &- UInt8(ascii: "0") < 10 && bytes[4] == UInt8(ascii: "-")
     }
 
     /// `2015-10-29T12:00:00Z`, with milliseconds only when the date has a fraction of a second.
@@ -171,63 +149,5 @@ public enum ISO8601Timestamp {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-}
-
-/// Reads fixed-width decimal fields from ASCII bytes.
-private struct DigitScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    var isAtEnd: Bool { position == bytes.count }
-
-    mutating func take(_ character: Unicode.Scalar) -> Bool {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
-        position += 1
-        return true
-    }
-
-    mutating func number(digits: Int) -> Int? {
-        guard position + digits <= bytes.count else { return nil }
-        var value = 0
-        for byte in bytes[position..<position + digits] {
-            guard (48...57).contains(byte) else { return nil }
-            value = value * 10 + Int(byte - 48)
-        }
-        position += digits
-        return value
-    }
-
-    mutating func fraction() -> Double? {
-        var value = 0.0
-        var scale = 0.1
-        let start = position
-        while position < bytes.count, (48...57).contains(bytes[position]) {
-            value += Double(bytes[position] - 48) * scale
-            scale /= 10
-            position += 1
-        }
-        return position > start ? value : nil
-    }
-
-    enum Zone { case absent, offset(Int), invalid }
-
-    /// `Z`, `+hh:mm`, `+hhmm` or `+hh`, as seconds east of UTC.
-    mutating func zone() -> Zone {
-        if take("Z") || take("z") { return .offset(0) }
-        let sign: Int
-        if take("+") { sign = 1 } else if take("-") { sign = -1 } else { return .absent }
-        guard let hours = number(digits: 2), hours < 24 else { return .invalid }
-        var minutes = 0
-        if take(":") {
-            guard let value = number(digits: 2) else { return .invalid }
-            minutes = value
-        } else if let value = number(digits: 2) {
-            minutes = value
-        }
-        guard minutes < 60 else { return .invalid }
-        return .offset(sign * (hours * 3600 + minutes * 60))
     }
 }

@@ -177,7 +177,7 @@ extension RowConverter {
             return true
         }
         // Four-digit years, as Socrata writes them (the reader takes signed and longer ones too).
-        guard text.count >= 10, text[0] &- UInt8(ascii: "0") < 10, text[4] == UInt8(ascii: "-") else { return false }
+        guard ISO8601Timestamp.startsWithFourDigitYear(text) else { return false }
         switch type {
         case .timestamp:
             guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: true) else { return false }

@@ -44,7 +44,7 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
         dictionary = DatasetDictionary(
             name: name, description: text(.description), attribution: text(.attribution), attributionLink: text(.attributionLink),
             license: (try? facts.decodeIfPresent(License.self, forKey: .license))?.flatMap(\.name), licenseID: text(.licenseId),
-            category: text(.category), tags: (try? facts.decodeIfPresent([String].self, forKey: .tags))?.flatMap { $0 } ?? [])
+            category: text(.category), tags: ((try? facts.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? [])
         // More columns than any database holds is refused before one is built.
         var list = try container.nestedUnkeyedContainer(forKey: .columns)
         if let count = list.count, count > Self.mostColumns {
