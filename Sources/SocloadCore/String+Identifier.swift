@@ -5,4 +5,11 @@ extension String {
     public var quotedDatabaseIdentifier: String {
         "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// The string as a single-quoted SQL literal, with any `'` doubled: `O'Hare` → `'O''Hare'`.
+    /// For text that must be part of a statement (a column's name as a JSON member's name);
+    /// values from data are bound instead.
+    public var sqlStringLiteral: String {
+        "'" + replacingOccurrences(of: "'", with: "''") + "'"
+    }
 }

@@ -10,6 +10,10 @@ extension PostgreSQLCatalog {
         try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \"dictionary_json\" text")
         try run().execute(SchemaChangeLog(dialect: dialect).createStatement)
         try run().execute(RefreshLog(dialect: dialect).createStatement)
+        for (name, type) in RefreshLog.laterColumns {
+            try run().execute("ALTER TABLE \(dialect.table(RefreshLog.tableName)) ADD COLUMN IF NOT EXISTS \(name.quotedDatabaseIdentifier) "
+                              + dialect.declaredType(type))
+        }
         try run().execute(CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)
         try run().execute(statements.delete)
@@ -48,6 +52,13 @@ extension PostgreSQLCatalog {
         let log = RefreshLog(dialect: PostgreSQLDialect(schema: schema))
         guard try exists(log.dialect.table(RefreshLog.tableName)) else { return [] }
         return try run().execute(log.selectStatement, [table]).rows.compactMap(RefreshLog.record(fromRow:))
+    }
+
+    /// The change log's rows for a table at or after a time (`RowChangeLog`).
+    public func rowChanges(of table: String, since: String) throws -> [RecordedRowChange] {
+        let log = RowChangeLog(dialect: PostgreSQLDialect(schema: schema))
+        guard try exists(log.dialect.table(RowChangeLog.tableName)) else { return [] }
+        return try run().execute(log.selectStatement, [table, since]).rows.compactMap(RowChangeLog.change(fromRow:))
     }
 
     private func exists(_ qualified: String) throws -> Bool {

@@ -20,6 +20,10 @@ extension PostgreSQLDatabase: LoadedDatabase {
         try catalog.refreshes(of: table)
     }
 
+    public func rowChanges(of table: String, since: String) throws -> [RecordedRowChange] {
+        try catalog.rowChanges(of: LoadPlan.shortenedName(table, toBytes: PostgreSQLTypes.maximumNameBytes), since: since)
+    }
+
     /// The plan of the table of this name, as the catalog records it (a name longer than
     /// PostgreSQL keeps is looked up as it was shortened).
     public func planTable(named table: String) throws -> PlanTable? {

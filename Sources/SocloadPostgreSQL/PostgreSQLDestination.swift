@@ -162,6 +162,12 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try PostgreSQLTableWriter(transaction: self, table: table, previous: previous)
     }
 
+    func replaceTable(_ table: PlanTable, previous: PlanTable?, comparison: (any PreviousCopyComparing)?) throws -> any TableWriter {
+        try PostgreSQLTableWriter(transaction: self, table: table, previous: previous, comparison: comparison)
+    }
+
+    var sql: (any SQLExecuting)? { PostgreSQLSQLExecutor(transaction: self) }
+
     func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter {
         try PostgreSQLTableWriter(transaction: self, table: table, previous: previous, rowsFromExistingTable: true)
     }

@@ -56,4 +56,17 @@ public struct PostgreSQLDialect: SQLDialect {
 
     public func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
     public func suffix(of text: String, length: String) -> String { "right(\(text), (\(length))::int)" }
+
+    /// Rows are found by their key.
+    public func insertionOrder(of alias: String) -> String? { nil }
+
+    /// `jsonb_build_object()` in pieces of 50 members (a function takes 100 arguments), joined
+    /// with `||`, as text.
+    public func jsonObject(_ members: [(name: String, value: String)]) -> String {
+        let pieces = stride(from: 0, to: max(members.count, 1), by: 50).map { start in
+            "jsonb_build_object(" + members[start..<min(start + 50, members.count)]
+                .map { "\($0.name.sqlStringLiteral)::text, \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        return "(" + pieces.joined(separator: " || ") + ")::text"
+    }
 }

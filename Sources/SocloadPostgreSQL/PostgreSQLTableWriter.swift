@@ -29,9 +29,13 @@ final class PostgreSQLTableWriter: TableWriter {
 
     /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
     /// is now (`socload extract`: a table rebuilt with one more lookup), not COPY batches.
+    /// Compares the new copy with the old one before the swap (a refresh's row changes).
+    private let comparison: (any PreviousCopyComparing)?
+
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?,
-         rowsFromExistingTable: Bool = false) throws {
+         rowsFromExistingTable: Bool = false, comparison: (any PreviousCopyComparing)? = nil) throws {
         self.transaction = transaction
+        self.comparison = comparison
         self.table = table
         self.previous = previous
         newName = transaction.temporaryName("new")
@@ -186,6 +190,12 @@ final class PostgreSQLTableWriter: TableWriter {
         }
         if !table.primaryKey.isEmpty {
             indexNames.append((keyName, PostgreSQLTableSwap.keyName(of: table)))
+        }
+        if let comparison {
+            let target = transaction.qualified(table.name)
+            let oldExists = try transaction.value("SELECT c.relkind::text FROM pg_class c WHERE c.oid = to_regclass($1)", [target])
+                .map { $0 == "r" || $0 == "p" } ?? false
+            try comparison.compare(newTable: newTable, oldTable: oldExists ? target : nil)
         }
         let swap = PostgreSQLTableSwap(transaction: transaction, table: table, previous: previous, newName: newName,
                                        ownedIndexes: indexNames)

@@ -12,6 +12,11 @@ extension SQLiteCatalog {
         try addMissingColumns()
         try db.execute(sql: SchemaChangeLog(dialect: dialect).createStatement)
         try db.execute(sql: RefreshLog(dialect: dialect).createStatement)
+        let logColumns = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?)", arguments: [RefreshLog.tableName]))
+        for (name, type) in RefreshLog.laterColumns where !logColumns.contains(name) {
+            try db.execute(sql: "ALTER TABLE \(RefreshLog.tableName.quotedDatabaseIdentifier) ADD COLUMN \(name.quotedDatabaseIdentifier) "
+                                + dialect.declaredType(type))
+        }
         try db.execute(sql: CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)
         try db.execute(sql: statements.delete)

@@ -75,6 +75,12 @@ final class SQLiteLoadTransaction: LoadTransaction {
         try SQLiteTableWriter(db: db, table: table, previous: previous)
     }
 
+    func replaceTable(_ table: PlanTable, previous: PlanTable?, comparison: (any PreviousCopyComparing)?) throws -> any TableWriter {
+        try SQLiteTableWriter(db: db, table: table, previous: previous, comparison: comparison)
+    }
+
+    var sql: (any SQLExecuting)? { SQLiteSQLExecutor(db: db) }
+
     func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter {
         try SQLiteTableWriter(db: db, table: table, previous: previous, rowsFromExistingTable: true)
     }

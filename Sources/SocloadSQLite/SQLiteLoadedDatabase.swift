@@ -61,6 +61,15 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         try queue.read { db in try SQLiteCatalog(db: db).refreshes(of: table) }
     }
 
+    public func rowChanges(of table: String, since: String) throws -> [RecordedRowChange] {
+        try queue.read { db in
+            guard try db.tableExists(RowChangeLog.tableName) else { return [] }
+            let executor = SQLiteSQLExecutor(db: db)
+            return try executor.rows(RowChangeLog(dialect: SQLiteDialect()).selectStatement, [.text(table), .text(since)])
+                .compactMap(RowChangeLog.change(fromRow:))
+        }
+    }
+
     public func planTable(named table: String) throws -> PlanTable? {
         try queue.read { db in try SQLiteCatalog(db: db).planTable(named: table) }
     }

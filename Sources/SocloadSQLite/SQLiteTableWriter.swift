@@ -17,12 +17,22 @@ final class SQLiteTableWriter: TableWriter {
     static let stagingTable = "temp.\"_socload_rows\""
     /// True when rows go first to the staging table (the table has lookups).
     private let stagesRows: Bool
+    /// Compares the new copy with the old before the old goes (a refresh's row changes).
+    private let comparison: (any PreviousCopyComparing)?
+    /// Where the old copy waits for the comparison (renamed, its indexes still on it).
+    static let previousCopy = "_socload_previous_copy"
+    private var keepsPreviousCopy = false
 
     /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
     /// is now (`socload extract`: a table rebuilt with one more lookup), not inserted batches.
-    init(db: Database, table: PlanTable, previous: PlanTable?, rowsFromExistingTable: Bool = false) throws {
+    /// With a `comparison`, the old table is renamed aside rather than dropped, and dropped once
+    /// compared (unless foreign keys are enforced on the connection: then SQLite would point
+    /// other tables' references at the renamed copy, so it is dropped at once, and only counted).
+    init(db: Database, table: PlanTable, previous: PlanTable?, rowsFromExistingTable: Bool = false,
+         comparison: (any PreviousCopyComparing)? = nil) throws {
         self.db = db
         self.table = table
+        self.comparison = comparison
         try SQLiteFreeSpace.check(db: db, table: table.name)
         let owned = SQLiteTypes.ownedObjectNames(table).union(previous.map(SQLiteTypes.ownedObjectNames) ?? [])
         userObjects = try db.fetchRows(sql: """
@@ -45,6 +55,12 @@ final class SQLiteTableWriter: TableWriter {
                     "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type))"
                 }.joined(separator: ", ") + ")")
             }
+        }
+        if comparison != nil, try db.tableExists(table.name),
+           try db.fetchValue(sql: "PRAGMA foreign_keys") == .integer(0) {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(Self.previousCopy.quotedDatabaseIdentifier)")
+            try SQLiteSQLExecutor.rename(table.name, to: Self.previousCopy, db: db)
+            keepsPreviousCopy = true
         }
         try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
         try db.execute(sql: Self.createTableSQL(table))
@@ -93,6 +109,10 @@ final class SQLiteTableWriter: TableWriter {
             try db.execute(sql: "INSERT INTO \(quotedTable) (\(Self.quotedList(table.storedColumns.map(\.name)))) "
                                 + "SELECT \(rows.select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
             try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
+        }
+        try comparison?.compare(newTable: quotedTable, oldTable: keepsPreviousCopy ? Self.previousCopy.quotedDatabaseIdentifier : nil)
+        if keepsPreviousCopy {
+            try db.execute(sql: "DROP TABLE \(Self.previousCopy.quotedDatabaseIdentifier)")
         }
         if !table.primaryKey.isEmpty {
             do {

@@ -7,7 +7,7 @@ import SocloadSocrata
 enum SocloadTool {
     static var commands: [any Command.Type] { [
         FetchCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
-        InfoCommand.self, VerifyCommand.self, ExtractCommand.self, RecountCommand.self, DropCommand.self,
+        InfoCommand.self, ChangesCommand.self, VerifyCommand.self, ExtractCommand.self, RecountCommand.self, DropCommand.self,
     ] }
 
     static let rootSpec = CommandSpec(

@@ -86,6 +86,14 @@ public protocol LoadTransaction: AnyObject {
     /// (keys, `--index` indexes) apart from the user's.
     func replaceTable(_ table: PlanTable, previous: PlanTable?) throws -> any TableWriter
 
+    /// `replaceTable(_:previous:)`, keeping the old copy until the new one is complete so that
+    /// `comparison` can compare the two (`RowChangeTracker`) before the old one goes.
+    func replaceTable(_ table: PlanTable, previous: PlanTable?, comparison: (any PreviousCopyComparing)?) throws -> any TableWriter
+
+    /// The SQL the core writes once, run in this transaction; nil where the destination is no
+    /// SQL database (then a refresh does not count its row changes).
+    var sql: (any SQLExecuting)? { get }
+
     /// Starts a new copy of a table from its own rows as they are now, in the shape of `table`
     /// (one more lookup than `previous`, the plan it was loaded with): what `extract` does.
     func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter
@@ -103,6 +111,15 @@ public protocol LoadTransaction: AnyObject {
 
     /// Upserts rows into an existing table by its key.
     func upserter(for table: PlanTable) throws -> any RowUpserter
+}
+
+extension LoadTransaction {
+    /// No comparison: the old copy goes as the destination always did.
+    public func replaceTable(_ table: PlanTable, previous: PlanTable?, comparison: (any PreviousCopyComparing)?) throws -> any TableWriter {
+        try replaceTable(table, previous: previous)
+    }
+
+    public var sql: (any SQLExecuting)? { nil }
 }
 
 /// Writes the rows of one new table, then builds what the plan asks for.

@@ -15,6 +15,9 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     public var primaryKey: [String]?
     /// Columns to extract into lookup tables (`--extract`), in order.
     public var extractions: [Extraction]
+    /// `--keep-changes N`: the change log keeps the row changes of the table's last N refreshes
+    /// (nil: `RowChangeLog.defaultKeptRefreshes`). Kept by later refreshes.
+    public var keptChangeRefreshes: Int?
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
                 indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil,
@@ -38,6 +41,7 @@ public struct PlanOptions: Sendable, Codable, Equatable {
         distributeBy = try container.decodeIfPresent(String.self, forKey: .distributeBy)
         primaryKey = try container.decodeIfPresent([String].self, forKey: .primaryKey)
         extractions = try container.decodeIfPresent([Extraction].self, forKey: .extractions) ?? []
+        keptChangeRefreshes = try container.decodeIfPresent(Int.self, forKey: .keptChangeRefreshes)
     }
 }
 

@@ -44,6 +44,10 @@ public protocol LoadedDatabase {
     /// logged.
     func refreshes(of table: String) throws -> [RefreshRecord]
 
+    /// The rows the table's refreshes at or after `since` (ISO-8601 UTC, compared as text)
+    /// added, removed and changed, in order (`RowChangeLog`); empty when none were logged.
+    func rowChanges(of table: String, since: String) throws -> [RecordedRowChange]
+
     /// Removes a loaded table, the tables it owns and its catalog entry, in one transaction;
     /// the name removed, or nil when the catalog has no such table. A table another table
     /// still needs is refused (`ReadError.inUse`).

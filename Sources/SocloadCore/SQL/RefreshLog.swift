@@ -14,11 +14,15 @@ public struct RefreshRecord: Sendable, Equatable, Codable {
     public var inserted: Int?
     public var updated: Int?
     public var deleted: Int?
+    /// Rows a refresh compared and found the same (nil: not counted).
+    public var unchanged: Int?
+    /// Rows that came back under new keys when the publisher re-issued the dataset.
+    public var reissued: Int?
     public var seconds: Double
 
     public init(table: String, refreshedAt: String, kind: String, source: String, rowsUpdatedAt: String? = nil,
                 etag: String? = nil, rowCount: Int, schemaChanges: Int = 0, inserted: Int? = nil, updated: Int? = nil,
-                deleted: Int? = nil, seconds: Double) {
+                deleted: Int? = nil, unchanged: Int? = nil, reissued: Int? = nil, seconds: Double) {
         self.table = table
         self.refreshedAt = refreshedAt
         self.kind = kind
@@ -30,6 +34,8 @@ public struct RefreshRecord: Sendable, Equatable, Codable {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.unchanged = unchanged
+        self.reissued = reissued
         self.seconds = seconds
     }
 }
@@ -46,8 +52,11 @@ public struct RefreshLog {
     static let columns: [(String, LogicalType)] = [
         ("table_name", .text), ("refreshed_at", .text), ("kind", .text), ("source", .text), ("rows_updated_at", .text),
         ("etag", .text), ("row_count", .integer), ("schema_changes", .integer), ("inserted", .integer), ("updated", .integer),
-        ("deleted", .integer), ("seconds", .double),
+        ("deleted", .integer), ("seconds", .double), ("unchanged", .integer), ("reissued", .integer),
     ]
+
+    /// The columns added after the log's first version, which a migration adds to an older log.
+    public static let laterColumns: [(String, LogicalType)] = Array(columns.suffix(2))
 
     public var createStatement: String {
         "CREATE TABLE IF NOT EXISTS \(dialect.table(Self.tableName)) ("
@@ -64,7 +73,8 @@ public struct RefreshLog {
         func integer(_ value: Int?) -> DatabaseValue { value.map { .integer(Int64($0)) } ?? .null }
         return [.text(record.table), .text(record.refreshedAt), .text(record.kind), .text(record.source), text(record.rowsUpdatedAt),
                 text(record.etag), integer(record.rowCount), integer(record.schemaChanges), integer(record.inserted),
-                integer(record.updated), integer(record.deleted), .real(record.seconds)]
+                integer(record.updated), integer(record.deleted), .real(record.seconds), integer(record.unchanged),
+                integer(record.reissued)]
     }
 
     /// A table's refreshes, oldest first (each column read back as text); bind the table's name.
@@ -81,6 +91,7 @@ public struct RefreshLog {
         return RefreshRecord(table: table, refreshedAt: time, kind: kind, source: source, rowsUpdatedAt: row[4], etag: row[5],
                              rowCount: row[6].flatMap { Int($0) } ?? 0, schemaChanges: row[7].flatMap { Int($0) } ?? 0,
                              inserted: row[8].flatMap { Int($0) }, updated: row[9].flatMap { Int($0) },
-                             deleted: row[10].flatMap { Int($0) }, seconds: row[11].flatMap { Double($0) } ?? 0)
+                             deleted: row[10].flatMap { Int($0) }, unchanged: row[12].flatMap { Int($0) },
+                             reissued: row[13].flatMap { Int($0) }, seconds: row[11].flatMap { Double($0) } ?? 0)
     }
 }

@@ -46,6 +46,14 @@ public protocol SQLDialect: Sendable {
 
     /// The last `length` characters of `text` (`length` a bound positive integer).
     func suffix(of text: String, length: String) -> String
+
+    /// A JSON object (as text) of `members`: each a name and a column expression, any number of
+    /// them (the databases limit a function's arguments; long lists are joined in pieces).
+    func jsonObject(_ members: [(name: String, value: String)]) -> String
+
+    /// The expression that numbers the rows of a new table in insertion order, for `alias`
+    /// (SQLite's `rowid`); nil where rows have no such number (PostgreSQL: found by key).
+    func insertionOrder(of alias: String) -> String?
 }
 
 /// SQLite's SQL: `?` placeholders, values compared as stored.
@@ -68,6 +76,22 @@ public struct SQLiteDialect: SQLDialect {
 
     public func position(of needle: String, in text: String) -> String { "instr(\(text), \(needle))" }
     public func suffix(of text: String, length: String) -> String { "substr(\(text), -\(length))" }
+    public func insertionOrder(of alias: String) -> String? { "\(alias).rowid" }
+
+    /// `json_object()` in pieces of 60 members (Debian's SQLite takes 127 arguments), spliced as
+    /// text: each piece's closing and opening brace are cut where they meet (the members' values
+    /// are scalars, so the brace cut is the object's own).
+    public func jsonObject(_ members: [(name: String, value: String)]) -> String {
+        let pieces = stride(from: 0, to: max(members.count, 1), by: 60).map { start in
+            "json_object(" + members[start..<min(start + 60, members.count)]
+                .map { "\($0.name.sqlStringLiteral), \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        guard pieces.count > 1 else { return pieces[0] }
+        return pieces.enumerated().map { index, piece in
+            index == 0 ? "rtrim(\(piece), '}')" : index == pieces.count - 1 ? "ltrim(\(piece), '{')"
+                : "trim(\(piece), '{}')"
+        }.joined(separator: " || ',' || ")
+    }
 
     /// The declared type gives the column its affinity.
     public func declaredType(_ type: LogicalType) -> String {

@@ -31,6 +31,9 @@ public struct DocumentLoadRequest: Sendable {
     /// What a reload does when the table's shape changed (`--on-schema-change`): without portal
     /// metadata a renamed field is a removal and an addition.
     public var onSchemaChange = SchemaChangePolicy.warn
+    /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
+    /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).
+    public var keptChangeRefreshes: Int?
     /// Nested objects become `parent_child` columns instead of JSON text (`--flatten`).
     public var flatten = false
     /// Fail on the first cell that is not of its column's type instead of storing NULL.

@@ -29,6 +29,7 @@ extension DatasetLoader {
                 state.source = request.displaySource
                 state.bytesExpected = bytesExpected
                 state.schemaPolicy = request.onSchemaChange
+                state.keptChangeRefreshes = request.keptChangeRefreshes
                 state.view = described.view
                 let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
@@ -87,14 +88,14 @@ extension DatasetLoader {
                 }
                 let entry = CatalogEntry(
                     tableName: plan.mainTable.name, datasetID: nil, domain: nil, name: nil, sourceURL: state.source,
-                    fetchedAt: Self.now(), rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: columnsJSON,
+                    fetchedAt: state.refreshedAt, rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: columnsJSON,
                     columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
                     requestSignature: "load", planJSON: plan.jsonText,
                     invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil,
                     dictionaryJSON: described.view?.dictionaryJSON(domain: nil))
                 try transaction.catalog.record(entry)
                 try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
-                try transaction.catalog.recordRefresh(.of(entry, kind: "load", schemaChanges: state.schemaChanges,
+                try transaction.catalog.recordRefresh(.of(entry, kind: "load", state: state,
                                                           seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
                 var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                           columnCount: plan.mainTable.storedColumns.count, source: state.source,
@@ -103,6 +104,7 @@ extension DatasetLoader {
                                           invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
                                           notes: notes)
                 summary.schemaChanges = state.schemaChanges
+                summary.rowChanges = state.changeTracker?.counts
                 summary.childTables = writers.keys.sorted().dropFirst().map {
                     ChildTableCount(plan.tables[$0].name, rowCounts[$0] ?? 0)
                 }

@@ -23,10 +23,14 @@ extension DatasetLoader {
 }
 
 extension RefreshRecord {
-    /// The refresh log's row for a load that recorded `entry`.
-    static func of(_ entry: CatalogEntry, kind: String, schemaChanges: [SchemaChange], seconds: Double) -> RefreshRecord {
-        RefreshRecord(table: entry.tableName, refreshedAt: entry.fetchedAt, kind: kind, source: entry.sourceURL,
-                      rowsUpdatedAt: entry.rowsUpdatedAt, etag: entry.etag, rowCount: entry.rowCount,
-                      schemaChanges: schemaChanges.count, seconds: seconds)
+    /// The refresh log's row for a load that recorded `entry`: its schema changes and, when
+    /// they were counted, its row changes.
+    static func of(_ entry: CatalogEntry, kind: String, state: DatasetLoader.LoadState, seconds: Double? = nil) -> RefreshRecord {
+        let counts = state.changeTracker?.counts
+        return RefreshRecord(table: entry.tableName, refreshedAt: entry.fetchedAt, kind: kind, source: entry.sourceURL,
+                             rowsUpdatedAt: entry.rowsUpdatedAt, etag: entry.etag, rowCount: entry.rowCount,
+                             schemaChanges: state.schemaChanges.count, inserted: counts?.added, updated: counts?.changed,
+                             deleted: counts?.removed, unchanged: counts?.unchanged, reissued: counts?.reissued,
+                             seconds: seconds ?? state.elapsed)
     }
 }

@@ -39,27 +39,6 @@ public final class DatasetLoader: @unchecked Sendable {
     /// Stops reading once `--limit` rows are in.
     struct LimitReached: Error {}
 
-    /// What one load has seen so far.
-    final class LoadState {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var plan: LoadPlan?
-        var writer: (any TableWriter)?
-        var view: ViewMetadata?
-        var rowCount = 0
-        var invalidCells: [InvalidCells] = []
-        /// Things the user should know that did not stop the load.
-        var notes: [String] = []
-        /// What to do about schema changes, and the changes this load makes.
-        var schemaPolicy = SchemaChangePolicy.warn
-        var schemaChanges: [SchemaChange] = []
-        var bytesRead: Int64 = 0
-        var bytesExpected: Int64?
-        var head: HTTPResponseHead?
-        var source = ""
-
-        var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-    }
-
     /// Stops the load running now, from any thread (a signal handler, say): a blocked read,
     /// network wait, database statement or lock wait ends within a second, the load rolls back
     /// and fails with `LoadError.interrupted(signal:)`. Afterwards the loader and its database
@@ -103,6 +82,7 @@ public final class DatasetLoader: @unchecked Sendable {
             let state = LoadState()
             state.source = request.reference.displaySource
             state.schemaPolicy = request.onSchemaChange
+            state.keptChangeRefreshes = request.keptChangeRefreshes
             let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
             if let previous, let portal, try portalUnchanged(portal, since: previous, state: state) {
                 return upToDate(previous, state: state)
@@ -130,7 +110,7 @@ public final class DatasetLoader: @unchecked Sendable {
             let entry = CatalogEntry(
                 tableName: plan.mainTable.name, datasetID: request.reference.datasetID ?? view.id,
                 domain: request.reference.domain, name: view.name, sourceURL: state.source,
-                fetchedAt: Self.now(), rowsUpdatedAt: view.rowsUpdatedAtText,
+                fetchedAt: state.refreshedAt, rowsUpdatedAt: view.rowsUpdatedAtText,
                 rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
                 etag: state.head?.etag, lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
@@ -138,11 +118,12 @@ public final class DatasetLoader: @unchecked Sendable {
                 dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain))
             try transaction.catalog.record(entry)
             try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
-            try transaction.catalog.recordRefresh(.of(entry, kind: "fetch", schemaChanges: state.schemaChanges, seconds: state.elapsed))
+            try transaction.catalog.recordRefresh(.of(entry, kind: "fetch", state: state))
             var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                       columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                       catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
             summary.schemaChanges = state.schemaChanges
+            summary.rowChanges = state.changeTracker?.counts
             return summary
         }
     }
@@ -254,7 +235,7 @@ public final class DatasetLoader: @unchecked Sendable {
                                                                policy: state.schemaPolicy)
             state.notes += Self.notes(for: state.schemaChanges)
         }
-        state.writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
+        state.writer = try replaceTable(&plan, previous: previous, transaction: transaction, state: state)
         if !rowsFollowThePlan, let writer = state.writer,
            let sources = ReshapingTableWriter.sources(for: plan.mainTable, arriving: arriving.mainTable) {
             state.writer = ReshapingTableWriter(base: writer, sources: sources)

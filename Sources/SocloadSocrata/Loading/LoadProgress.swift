@@ -28,6 +28,9 @@ public struct LoadSummary: Sendable, Equatable {
     public var childTables: [ChildTableCount] = []
     /// How the table's shape changed from the copy it replaced (empty on a first load).
     public var schemaChanges: [SchemaChange] = []
+    /// What the load changed in the table's rows against the copy it replaced (nil on a first
+    /// load, or where the rows were not counted).
+    public var rowChanges: RowChangeCounts?
 }
 
 /// A child table of a load and how many rows it got.

@@ -50,6 +50,9 @@ public struct LoadRequest: Sendable {
     /// What a refresh does when the table's shape changed: `warn` (take the new shape, say how),
     /// `fail` (change nothing, exit 65) or `evolve` (keep the table's columns). See `SchemaChange`.
     public var onSchemaChange = SchemaChangePolicy.warn
+    /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
+    /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).
+    public var keptChangeRefreshes: Int?
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false

@@ -130,6 +130,18 @@ struct TableShapeOptions: ParsableArguments {
                 + "gone ones NULL, renamed ones under their old name). Every change is logged (info TABLE --changes).",
             default: "warn")
     var onSchemaChange: SchemaChangePolicy?
+    @Option(valueName: "n", help: "The change log keeps the row changes of the table's last N refreshes (socload changes; "
+                                + "kept on refresh).", default: "10")
+    var keepChanges: Int?
+
+    /// `--keep-changes`, checked.
+    func keptChangeRefreshes(command: CommandSpec) throws -> Int? {
+        guard let keepChanges else { return nil }
+        guard keepChanges >= 0 else {
+            throw UsageError("--keep-changes needs a number of refreshes (0 keeps none), not \(keepChanges)", command: command)
+        }
+        return keepChanges
+    }
 
     /// `--type`s by column (the last one given for a column wins).
     var typeOverrides: [String: LogicalType] {

@@ -61,6 +61,7 @@ struct LoadCommand: ParsableCommand {
         request.typeOverrides = shape.typeOverrides
         request.primaryKey = shape.pk?.names
         request.onSchemaChange = shape.onSchemaChange ?? .warn
+        request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
         request.indexes = shape.index.map(\.names)
         request.strict = strict
         request.flatten = flatten
@@ -96,6 +97,7 @@ struct LoadCommand: ParsableCommand {
             session.inform("  and \(NumberText.grouped(child.rowCount)) row\(child.rowCount == 1 ? "" : "s") into "
                            + TerminalText.escaped(child.tableName))
         }
+        FetchCommand.reportRowChanges(summary, session: session)
         FetchCommand.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))

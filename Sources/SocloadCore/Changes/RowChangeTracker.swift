@@ -1,0 +1,120 @@
+import Foundation
+
+/// Counts, and logs, what one load of a table changed against the copy it replaces.
+///
+/// The load's writer is wrapped (`writer(wrapping:)`) so each batch's fingerprints go to a new
+/// fingerprint table as the rows go in; the destination's writer calls `compare` once the new
+/// copy is complete and the old one still exists. Then the counts are made set-based from the
+/// two fingerprint tables, the change log gets the rows that differ (the last refreshes' kept),
+/// and the new fingerprints become the table's. All of it inside the load's transaction.
+public final class RowChangeTracker: PreviousCopyComparing {
+    private let sql: any SQLExecuting
+    private let table: PlanTable
+    private let previous: PlanTable?
+    private let refreshedAt: String
+    private let keptRefreshes: Int
+    private let names: (kept: String, new: String)
+    private let fingerprinter: RowFingerprinter
+    private let fingerprintWriter: any TableWriter
+    /// What `compare` found; nil before it ran, or when there was nothing to compare with (a
+    /// first load, a previous copy of another key, one from a socload that kept no fingerprints).
+    public private(set) var counts: RowChangeCounts?
+
+    /// Starts the new fingerprint table. `previous` is the plan table of the copy this replaces.
+    public init(sql: any SQLExecuting, table: PlanTable, previous: PlanTable?, refreshedAt: String,
+                keptRefreshes: Int = RowChangeLog.defaultKeptRefreshes) throws {
+        self.sql = sql
+        self.table = table
+        self.previous = previous
+        self.refreshedAt = refreshedAt
+        self.keptRefreshes = keptRefreshes
+        names = RowChangeSQL.fingerprintTables(of: table.name, dialect: sql.dialect)
+        fingerprinter = RowFingerprinter(table: table)
+        fingerprintWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: names.new, for: table))
+    }
+
+    /// `base`, writing each batch's fingerprints too.
+    public func writer(wrapping base: any TableWriter) -> any TableWriter {
+        FingerprintingTableWriter(base: base, tracker: self)
+    }
+
+    private var rowsFingerprinted = 0
+
+    func addFingerprints(of batch: RowBatch) throws {
+        guard batch.rowCount > 0 else { return }
+        try fingerprintWriter.insert(fingerprinter.fingerprints(of: batch, firstOrdinal: rowsFingerprinted + 1))
+        rowsFingerprinted += batch.rowCount
+    }
+
+    /// The previous copy's key, when it is the same key (columns of the same types, in order).
+    private var comparableOldKey: [String]? {
+        guard let previous else { return nil }
+        let new = table.primaryKey.map { table.column(named: $0)?.type }
+        let old = previous.primaryKey.map { previous.column(named: $0)?.type }
+        return new == old && table.primaryKey.map { $0.lowercased() } == previous.primaryKey.map { $0.lowercased() }
+            ? previous.primaryKey : nil
+    }
+
+    public func compare(newTable: String, oldTable: String?) throws {
+        let dialect = sql.dialect
+        _ = try fingerprintWriter.finish(strict: false)
+        let statements = RowChangeSQL(dialect: dialect, newKey: table.primaryKey, oldKey: comparableOldKey ?? [],
+                                      newFingerprints: names.new, oldFingerprints: names.kept)
+        try sql.execute(statements.indexStatement(name: "_socload_fingerprint_key_" + Self.uniqueSuffix()), [])
+        if let previous, let oldKey = comparableOldKey, try sql.tableExists(names.kept) {
+            counts = try count(statements)
+            // The log needs the old rows; a destination that could not keep them logs nothing.
+            if let counts, let oldTable, counts.reissued == nil, !oldKey.isEmpty, counts.added + counts.removed + counts.changed > 0 {
+                let log = RowChangeLog(dialect: dialect)
+                try sql.execute(log.createStatement, [])
+                for statement in statements.logStatements(newTable: newTable, newColumns: table.storedColumns.map(\.name),
+                                                          oldTable: oldTable, oldColumns: previous.storedColumns.map(\.name)) {
+                    try sql.execute(statement, [.text(table.name), .text(refreshedAt)])
+                }
+            }
+        }
+        if try sql.tableExists(RowChangeLog.tableName) {
+            try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
+        }
+        try sql.execute("DROP TABLE IF EXISTS \(dialect.table(names.kept))", [])
+        try sql.renameTable(names.new, to: names.kept)
+    }
+
+    private func count(_ statements: RowChangeSQL) throws -> RowChangeCounts? {
+        guard let row = try sql.rows(statements.countStatement, []).first, row.count == 4 else { return nil }
+        let numbers = row.map { $0.flatMap { Int($0) } ?? 0 }
+        let (newRows, oldRows, matched, unchanged) = (numbers[0], numbers[1], numbers[2], numbers[3])
+        var contentMatches = 0
+        let added = newRows - matched
+        if !statements.newKey.isEmpty, added > 0, Double(added) >= RowChangeCounts.reissueShare * Double(newRows) {
+            contentMatches = try sql.rows(statements.contentMatchStatement, []).first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0
+        }
+        return RowChangeCounts.from(newRows: newRows, oldRows: oldRows, matched: matched, unchanged: unchanged,
+                                    contentMatches: contentMatches)
+    }
+
+    /// 16 hex digits, so an index name never meets one a kept fingerprint table still has.
+    static func uniqueSuffix() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    }
+}
+
+/// A table writer that also hands each batch to the change tracker.
+final class FingerprintingTableWriter: TableWriter {
+    private let base: any TableWriter
+    private let tracker: RowChangeTracker
+
+    init(base: any TableWriter, tracker: RowChangeTracker) {
+        self.base = base
+        self.tracker = tracker
+    }
+
+    func insert(_ batch: RowBatch) throws {
+        try base.insert(batch)
+        try tracker.addFingerprints(of: batch)
+    }
+
+    func finish(strict: Bool) throws -> [String] {
+        try base.finish(strict: strict)
+    }
+}

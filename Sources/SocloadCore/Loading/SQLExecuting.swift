@@ -1,0 +1,26 @@
+/// Runs the SQL the core writes once for every database (`RowChangeSQL`, the change log) inside
+/// a load's transaction: what a destination must offer for a refresh to count and log its row
+/// changes. Values are always bound, never spliced into the SQL.
+public protocol SQLExecuting: AnyObject {
+    var dialect: any SQLDialect { get }
+    /// Runs one statement with its bound values.
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws
+    /// The rows of a query, each value as text (NULL as nil).
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[String?]]
+    /// True when the database has a table of that name.
+    func tableExists(_ name: String) throws -> Bool
+    /// Renames a table socload keeps for itself (no other object's SQL is rewritten).
+    func renameTable(_ name: String, to newName: String) throws
+    /// Makes a table of socload's own anew with `table`'s columns (its key columns NOT NULL and
+    /// compared as the data table's are, no index) and returns a writer that appends batches to it.
+    func appendWriter(for table: PlanTable) throws -> any TableWriter
+}
+
+/// Compares a new copy of a table with the one it replaces, at the moment both exist: called by
+/// the destination's table writer once every row is in the new copy, before the old is dropped.
+public protocol PreviousCopyComparing: AnyObject {
+    /// `newTable` and `oldTable` are relations as the dialect names them (quoted, qualified);
+    /// `oldTable` is nil when there was no previous copy, or it could not be kept this long
+    /// (then the rows are counted, not logged).
+    func compare(newTable: String, oldTable: String?) throws
+}

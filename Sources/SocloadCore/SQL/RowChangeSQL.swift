@@ -1,0 +1,117 @@
+/// The statements that count and log what a refresh changed, written once against the dialect.
+///
+/// Each load writes its rows' fingerprints (`RowFingerprinter`: key `k1`...`kn`, content hash
+/// `h`, insertion number `r`) to a new fingerprint table beside the rows; the previous load's are
+/// kept in the table's fingerprint table. Counting joins the two by key (or, for a table without
+/// a key, matches their hashes as multisets), so the old table is not read again; only the rows
+/// that changed are read from the two copies, for the change log.
+public struct RowChangeSQL {
+    public let dialect: any SQLDialect
+    /// The new copy's key columns (empty: no key).
+    public let newKey: [String]
+    /// The old copy's key columns, in the same order.
+    public let oldKey: [String]
+    /// The new and the previous fingerprint tables (names, unquoted).
+    public let newFingerprints: String
+    public let oldFingerprints: String
+
+    public init(dialect: any SQLDialect, newKey: [String], oldKey: [String], newFingerprints: String, oldFingerprints: String) {
+        self.dialect = dialect
+        self.newKey = newKey
+        self.oldKey = oldKey
+        self.newFingerprints = newFingerprints
+        self.oldFingerprints = oldFingerprints
+    }
+
+    /// Where a table's fingerprints are kept between refreshes, and where a load writes the new ones.
+    public static func fingerprintTables(of table: String, dialect: any SQLDialect) -> (kept: String, new: String) {
+        (dialect.kept("_socload_fingerprints_" + table), dialect.kept("_socload_fingerprints_new_" + table))
+    }
+
+    /// The fingerprint table's shape as a plan table: the key's columns (types as in `table`),
+    /// then the hash and the insertion number.
+    public static func fingerprintTable(named name: String, for table: PlanTable) -> PlanTable {
+        let keyTypes = table.primaryKey.map { name in table.column(named: name)?.type ?? .text }
+        let names = RowFingerprinter.columnNames(keyCount: keyTypes.count)
+        let columns = zip(names, keyTypes + [.integer, .integer]).enumerated().map { cell, column in
+            PlanColumn(name: column.0, type: column.1, source: .field(cell: cell))
+        }
+        return PlanTable(name: name, columns: columns, primaryKey: Array(names.prefix(keyTypes.count)))
+    }
+
+    private var n: String { "\(dialect.table(newFingerprints)) AS \"n\"" }
+    private var o: String { "\(dialect.table(oldFingerprints)) AS \"o\"" }
+    private var keyCount: Int { newKey.count }
+    private var isKeyed: Bool { keyCount > 0 }
+
+    /// `"n"."k1" = "o"."k1" AND ...`
+    private var keysMatch: String {
+        (1...max(keyCount, 1)).map { isKeyed ? "\"n\".\"k\($0)\" = \"o\".\"k\($0)\"" : "\"n\".\"h\" = \"o\".\"h\"" }
+            .joined(separator: " AND ")
+    }
+
+    /// The index a new fingerprint table gets once filled (by key, or by hash without a key).
+    public func indexStatement(name: String) -> String {
+        let columns = isKeyed ? (1...keyCount).map { "\"k\($0)\"" }.joined(separator: ", ") : "\"h\""
+        return "CREATE INDEX \(dialect.kept(name).quotedDatabaseIdentifier) ON \(dialect.table(newFingerprints)) (\(columns))"
+    }
+
+    /// One row: the new copy's rows, the old copy's, the rows matched (by key, or by content
+    /// without one), and the matched rows whose content is the same.
+    public var countStatement: String {
+        let counts = "(SELECT count(*) FROM \(dialect.table(newFingerprints))), (SELECT count(*) FROM \(dialect.table(oldFingerprints)))"
+        guard isKeyed else {
+            return "SELECT \(counts), coalesce(sum(\"g\".\"m\"), 0), coalesce(sum(\"g\".\"m\"), 0) FROM (\(multisetMatches(newRows: "SELECT \"h\" FROM \(dialect.table(newFingerprints))", oldRows: "SELECT \"h\" FROM \(dialect.table(oldFingerprints))"))) AS \"g\""
+        }
+        return "SELECT \(counts), count(*), coalesce(sum(CASE WHEN \"n\".\"h\" = \"o\".\"h\" THEN 1 ELSE 0 END), 0) "
+            + "FROM \(n) JOIN \(o) ON \(keysMatch)"
+    }
+
+    /// How many rows of new keys have the content of a row whose key went (a re-issue's sign).
+    public var contentMatchStatement: String {
+        let added = "SELECT \"n\".\"h\" FROM \(n) WHERE NOT EXISTS (SELECT 1 FROM \(o) WHERE \(keysMatch))"
+        let removed = "SELECT \"o\".\"h\" FROM \(o) WHERE NOT EXISTS (SELECT 1 FROM \(n) WHERE \(keysMatch))"
+        return "SELECT coalesce(sum(\"g\".\"m\"), 0) FROM (\(multisetMatches(newRows: added, oldRows: removed))) AS \"g\""
+    }
+
+    /// Per hash, how many of the two lists' rows pair up (`m`).
+    private func multisetMatches(newRows: String, oldRows: String) -> String {
+        "SELECT CASE WHEN sum(\"u\".\"s\") < count(*) - sum(\"u\".\"s\") THEN sum(\"u\".\"s\") ELSE count(*) - sum(\"u\".\"s\") END AS \"m\" "
+            + "FROM (SELECT \"h\", 1 AS \"s\" FROM (\(newRows)) AS \"a\" UNION ALL SELECT \"h\", 0 AS \"s\" FROM (\(oldRows)) AS \"b\") AS \"u\" "
+            + "GROUP BY \"u\".\"h\""
+    }
+
+    /// The change log's rows for this refresh: added, removed, changed (a keyed table only).
+    /// `newTable` / `oldTable` are the two copies (relations as the dialect names them) with
+    /// their stored columns; bind the table's name and the refresh's time.
+    public func logStatements(newTable: String, newColumns: [String], oldTable: String, oldColumns: [String]) -> [String] {
+        guard isKeyed else { return [] }
+        let log = dialect.table(RowChangeLog.tableName)
+        let insert = "INSERT INTO \(log) (\"table_name\", \"refreshed_at\", \"kind\", \"row_key\", \"old_values\", \"new_values\") "
+        let head = "SELECT CAST(\(dialect.placeholder(1)) AS TEXT), CAST(\(dialect.placeholder(2)) AS TEXT), "
+        func object(_ alias: String, _ columns: [String]) -> String {
+            dialect.jsonObject(columns.map { ($0, "\"\(alias)\".\($0.quotedDatabaseIdentifier)") })
+        }
+        let newKeyJSON = object("t", newKey)
+        let oldKeyJSON = object("p", oldKey)
+        let locateNew: String
+        if let order = dialect.insertionOrder(of: "\"t\"") {
+            locateNew = "\(order) = \"n\".\"r\""
+        } else {
+            locateNew = newKey.enumerated().map { "\"t\".\($1.quotedDatabaseIdentifier) = \"n\".\"k\($0 + 1)\"" }
+                .joined(separator: " AND ")
+        }
+        let locateOld = oldKey.enumerated().map { "\"p\".\($1.quotedDatabaseIdentifier) = \"o\".\"k\($0 + 1)\"" }
+            .joined(separator: " AND ")
+        let none = "CAST(NULL AS TEXT)"
+        return [
+            insert + head + "'added', \(newKeyJSON), \(none), \(object("t", newColumns)) FROM \(n) JOIN \(newTable) AS \"t\" "
+                + "ON \(locateNew) WHERE NOT EXISTS (SELECT 1 FROM \(o) WHERE \(keysMatch))",
+            insert + head + "'removed', \(oldKeyJSON), \(object("p", oldColumns)), \(none) FROM \(o) JOIN \(oldTable) AS \"p\" "
+                + "ON \(locateOld) WHERE NOT EXISTS (SELECT 1 FROM \(n) WHERE \(keysMatch))",
+            insert + head + "'changed', \(newKeyJSON), \(object("p", oldColumns)), \(object("t", newColumns)) FROM \(n) "
+                + "JOIN \(o) ON \(keysMatch) AND \"n\".\"h\" <> \"o\".\"h\" JOIN \(newTable) AS \"t\" ON \(locateNew) "
+                + "JOIN \(oldTable) AS \"p\" ON \(locateOld)",
+        ]
+    }
+}

@@ -1,0 +1,73 @@
+import SocloadCore
+
+/// The core's shared SQL, run in the load's transaction (any open COPY ended first).
+final class PostgreSQLSQLExecutor: SQLExecuting {
+    private let transaction: PostgreSQLLoadTransaction
+    let dialect: any SQLDialect
+
+    init(transaction: PostgreSQLLoadTransaction) {
+        self.transaction = transaction
+        dialect = PostgreSQLDialect(schema: transaction.schema)
+    }
+
+    static func text(_ value: DatabaseValue) -> String? {
+        switch value {
+        case .null, .blob: return nil
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .text(let text): return text
+        }
+    }
+
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        try transaction.execute(sql, arguments.map(Self.text))
+    }
+
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[String?]] {
+        try transaction.execute(sql, arguments.map(Self.text)).rows
+    }
+
+    func tableExists(_ name: String) throws -> Bool {
+        try transaction.tableExists(name)
+    }
+
+    func renameTable(_ name: String, to newName: String) throws {
+        try transaction.execute("ALTER TABLE \(transaction.qualified(name)) RENAME TO \(newName.quotedDatabaseIdentifier)")
+    }
+
+    func appendWriter(for table: PlanTable) throws -> any TableWriter {
+        try PostgreSQLAppendWriter(transaction: transaction, table: table)
+    }
+}
+
+/// Appends batches to a table of socload's own, made anew, by binary COPY (which may take turns
+/// with the COPY of the rows themselves: the transaction keeps one open at a time).
+final class PostgreSQLAppendWriter: TableWriter {
+    private let transaction: PostgreSQLLoadTransaction
+    private let table: PlanTable
+    private var encoder: PostgreSQLCopyEncoder
+    private let buffer = CopyBuffer()
+
+    init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
+        self.transaction = transaction
+        self.table = table
+        encoder = PostgreSQLCopyEncoder(table: table)
+        try transaction.execute("DROP TABLE IF EXISTS \(transaction.qualified(table.name))")
+        try transaction.execute(PostgreSQLTableWriter.createTableSQL(table, as: transaction.qualified(table.name)))
+    }
+
+    func insert(_ batch: RowBatch) throws {
+        guard batch.rowCount > 0 else { return }
+        buffer.removeAll()
+        if try transaction.openBinaryCopy(into: transaction.qualified(table.name), columns: table.columns.map(\.name)) {
+            buffer.write(PostgreSQLCopyEncoder.header)
+        }
+        try encoder.encode(batch, into: buffer)
+        try transaction.connection.sendCopyData(buffer.bytes)
+    }
+
+    func finish(strict: Bool) throws -> [String] {
+        try transaction.pauseCopy()
+        return []
+    }
+}

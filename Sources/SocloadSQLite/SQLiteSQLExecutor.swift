@@ -1,0 +1,71 @@
+import SocloadCore
+import SocloadDatabase
+
+/// The core's shared SQL, run on the load's connection.
+final class SQLiteSQLExecutor: SQLExecuting {
+    private let db: Database
+    let dialect: any SQLDialect = SQLiteDialect()
+
+    init(db: Database) {
+        self.db = db
+    }
+
+    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        try db.execute(sql: sql, arguments: StatementArguments(positional: arguments))
+    }
+
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[String?]] {
+        try db.fetchRows(sql: sql, arguments: StatementArguments(positional: arguments)).map { row in
+            row.values.map { value -> String? in
+                switch value {
+                case .null: return nil
+                case .integer(let integer): return String(integer)
+                case .real(let real): return String(real)
+                case .text(let text): return text
+                case .blob: return nil
+                }
+            }
+        }
+    }
+
+    func tableExists(_ name: String) throws -> Bool {
+        try db.tableExists(name)
+    }
+
+    func renameTable(_ name: String, to newName: String) throws {
+        try Self.rename(name, to: newName, db: db)
+    }
+
+    /// `ALTER TABLE RENAME` as SQLite did before 3.26 (`legacy_alter_table`): nothing else in the
+    /// schema is rewritten or checked, so a view or a foreign key naming the table keeps naming
+    /// that name, and a broken view of the user's does not stop the rename.
+    static func rename(_ name: String, to newName: String, db: Database) throws {
+        try db.execute(sql: "PRAGMA legacy_alter_table = ON")
+        defer { try? db.execute(sql: "PRAGMA legacy_alter_table = OFF") }
+        try db.execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+    }
+
+    func appendWriter(for table: PlanTable) throws -> any TableWriter {
+        try SQLiteAppendWriter(db: db, table: table)
+    }
+}
+
+/// Appends batches to a table of socload's own, made anew, with one prepared INSERT.
+final class SQLiteAppendWriter: TableWriter {
+    private let insertStatement: Statement
+
+    init(db: Database, table: PlanTable) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(table.name.quotedDatabaseIdentifier)")
+        try db.execute(sql: SQLiteTableWriter.createTableSQL(table))
+        let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        insertStatement = try db.makeStatement(
+            sql: "INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(columns)) VALUES (\(placeholders))")
+    }
+
+    func insert(_ batch: RowBatch) throws {
+        try SQLiteBatchBinder.run(insertStatement, over: batch)
+    }
+
+    func finish(strict: Bool) throws -> [String] { [] }
+}

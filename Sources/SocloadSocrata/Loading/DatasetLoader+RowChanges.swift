@@ -1,0 +1,22 @@
+import SocloadCore
+
+extension DatasetLoader {
+    /// Starts the new copy of the plan's main table, counting what it changes against the old
+    /// copy where the destination runs SQL (`RowChangeTracker`); `--keep-changes` is kept in the
+    /// plan for later refreshes.
+    func replaceTable(_ plan: inout LoadPlan, previous: LoadPlan?, transaction: any LoadTransaction,
+                      state: LoadState) throws -> any TableWriter {
+        if let kept = state.keptChangeRefreshes ?? previous?.options?.keptChangeRefreshes {
+            plan.options?.keptChangeRefreshes = kept
+        }
+        guard let sql = transaction.sql else {
+            return try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
+        }
+        let tracker = try RowChangeTracker(sql: sql, table: plan.mainTable, previous: previous?.mainTable,
+                                           refreshedAt: state.refreshedAt,
+                                           keptRefreshes: plan.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes)
+        state.changeTracker = tracker
+        return tracker.writer(wrapping: try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable,
+                                                                     comparison: tracker))
+    }
+}
