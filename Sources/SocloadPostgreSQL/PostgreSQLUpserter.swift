@@ -15,6 +15,8 @@ final class PostgreSQLUpserter: RowUpserter {
                                             keysTable: transaction.temporaryName("keys"))
     private var keyEncoder: PostgreSQLCopyEncoder?
 
+    var keySetTable: String? { keyEncoder == nil ? nil : keySet.keysTable }
+
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
         self.transaction = transaction
         self.table = table

@@ -56,7 +56,7 @@ final class SQLiteTableWriter: TableWriter {
                 }.joined(separator: ", ") + ")")
             }
         }
-        if comparison != nil, try db.tableExists(table.name),
+        if comparison?.needsPreviousCopy == true, try db.tableExists(table.name),
            try db.fetchValue(sql: "PRAGMA foreign_keys") == .integer(0) {
             try db.execute(sql: "DROP TABLE IF EXISTS \(Self.previousCopy.quotedDatabaseIdentifier)")
             try SQLiteSQLExecutor.rename(table.name, to: Self.previousCopy, db: db)

@@ -119,6 +119,8 @@ final class SQLiteUpserter: RowUpserter {
         return 0
     }
 
+    var keySetTable: String? { keyInsert == nil ? nil : keySet.keysTable }
+
     func beginKeySet() throws {
         try db.execute(sql: keySet.dropStatement)
         try db.execute(sql: keySet.createStatement)

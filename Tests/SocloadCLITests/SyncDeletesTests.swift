@@ -47,6 +47,13 @@ final class SyncDeletesTests: XCTestCase {
             XCTAssertEqual(sync.status, 0, sync.stderr)
             XCTAssertTrue(sync.stderr.hasPrefix("Synced dele_0001: 2 changed rows (1 new, 1 updated), 2 deleted since "), sync.stderr)
             XCTAssertTrue(sync.stderr.contains(", 19 rows in all"), sync.stderr)
+            XCTAssertTrue(sync.stderr.contains("Refreshed dele_0001: 1 added, 1 changed, 2 removed, 0 unchanged"), sync.stderr)
+            let changes = try socload(["changes", "dele_0001", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).dropFirst().map { CSVLine.fields(String($0)) }
+            XCTAssertEqual(changes.map { "\($0[1]) \($0[2]) \($0[3])" }.sorted(),
+                           ["added _id=row-0021 ", "changed _id=row-0001 _updated_at", "changed _id=row-0001 name",
+                            "removed _id=row-0003 ", "removed _id=row-0007 "], db)
+            XCTAssertEqual(changes.first { $0[3] == "name" }.map { [$0[4], $0[5]] }, ["Name 1 — Ünïcode", "Changed"])
             XCTAssertEqual(try ids(), (1...21).filter { $0 != 3 && $0 != 7 }.map { String(format: "row-%04d", $0) })
             let log = try socload(["info", "dele_0001", "--refreshes", "--format", "csv"], db: db).stdout
                 .split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -71,6 +78,9 @@ final class SyncDeletesTests: XCTestCase {
             XCTAssertEqual(try socload(["query", "select * from dele_0001 order by _id", "--format", "csv"], db: db).stdout, before)
             XCTAssertEqual(try socload(["sync", "dele_0001", "--deletes", "--max-deletes", "5"], db: db).status, 0)
             XCTAssertEqual(try ids().count, 14)
+            // The fingerprints the syncs kept are the table's: a full fetch of the same rows changes none.
+            let full = try socload(["fetch", "dele-0001", "--domain", portal.baseURL, "--api", "soda2", "--force"], db: db)
+            XCTAssertTrue(full.stderr.contains("Refreshed dele_0001: 0 added, 0 changed, 0 removed, 14 unchanged"), full.stderr)
 
             // A portal that lists nothing never empties the table, unless asked to.
             portal.update({ rows, _ in rows.removeAll() }, rowsUpdatedAt: 1_430_000_300)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Counts, and logs, what one load of a table changed against the copy it replaces.
 ///
 /// The load's writer is wrapped (`writer(wrapping:)`) so each batch's fingerprints go to a new
@@ -54,6 +52,9 @@ public final class RowChangeTracker: PreviousCopyComparing {
         return new == old && table.primaryKey.map { $0.lowercased() } == previous.primaryKey.map { $0.lowercased() }
             ? previous.primaryKey : nil
     }
+
+    /// The change log needs the old rows; with `--keep-changes 0` only the counts are made.
+    public var needsPreviousCopy: Bool { keptRefreshes > 0 }
 
     public func compare(newTable: String, oldTable: String?) throws {
         let dialect = sql.dialect

@@ -31,25 +31,29 @@ public struct RowFingerprinter: Sendable {
         }
     }
 
-    /// The columns of a fingerprint batch: `k1`...`kn` (the key), `h` (the content hash) and `r`
-    /// (the row's number in the new copy, from 1, in insertion order).
+    /// The columns of a fingerprint batch: `kh` (a hash of the key, what rows are matched by;
+    /// the content hash when there is no key), `h` (the content hash), `r` (the row's number in
+    /// the new copy, from 1, in insertion order), then `k1`...`kn` (the key's values, to find
+    /// the row in the table).
     public static func columnNames(keyCount: Int) -> [String] {
-        (0..<keyCount).map { "k\($0 + 1)" } + ["h", "r"]
+        ["kh", "h", "r"] + (0..<keyCount).map { "k\($0 + 1)" }
     }
 
     /// The fingerprints of a batch's rows, as a batch of `columnNames(keyCount:)` that shares
     /// the batch's text; `firstOrdinal` is the number of the batch's first row in the new copy.
     public func fingerprints(of batch: RowBatch, firstOrdinal: Int) -> RowBatch {
-        let width = keyPositions.count + 2
+        let width = keyPositions.count + 3
         var result = RowBatch(columnCount: width, firstRowNumber: batch.firstRowNumber, expectedRows: 0)
         result.arena = batch.arena
         result.values.reserveCapacity(batch.rowCount * width)
         batch.arena.withUnsafeBytes { arena in
             for row in 0..<batch.rowCount {
                 let base = row * batch.columnCount
-                for position in keyPositions { result.values.append(batch.values[base + position]) }
-                result.values.append(.integer(Int64(bitPattern: contentHash(batch.values, base: base, arena: arena))))
+                let content = Int64(bitPattern: contentHash(batch.values, base: base, arena: arena))
+                result.values.append(.integer(keyPositions.isEmpty ? content : Int64(bitPattern: keyHash(batch.values, base: base, arena: arena))))
+                result.values.append(.integer(content))
                 result.values.append(.integer(Int64(firstOrdinal + row)))
+                for position in keyPositions { result.values.append(batch.values[base + position]) }
             }
         }
         return result
@@ -61,22 +65,37 @@ public struct RowFingerprinter: Sendable {
         var sum: UInt64 = 0
         for column in contentColumns {
             var hasher = StableHasher(seed: column.nameSeed)
-            switch values[base + column.position] {
-            case .null: continue
-            case .integer(let integer): hasher.combine(1); hasher.combine(UInt64(bitPattern: integer))
-            case .real(let real): hasher.combine(2); hasher.combine(real.bitPattern)
-            case .instant(let microseconds): hasher.combine(4); hasher.combine(UInt64(bitPattern: microseconds))
-            case .wallClock(let microseconds): hasher.combine(6); hasher.combine(UInt64(bitPattern: microseconds))
-            case .scaledDecimal(let decimal):
-                hasher.combine(7); hasher.combine(UInt64(bitPattern: decimal.units)); hasher.combine(UInt64(bitPattern: Int64(decimal.scale)))
-            case .day(let day): hasher.combine(5); hasher.combine(UInt64(bitPattern: Int64(day)))
-            case let .text(offset, length), let .decimal(offset, length), let .json(offset, length):
-                hasher.combine(3)
-                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
-            }
+            guard Self.combine(values[base + column.position], into: &hasher, arena: arena) else { continue }
             sum &+= hasher.finalize()
         }
         return sum
+    }
+
+    /// The key's values hashed in key order.
+    func keyHash(_ values: [RowBatch.Value], base: Int, arena: UnsafeRawBufferPointer) -> UInt64 {
+        var hasher = StableHasher(seed: 0x6b65_7973)
+        for position in keyPositions {
+            if !Self.combine(values[base + position], into: &hasher, arena: arena) { hasher.combine(0) }
+        }
+        return hasher.finalize()
+    }
+
+    /// Feeds one value, tagged by its kind, to `hasher`; false for NULL (nothing fed).
+    static func combine(_ value: RowBatch.Value, into hasher: inout StableHasher, arena: UnsafeRawBufferPointer) -> Bool {
+        switch value {
+        case .null: return false
+        case .integer(let integer): hasher.combine(1); hasher.combine(UInt64(bitPattern: integer))
+        case .real(let real): hasher.combine(2); hasher.combine(real.bitPattern)
+        case .instant(let microseconds): hasher.combine(4); hasher.combine(UInt64(bitPattern: microseconds))
+        case .wallClock(let microseconds): hasher.combine(6); hasher.combine(UInt64(bitPattern: microseconds))
+        case .scaledDecimal(let decimal):
+            hasher.combine(7); hasher.combine(UInt64(bitPattern: decimal.units)); hasher.combine(UInt64(bitPattern: Int64(decimal.scale)))
+        case .day(let day): hasher.combine(5); hasher.combine(UInt64(bitPattern: Int64(day)))
+        case let .text(offset, length), let .decimal(offset, length), let .json(offset, length):
+            hasher.combine(3)
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
+        }
+        return true
     }
 }
 

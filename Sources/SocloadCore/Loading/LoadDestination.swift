@@ -153,6 +153,12 @@ public protocol RowUpserter: AnyObject {
     func countRowsOutsideKeySet() throws -> Int
     /// Deletes the rows whose key is not in the set, and the set; returns how many went.
     func deleteRowsOutsideKeySet() throws -> Int
+    /// The key set's table (`KeySetWriting.keysTable`), once begun; nil where there is none.
+    var keySetTable: String? { get }
+}
+
+extension RowUpserter {
+    public var keySetTable: String? { nil }
 }
 
 /// The catalog: one entry per loaded table.

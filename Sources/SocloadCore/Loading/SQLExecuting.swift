@@ -19,6 +19,10 @@ public protocol SQLExecuting: AnyObject {
 /// Compares a new copy of a table with the one it replaces, at the moment both exist: called by
 /// the destination's table writer once every row is in the new copy, before the old is dropped.
 public protocol PreviousCopyComparing: AnyObject {
+    /// False when the comparison needs only the fingerprints, not the old rows: a destination
+    /// may then drop the old copy at once.
+    var needsPreviousCopy: Bool { get }
+
     /// `newTable` and `oldTable` are relations as the dialect names them (quoted, qualified);
     /// `oldTable` is nil when there was no previous copy, or it could not be kept this long
     /// (then the rows are counted, not logged).

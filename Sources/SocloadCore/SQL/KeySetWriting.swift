@@ -29,7 +29,8 @@ public struct KeySetWriting {
             + "\(keysTable.quotedDatabaseIdentifier) (\(keyColumns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")))"
     }
 
-    private var missing: String {
+    /// True for a row of the table whose key is not in the set (the rows `deleteStatement` deletes).
+    public var missing: String {
         let target = dialect.table(table.name)
         let matches = keyColumns.map { column -> String in
             let name = column.name.quotedDatabaseIdentifier

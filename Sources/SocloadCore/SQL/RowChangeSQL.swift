@@ -1,10 +1,11 @@
 /// The statements that count and log what a refresh changed, written once against the dialect.
 ///
-/// Each load writes its rows' fingerprints (`RowFingerprinter`: key `k1`...`kn`, content hash
-/// `h`, insertion number `r`) to a new fingerprint table beside the rows; the previous load's are
-/// kept in the table's fingerprint table. Counting joins the two by key (or, for a table without
-/// a key, matches their hashes as multisets), so the old table is not read again; only the rows
-/// that changed are read from the two copies, for the change log.
+/// Each load writes its rows' fingerprints (`RowFingerprinter`: key hash `kh`, content hash `h`,
+/// insertion number `r`, key values `k1`...`kn`) to a new fingerprint table beside the rows; the
+/// previous load's are kept in the table's fingerprint table. Counting joins the two on the key
+/// hash, an integer (or, for a table without a key, matches content hashes as multisets), so
+/// the old table is not read again; only the rows that changed are read from the two copies,
+/// by their key, for the change log.
 public struct RowChangeSQL {
     public let dialect: any SQLDialect
     /// The new copy's key columns (empty: no key).
@@ -28,15 +29,15 @@ public struct RowChangeSQL {
         (dialect.kept("_socload_fingerprints_" + table), dialect.kept("_socload_fingerprints_new_" + table))
     }
 
-    /// The fingerprint table's shape as a plan table: the key's columns (types as in `table`),
-    /// then the hash and the insertion number.
+    /// The fingerprint table's shape as a plan table: the hashes and the insertion number, then
+    /// the key's columns (types as in `table`; NOT NULL and compared as the table's key is).
     public static func fingerprintTable(named name: String, for table: PlanTable) -> PlanTable {
         let keyTypes = table.primaryKey.map { name in table.column(named: name)?.type ?? .text }
         let names = RowFingerprinter.columnNames(keyCount: keyTypes.count)
-        let columns = zip(names, keyTypes + [.integer, .integer]).enumerated().map { cell, column in
+        let columns = zip(names, [.integer, .integer, .integer] + keyTypes).enumerated().map { cell, column in
             PlanColumn(name: column.0, type: column.1, source: .field(cell: cell))
         }
-        return PlanTable(name: name, columns: columns, primaryKey: Array(names.prefix(keyTypes.count)))
+        return PlanTable(name: name, columns: columns, primaryKey: Array(names.dropFirst(3)))
     }
 
     private var n: String { "\(dialect.table(newFingerprints)) AS \"n\"" }
@@ -44,16 +45,12 @@ public struct RowChangeSQL {
     private var keyCount: Int { newKey.count }
     private var isKeyed: Bool { keyCount > 0 }
 
-    /// `"n"."k1" = "o"."k1" AND ...`
-    private var keysMatch: String {
-        (1...max(keyCount, 1)).map { isKeyed ? "\"n\".\"k\($0)\" = \"o\".\"k\($0)\"" : "\"n\".\"h\" = \"o\".\"h\"" }
-            .joined(separator: " AND ")
-    }
+    /// The rows are the same row: the key hashes match (an integer comparison).
+    private var keysMatch: String { "\"n\".\"kh\" = \"o\".\"kh\"" }
 
-    /// The index a new fingerprint table gets once filled (by key, or by hash without a key).
+    /// The index a new fingerprint table gets once filled: the key hash and the content hash.
     public func indexStatement(name: String) -> String {
-        let columns = isKeyed ? (1...keyCount).map { "\"k\($0)\"" }.joined(separator: ", ") : "\"h\""
-        return "CREATE INDEX \(dialect.kept(name).quotedDatabaseIdentifier) ON \(dialect.table(newFingerprints)) (\(columns))"
+        "CREATE INDEX \(dialect.kept(name).quotedDatabaseIdentifier) ON \(dialect.table(newFingerprints)) (\"kh\", \"h\")"
     }
 
     /// One row: the new copy's rows, the old copy's, the rows matched (by key, or by content

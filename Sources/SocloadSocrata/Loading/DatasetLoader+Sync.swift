@@ -15,6 +15,9 @@ public struct SyncSummary: Sendable, Equatable {
     public var invalidCells: [InvalidCells] = []
     /// Rows deleted because the portal no longer has them (`deletes`); nil when not asked.
     public var deleted: Int?
+    /// The synced rows by what they did to the table (new, changed, the same; removed by
+    /// `deletes`), counted by their fingerprints; nil for a table whose fingerprints were not kept.
+    public var rowChanges: RowChangeCounts?
 }
 
 /// Incremental sync: only rows changed upstream since the newest stored `_updated_at`.
@@ -67,7 +70,12 @@ extension DatasetLoader {
             guard !plan.mainTable.primaryKey.isEmpty else {
                 throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
             }
-            let upserter = try transaction.upserter(for: plan.mainTable)
+            let tracker = try transaction.sql.flatMap { sql in
+                try SyncChangeTracker(sql: sql, table: plan.mainTable, refreshedAt: state.refreshedAt,
+                                      keptRefreshes: stored.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes)
+            }
+            let baseUpserter = try transaction.upserter(for: plan.mainTable)
+            let upserter = tracker?.upserter(wrapping: baseUpserter) ?? baseUpserter
             for columns in indexes {
                 let index = try LoadPlan.index(on: columns, in: stored.mainTable)
                 try upserter.addIndex(index)
@@ -88,7 +96,7 @@ extension DatasetLoader {
             try upserter.finish()
             var refreshed = entry
             refreshed.rowCount = try upserter.rowCount()
-            refreshed.fetchedAt = Self.now()
+            refreshed.fetchedAt = state.refreshedAt
             refreshed.rowsUpdatedAt = view.rowsUpdatedAtText
             refreshed.columnsJSON = view.columnsJSON
             refreshed.dictionaryJSON = view.dictionaryJSON(domain: entry.domain)
@@ -98,11 +106,12 @@ extension DatasetLoader {
             try transaction.catalog.recordRefresh(RefreshRecord(
                 table: entry.tableName, refreshedAt: refreshed.fetchedAt, kind: "sync", source: entry.sourceURL,
                 rowsUpdatedAt: refreshed.rowsUpdatedAt, rowCount: refreshed.rowCount, inserted: inserted,
-                updated: state.rowCount - inserted, deleted: deleted, seconds: state.elapsed))
+                updated: tracker?.counts?.changed ?? state.rowCount - inserted, deleted: deleted,
+                unchanged: tracker?.counts?.unchanged, seconds: state.elapsed))
             try cancellation?.check()
             return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
                                rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,
-                               invalidCells: sink?.converter.invalidCells ?? [], deleted: deleted)
+                               invalidCells: sink?.converter.invalidCells ?? [], deleted: deleted, rowChanges: tracker?.counts)
         }
     }
 

@@ -57,6 +57,9 @@ struct SyncCommand: ParsableCommand {
                            + (summary.deleted.map { ", \(NumberText.grouped($0)) deleted" } ?? "")
                            + (summary.since.map { " since \($0)" } ?? "")
                            + ", \(NumberText.grouped(summary.rowCount)) rows in all, in \(NumberText.seconds(summary.elapsed))")
+        if let changes = summary.rowChanges {
+            session.inform("Refreshed \(TerminalText.escaped(summary.tableName)): \(changes.summary)")
+        }
         FetchCommand.reportInvalidCells(summary.invalidCells)
     }
 }

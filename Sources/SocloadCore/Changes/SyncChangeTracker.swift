@@ -1,0 +1,116 @@
+/// Counts and logs what a sync changed: the rows it upserted that were new, changed or the
+/// same, and the rows `--deletes` removed; keeps the table's fingerprints right for the next
+/// refresh. Made only for a table whose fingerprints are kept (`RowChangeTracker` made them).
+public final class SyncChangeTracker {
+    private let sql: any SQLExecuting
+    private let table: PlanTable
+    private let refreshedAt: String
+    private let keptRefreshes: Int
+    private let statements: SyncChangeSQL
+    private let fingerprinter: RowFingerprinter
+    private let batchWriter: any TableWriter
+    private var rowsFingerprinted = 0
+    private var removed = 0
+    public private(set) var counts: RowChangeCounts?
+
+    /// nil when the table has no key or no kept fingerprints (loaded before socload kept them).
+    public init?(sql: any SQLExecuting, table: PlanTable, refreshedAt: String, keptRefreshes: Int) throws {
+        let names = RowChangeSQL.fingerprintTables(of: table.name, dialect: sql.dialect)
+        guard !table.primaryKey.isEmpty, try sql.tableExists(names.kept) else { return nil }
+        self.sql = sql
+        self.table = table
+        self.refreshedAt = refreshedAt
+        self.keptRefreshes = keptRefreshes
+        let dialect = sql.dialect
+        statements = SyncChangeSQL(dialect: dialect, table: table, kept: names.kept, synced: names.new,
+                                   batch: dialect.kept("_socload_fingerprints_batch_" + table.name),
+                                   oldRows: dialect.kept("_socload_old_rows_" + table.name))
+        fingerprinter = RowFingerprinter(table: table)
+        _ = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.synced, for: table))
+        batchWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.batch, for: table))
+        try sql.execute("DROP TABLE IF EXISTS \(dialect.table(statements.oldRows))", [])
+        try sql.execute(statements.createOldRowsStatement, [])
+        if keptRefreshes > 0 { try sql.execute(RowChangeLog(dialect: dialect).createStatement, []) }
+    }
+
+    /// `base`, fingerprinting each batch and keeping its changed rows' old values first.
+    public func upserter(wrapping base: any RowUpserter) -> any RowUpserter {
+        FingerprintingUpserter(base: base, tracker: self)
+    }
+
+    func beforeUpsert(_ batch: RowBatch) throws {
+        guard batch.rowCount > 0 else { return }
+        try batchWriter.insert(fingerprinter.fingerprints(of: batch, firstOrdinal: rowsFingerprinted + 1))
+        rowsFingerprinted += batch.rowCount
+        _ = try batchWriter.finish(strict: false)
+        if keptRefreshes > 0 { try sql.execute(statements.captureOldRowsStatement, []) }
+        for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
+    }
+
+    func beforeDeleting(keysTable: String?) throws {
+        guard keptRefreshes > 0, let keysTable else { return }
+        try sql.execute(statements.logRemovedStatement(keysTable: keysTable), [.text(table.name), .text(refreshedAt)])
+    }
+
+    func afterDeleting(_ deleted: Int) throws {
+        removed += deleted
+        try sql.execute(statements.forgetDeletedStatement, [])
+    }
+
+    /// After the last batch: the counts, the log, the kept fingerprints merged; the sync's own
+    /// tables dropped.
+    func finish() throws {
+        let dialect = sql.dialect
+        if let row = try sql.rows(statements.countStatement, []).first, row.count == 3 {
+            let numbers = row.map { $0.flatMap { Int($0) } ?? 0 }
+            counts = RowChangeCounts(added: numbers[0] - numbers[1], changed: numbers[1] - numbers[2], removed: removed,
+                                     unchanged: numbers[2])
+        }
+        if keptRefreshes > 0 {
+            for statement in statements.logStatements { try sql.execute(statement, [.text(table.name), .text(refreshedAt)]) }
+            try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
+        }
+        for statement in statements.mergeStatements { try sql.execute(statement, []) }
+        for name in [statements.synced, statements.batch, statements.oldRows] {
+            try sql.execute("DROP TABLE IF EXISTS \(dialect.table(name))", [])
+        }
+    }
+}
+
+/// An upserter that also tells the sync's change tracker what it does.
+final class FingerprintingUpserter: RowUpserter {
+    private let base: any RowUpserter
+    private let tracker: SyncChangeTracker
+
+    init(base: any RowUpserter, tracker: SyncChangeTracker) {
+        self.base = base
+        self.tracker = tracker
+    }
+
+    func upsert(_ batch: RowBatch) throws -> Int {
+        try tracker.beforeUpsert(batch)
+        return try base.upsert(batch)
+    }
+
+    func largestValue(of column: String) throws -> String? { try base.largestValue(of: column) }
+    func rowCount() throws -> Int { try base.rowCount() }
+    func addIndex(_ index: PlanIndex) throws { try base.addIndex(index) }
+
+    func finish() throws {
+        try base.finish()
+        try tracker.finish()
+    }
+
+    func beginKeySet() throws { try base.beginKeySet() }
+    func addKeys(_ batch: RowBatch) throws { try base.addKeys(batch) }
+    func countRowsOutsideKeySet() throws -> Int { try base.countRowsOutsideKeySet() }
+
+    func deleteRowsOutsideKeySet() throws -> Int {
+        try tracker.beforeDeleting(keysTable: base.keySetTable)
+        let deleted = try base.deleteRowsOutsideKeySet()
+        try tracker.afterDeleting(deleted)
+        return deleted
+    }
+
+    var keySetTable: String? { base.keySetTable }
+}

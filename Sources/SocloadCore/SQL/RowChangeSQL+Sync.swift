@@ -1,0 +1,92 @@
+/// The statements a sync counts and logs its row changes with: it upserts only some rows, so
+/// its fingerprints (`N`) are compared with the kept ones (`O`) for those rows only, each batch's
+/// old rows are kept (`C`) before the upsert overwrites them, and `N` is merged into `O` at the
+/// end. Every table named is socload's own; the data table is read by its key.
+public struct SyncChangeSQL {
+    public let dialect: any SQLDialect
+    public let table: PlanTable
+    /// Fingerprint tables: kept, the sync's, one batch's; the changed rows' old values.
+    public let kept: String, synced: String, batch: String, oldRows: String
+
+    public init(dialect: any SQLDialect, table: PlanTable, kept: String, synced: String, batch: String, oldRows: String) {
+        self.dialect = dialect
+        self.table = table
+        self.kept = kept
+        self.synced = synced
+        self.batch = batch
+        self.oldRows = oldRows
+    }
+
+    private var target: String { dialect.table(table.name) }
+    private var fingerprintColumns: String {
+        RowFingerprinter.columnNames(keyCount: table.primaryKey.count).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    }
+
+    /// The data table's row of fingerprint `alias` (by the key's values).
+    private func locate(_ alias: String) -> String {
+        table.primaryKey.enumerated().map { "\(target).\($1.quotedDatabaseIdentifier) = \"\(alias)\".\"k\($0 + 1)\"" }
+            .joined(separator: " AND ")
+    }
+
+    private func object(_ columns: [String]) -> String {
+        dialect.jsonObject(columns.map { ($0, "\(target).\($0.quotedDatabaseIdentifier)") })
+    }
+
+    private var rowJSON: String { object(table.storedColumns.map(\.name)) }
+    private var keyJSON: String { object(table.primaryKey) }
+
+    public var createOldRowsStatement: String {
+        "CREATE TABLE \(dialect.table(oldRows)) (\"kh\" \(dialect.declaredType(.integer)), \"old_values\" TEXT)"
+    }
+
+    /// Before a batch is upserted: the old values of its rows whose content changed.
+    public var captureOldRowsStatement: String {
+        "INSERT INTO \(dialect.table(oldRows)) (\"kh\", \"old_values\") SELECT \"n\".\"kh\", \(rowJSON) FROM \(dialect.table(batch)) AS \"n\" "
+            + "JOIN \(dialect.table(kept)) AS \"o\" ON \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" <> \"n\".\"h\" JOIN \(target) ON \(locate("n"))"
+    }
+
+    /// After it: the batch's fingerprints join the sync's.
+    public var appendBatchStatements: [String] {
+        ["INSERT INTO \(dialect.table(synced)) (\(fingerprintColumns)) SELECT \(fingerprintColumns) FROM \(dialect.table(batch))",
+         "DELETE FROM \(dialect.table(batch))"]
+    }
+
+    /// One row: the rows synced, those whose key the table had, and those of them unchanged.
+    public var countStatement: String {
+        "SELECT count(*), count(\"o\".\"kh\"), coalesce(sum(CASE WHEN \"n\".\"h\" = \"o\".\"h\" THEN 1 ELSE 0 END), 0) "
+            + "FROM \(dialect.table(synced)) AS \"n\" LEFT JOIN \(dialect.table(kept)) AS \"o\" ON \"o\".\"kh\" = \"n\".\"kh\""
+    }
+
+    private var logInsert: String {
+        "INSERT INTO \(dialect.table(RowChangeLog.tableName)) (\"table_name\", \"refreshed_at\", \"kind\", \"row_key\", \"old_values\", "
+            + "\"new_values\") SELECT CAST(\(dialect.placeholder(1)) AS TEXT), CAST(\(dialect.placeholder(2)) AS TEXT), "
+    }
+
+    /// The log's added and changed rows (bind the table's name and the time).
+    public var logStatements: [String] {
+        [logInsert + "'added', \(keyJSON), CAST(NULL AS TEXT), \(rowJSON) FROM \(dialect.table(synced)) AS \"n\" JOIN \(target) "
+            + "ON \(locate("n")) WHERE NOT EXISTS (SELECT 1 FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\")",
+         logInsert + "'changed', \(keyJSON), \"c\".\"old_values\", \(rowJSON) FROM \(dialect.table(synced)) AS \"n\" "
+            + "JOIN \(dialect.table(oldRows)) AS \"c\" ON \"c\".\"kh\" = \"n\".\"kh\" JOIN \(target) ON \(locate("n"))"]
+    }
+
+    /// Before `sync --deletes` deletes: the rows outside the key set, logged as removed.
+    public func logRemovedStatement(keysTable: String) -> String {
+        let missing = KeySetWriting(dialect: dialect, table: table, keysTable: keysTable).missing
+        return logInsert + "'removed', \(keyJSON), \(rowJSON), CAST(NULL AS TEXT) FROM \(target) WHERE \(missing)"
+    }
+
+    /// The sync's fingerprints replace the kept ones of the same keys; those of deleted rows go.
+    public var mergeStatements: [String] {
+        let keptTable = dialect.table(kept)
+        return ["DELETE FROM \(keptTable) WHERE EXISTS (SELECT 1 FROM \(dialect.table(synced)) AS \"n\" WHERE \"n\".\"kh\" = \(keptTable).\"kh\")",
+                "INSERT INTO \(keptTable) (\(fingerprintColumns)) SELECT \(fingerprintColumns) FROM \(dialect.table(synced))"]
+    }
+
+    public var forgetDeletedStatement: String {
+        let keptTable = dialect.table(kept)
+        let matches = table.primaryKey.enumerated().map { "\(target).\($1.quotedDatabaseIdentifier) = \(keptTable).\"k\($0 + 1)\"" }
+            .joined(separator: " AND ")
+        return "DELETE FROM \(keptTable) WHERE NOT EXISTS (SELECT 1 FROM \(target) WHERE \(matches))"
+    }
+}
