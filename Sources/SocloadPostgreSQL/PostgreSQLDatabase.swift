@@ -121,6 +121,10 @@ public struct PostgreSQLDatabase {
                 try connection.execute("DROP TABLE IF EXISTS \(qualified(child.name))")
             }
             if exists { try connection.execute("DROP TABLE \(qualified(name))") }
+            try connection.execute("DROP TABLE IF EXISTS \(qualified(RowChangeSQL.fingerprintTables(of: name, dialect: dialect).kept))")
+            if entry?.plan?.options?.keepsHistory == true {
+                try connection.execute("DROP TABLE IF EXISTS \(qualified(HistorySQL.historyTable(of: name, dialect: dialect)))")
+            }
             // The functions of its lookup counts' triggers (the lookup tables stay: ids are stable).
             for lookup in entry?.plan?.mainTable.lookups ?? [] {
                 let function = qualified(PostgreSQLLookups.ownedName(table: name, lookup: lookup.table, "count"))

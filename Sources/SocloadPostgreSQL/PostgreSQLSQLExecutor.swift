@@ -31,6 +31,11 @@ final class PostgreSQLSQLExecutor: SQLExecuting {
         try transaction.tableExists(name)
     }
 
+    func columnNames(of table: String) throws -> [String] {
+        try transaction.execute("SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 "
+                                + "AND NOT attisdropped ORDER BY attnum", [transaction.qualified(table)]).rows.compactMap { $0.first ?? nil }
+    }
+
     func renameTable(_ name: String, to newName: String) throws {
         try transaction.execute("ALTER TABLE \(transaction.qualified(name)) RENAME TO \(newName.quotedDatabaseIdentifier)")
     }

@@ -144,6 +144,11 @@ public final class SQLiteCatalog: CatalogStore {
         for table in existing {
             try db.execute(sql: "DROP TABLE \(table.quotedDatabaseIdentifier)")
         }
+        // Its fingerprints (what the next refresh would have compared with) and history go too.
+        try db.execute(sql: "DROP TABLE IF EXISTS \(RowChangeSQL.fingerprintTables(of: tableName, dialect: SQLiteDialect()).kept.quotedDatabaseIdentifier)")
+        if entry?.plan?.options?.keepsHistory == true {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(HistorySQL.historyTable(of: tableName, dialect: SQLiteDialect()).quotedDatabaseIdentifier)")
+        }
         if entry != nil {
             try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
                            arguments: [tableName])

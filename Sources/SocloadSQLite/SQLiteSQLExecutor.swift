@@ -32,6 +32,10 @@ final class SQLiteSQLExecutor: SQLExecuting {
         try db.tableExists(name)
     }
 
+    func columnNames(of table: String) throws -> [String] {
+        try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+    }
+
     func renameTable(_ name: String, to newName: String) throws {
         try Self.rename(name, to: newName, db: db)
     }

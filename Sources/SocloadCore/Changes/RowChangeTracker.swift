@@ -11,6 +11,7 @@ public final class RowChangeTracker: PreviousCopyComparing {
     private let previous: PlanTable?
     private let refreshedAt: String
     private let keptRefreshes: Int
+    private let keepsHistory: Bool
     private let names: (kept: String, new: String)
     private let fingerprinter: RowFingerprinter
     private let fingerprintWriter: any TableWriter
@@ -19,9 +20,11 @@ public final class RowChangeTracker: PreviousCopyComparing {
     public private(set) var counts: RowChangeCounts?
 
     /// Starts the new fingerprint table. `previous` is the plan table of the copy this replaces.
+    /// With `keepsHistory`, `T_history` gets the versions this load made (`HistorySQL`).
     public init(sql: any SQLExecuting, table: PlanTable, previous: PlanTable?, refreshedAt: String,
-                keptRefreshes: Int = RowChangeLog.defaultKeptRefreshes) throws {
+                keptRefreshes: Int = RowChangeLog.defaultKeptRefreshes, keepsHistory: Bool = false) throws {
         self.sql = sql
+        self.keepsHistory = keepsHistory
         self.table = table
         self.previous = previous
         self.refreshedAt = refreshedAt
@@ -74,11 +77,28 @@ public final class RowChangeTracker: PreviousCopyComparing {
                 }
             }
         }
+        if keepsHistory { try writeHistory(statements, newTable: newTable) }
         if try sql.tableExists(RowChangeLog.tableName) {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
         try sql.execute("DROP TABLE IF EXISTS \(dialect.table(names.kept))", [])
         try sql.renameTable(names.new, to: names.kept)
+    }
+
+    /// A first version of every row when the history is new; else the versions this refresh
+    /// closed and made (nothing when it changed nothing).
+    private func writeHistory(_ statements: RowChangeSQL, newTable: String) throws {
+        let history = HistorySQL(dialect: sql.dialect, table: table)
+        guard try sql.tableExists(history.name) else {
+            for statement in history.createStatements { try sql.execute(statement, []) }
+            try sql.execute(history.insertAllStatement(from: newTable), [.text(refreshedAt)])
+            return
+        }
+        guard let counts, counts.added + counts.changed + counts.removed + (counts.reissued ?? 0) > 0 else { return }
+        let existing = Set(try sql.columnNames(of: history.name).map { sql.dialect.namesIgnoreCase ? $0.lowercased() : $0 })
+        for statement in history.addColumnStatements(missingFrom: existing) { try sql.execute(statement, []) }
+        try sql.execute(history.closeStatement(keys: statements.closedKeys), [.text(refreshedAt)])
+        try sql.execute(history.insertVersionsStatement(rows: statements.newVersions(in: newTable)), [.text(refreshedAt)])
     }
 
     private func count(_ statements: RowChangeSQL) throws -> RowChangeCounts? {

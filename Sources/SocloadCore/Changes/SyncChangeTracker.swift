@@ -6,6 +6,7 @@ public final class SyncChangeTracker {
     private let table: PlanTable
     private let refreshedAt: String
     private let keptRefreshes: Int
+    private let history: HistorySQL?
     private let statements: SyncChangeSQL
     private let fingerprinter: RowFingerprinter
     private let batchWriter: any TableWriter
@@ -14,7 +15,10 @@ public final class SyncChangeTracker {
     public private(set) var counts: RowChangeCounts?
 
     /// nil when the table has no key or no kept fingerprints (loaded before socload kept them).
-    public init?(sql: any SQLExecuting, table: PlanTable, refreshedAt: String, keptRefreshes: Int) throws {
+    /// With `keepsHistory`, `T_history` gets the versions the sync made (made first from the
+    /// table as it is, if it has none yet).
+    public init?(sql: any SQLExecuting, table: PlanTable, refreshedAt: String, keptRefreshes: Int,
+                 keepsHistory: Bool = false) throws {
         let names = RowChangeSQL.fingerprintTables(of: table.name, dialect: sql.dialect)
         guard !table.primaryKey.isEmpty, try sql.tableExists(names.kept) else { return nil }
         self.sql = sql
@@ -31,6 +35,11 @@ public final class SyncChangeTracker {
         try sql.execute("DROP TABLE IF EXISTS \(dialect.table(statements.oldRows))", [])
         try sql.execute(statements.createOldRowsStatement, [])
         if keptRefreshes > 0 { try sql.execute(RowChangeLog(dialect: dialect).createStatement, []) }
+        history = keepsHistory ? HistorySQL(dialect: dialect, table: table) : nil
+        if let history, try !sql.tableExists(history.name) {
+            for statement in history.createStatements { try sql.execute(statement, []) }
+            try sql.execute(history.insertAllStatement(from: dialect.table(table.name)), [.text(refreshedAt)])
+        }
     }
 
     /// `base`, fingerprinting each batch and keeping its changed rows' old values first.
@@ -48,8 +57,13 @@ public final class SyncChangeTracker {
     }
 
     func beforeDeleting(keysTable: String?) throws {
-        guard keptRefreshes > 0, let keysTable else { return }
-        try sql.execute(statements.logRemovedStatement(keysTable: keysTable), [.text(table.name), .text(refreshedAt)])
+        guard let keysTable else { return }
+        if keptRefreshes > 0 {
+            try sql.execute(statements.logRemovedStatement(keysTable: keysTable), [.text(table.name), .text(refreshedAt)])
+        }
+        if let history {
+            try sql.execute(history.closeStatement(keys: statements.deletedKeys(keysTable: keysTable)), [.text(refreshedAt)])
+        }
     }
 
     func afterDeleting(_ deleted: Int) throws {
@@ -69,6 +83,10 @@ public final class SyncChangeTracker {
         if keptRefreshes > 0 {
             for statement in statements.logStatements { try sql.execute(statement, [.text(table.name), .text(refreshedAt)]) }
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
+        }
+        if let history, let counts, counts.added + counts.changed > 0 {
+            try sql.execute(history.closeStatement(keys: statements.changedKeys), [.text(refreshedAt)])
+            try sql.execute(history.insertVersionsStatement(rows: statements.newVersions), [.text(refreshedAt)])
         }
         for statement in statements.mergeStatements { try sql.execute(statement, []) }
         for name in [statements.synced, statements.batch, statements.oldRows] {

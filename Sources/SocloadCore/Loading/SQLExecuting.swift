@@ -9,6 +9,8 @@ public protocol SQLExecuting: AnyObject {
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[String?]]
     /// True when the database has a table of that name.
     func tableExists(_ name: String) throws -> Bool
+    /// The names of a table's columns, in order (as the database spells them).
+    func columnNames(of table: String) throws -> [String]
     /// Renames a table socload keeps for itself (no other object's SQL is rewritten).
     func renameTable(_ name: String, to newName: String) throws
     /// Makes a table of socload's own anew with `table`'s columns (its key columns NOT NULL and

@@ -18,6 +18,9 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     /// `--keep-changes N`: the change log keeps the row changes of the table's last N refreshes
     /// (nil: `RowChangeLog.defaultKeptRefreshes`). Kept by later refreshes.
     public var keptChangeRefreshes: Int?
+    /// `--history`: every version of every row is kept in `T_history` (`HistorySQL`). Kept by
+    /// later refreshes.
+    public var keepsHistory: Bool?
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
                 indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil,
@@ -42,6 +45,7 @@ public struct PlanOptions: Sendable, Codable, Equatable {
         primaryKey = try container.decodeIfPresent([String].self, forKey: .primaryKey)
         extractions = try container.decodeIfPresent([Extraction].self, forKey: .extractions) ?? []
         keptChangeRefreshes = try container.decodeIfPresent(Int.self, forKey: .keptChangeRefreshes)
+        keepsHistory = try container.decodeIfPresent(Bool.self, forKey: .keepsHistory)
     }
 }
 

@@ -89,4 +89,31 @@ public struct SyncChangeSQL {
             .joined(separator: " AND ")
         return "DELETE FROM \(keptTable) WHERE NOT EXISTS (SELECT 1 FROM \(target) WHERE \(matches))"
     }
+
+    // MARK: - History
+
+    private var keyOfSynced: String {
+        (1...table.primaryKey.count).map { "\"n\".\"k\($0)\"" }.joined(separator: ", ")
+    }
+
+    /// The synced keys whose content changed (the history closes their versions).
+    public var changedKeys: String {
+        "SELECT \(keyOfSynced) FROM \(dialect.table(synced)) AS \"n\" JOIN \(dialect.table(kept)) AS \"o\" "
+            + "ON \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" <> \"n\".\"h\""
+    }
+
+    /// The synced rows (`"t"`) that are new or changed (the history's new versions).
+    public var newVersions: String {
+        let locate = table.primaryKey.enumerated().map { "\"t\".\($1.quotedDatabaseIdentifier) = \"n\".\"k\($0 + 1)\"" }
+            .joined(separator: " AND ")
+        return "FROM \(dialect.table(synced)) AS \"n\" JOIN \(target) AS \"t\" ON \(locate) WHERE NOT EXISTS (SELECT 1 FROM "
+            + "\(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")"
+    }
+
+    /// The keys `sync --deletes` is about to delete.
+    public func deletedKeys(keysTable: String) -> String {
+        let missing = KeySetWriting(dialect: dialect, table: table, keysTable: keysTable).missing
+        return "SELECT " + table.primaryKey.map { "\(target).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+            + " FROM \(target) WHERE \(missing)"
+    }
 }

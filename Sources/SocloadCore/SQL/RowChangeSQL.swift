@@ -78,6 +78,26 @@ public struct RowChangeSQL {
             + "GROUP BY \"u\".\"h\""
     }
 
+    /// The new copy's row (`"t"`) of the new fingerprint `"n"`: by its insertion number where
+    /// rows have one, else by the key.
+    var locateNew: String {
+        if let order = dialect.insertionOrder(of: "\"t\"") { return "\(order) = \"n\".\"r\"" }
+        return newKey.enumerated().map { "\"t\".\($1.quotedDatabaseIdentifier) = \"n\".\"k\($0 + 1)\"" }
+            .joined(separator: " AND ")
+    }
+
+    /// The old keys whose row went or changed (`k1`...`kn`), for the history to close.
+    public var closedKeys: String {
+        "SELECT " + (1...max(keyCount, 1)).map { "\"o\".\"k\($0)\"" }.joined(separator: ", ") + " FROM \(o) WHERE NOT EXISTS "
+            + "(SELECT 1 FROM \(n) WHERE \"n\".\"kh\" = \"o\".\"kh\" AND \"n\".\"h\" = \"o\".\"h\")"
+    }
+
+    /// The new copy's rows (`"t"`) that were added or changed, for the history's new versions.
+    public func newVersions(in newTable: String) -> String {
+        "FROM \(n) JOIN \(newTable) AS \"t\" ON \(locateNew) WHERE NOT EXISTS "
+            + "(SELECT 1 FROM \(o) WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")"
+    }
+
     /// The change log's rows for this refresh: added, removed, changed (a keyed table only).
     /// `newTable` / `oldTable` are the two copies (relations as the dialect names them) with
     /// their stored columns; bind the table's name and the refresh's time.
@@ -91,13 +111,6 @@ public struct RowChangeSQL {
         }
         let newKeyJSON = object("t", newKey)
         let oldKeyJSON = object("p", oldKey)
-        let locateNew: String
-        if let order = dialect.insertionOrder(of: "\"t\"") {
-            locateNew = "\(order) = \"n\".\"r\""
-        } else {
-            locateNew = newKey.enumerated().map { "\"t\".\($1.quotedDatabaseIdentifier) = \"n\".\"k\($0 + 1)\"" }
-                .joined(separator: " AND ")
-        }
         let locateOld = oldKey.enumerated().map { "\"p\".\($1.quotedDatabaseIdentifier) = \"o\".\"k\($0 + 1)\"" }
             .joined(separator: " AND ")
         let none = "CAST(NULL AS TEXT)"

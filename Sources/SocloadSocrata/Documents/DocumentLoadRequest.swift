@@ -34,6 +34,8 @@ public struct DocumentLoadRequest: Sendable {
     /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
     /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).
     public var keptChangeRefreshes: Int?
+    /// Keep every version of every row in `T_history` (`--history`; kept by later refreshes).
+    public var keepsHistory = false
     /// Nested objects become `parent_child` columns instead of JSON text (`--flatten`).
     public var flatten = false
     /// Fail on the first cell that is not of its column's type instead of storing NULL.

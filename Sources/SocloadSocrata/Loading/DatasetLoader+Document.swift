@@ -30,6 +30,7 @@ extension DatasetLoader {
                 state.bytesExpected = bytesExpected
                 state.schemaPolicy = request.onSchemaChange
                 state.keptChangeRefreshes = request.keptChangeRefreshes
+                state.keepsHistory = request.keepsHistory
                 state.view = described.view
                 let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }

@@ -25,6 +25,8 @@ extension DatasetLoader {
         var changeTracker: RowChangeTracker?
         /// `--keep-changes`: how many refreshes' row changes the change log keeps (nil: as before).
         var keptChangeRefreshes: Int?
+        /// `--history`: keep every version of every row (recorded in the plan for later refreshes).
+        var keepsHistory = false
 
         var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     }

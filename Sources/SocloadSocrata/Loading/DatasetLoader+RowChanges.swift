@@ -9,12 +9,21 @@ extension DatasetLoader {
         if let kept = state.keptChangeRefreshes ?? previous?.options?.keptChangeRefreshes {
             plan.options?.keptChangeRefreshes = kept
         }
+        let keepsHistory = state.keepsHistory || previous?.options?.keepsHistory == true
+        if keepsHistory {
+            guard !plan.mainTable.primaryKey.isEmpty else {
+                throw PlanError("--history needs a key to follow each row by: \(plan.mainTable.name) has none (give --pk)")
+            }
+            plan.options?.keepsHistory = true
+        }
         guard let sql = transaction.sql else {
+            if keepsHistory { throw LoadError.unsupported("--history needs a SQL database") }
             return try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         }
         let tracker = try RowChangeTracker(sql: sql, table: plan.mainTable, previous: previous?.mainTable,
                                            refreshedAt: state.refreshedAt,
-                                           keptRefreshes: plan.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes)
+                                           keptRefreshes: plan.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes,
+                                           keepsHistory: keepsHistory)
         state.changeTracker = tracker
         return tracker.writer(wrapping: try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable,
                                                                      comparison: tracker))

@@ -29,19 +29,21 @@ extension DatasetLoader {
     /// `indexes`: column lists to build one more index over each (`--index`), kept by later loads.
     ///
     /// With `deletes`, the rows the portal no longer has are deleted too (see
-    /// `deleteRowsGoneUpstream`), at most `maxDeletes` of them.
+    /// `deleteRowsGoneUpstream`), at most `maxDeletes` of them. With `history`, the table keeps
+    /// every version of its rows from now on (`HistorySQL`), as a later fetch does too.
     public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadRequest.defaultPageSize, indexes: [[String]] = [],
-                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil) throws -> SyncSummary {
+                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false) throws -> SyncSummary {
         let start = DispatchTime.now().uptimeNanoseconds
         var summary = try reportingCancellation {
-            try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes, deletes: deletes, maxDeletes: maxDeletes)
+            try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes, deletes: deletes, maxDeletes: maxDeletes,
+                            history: history)
         }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }
 
     private func performSync(_ tableOrDatasetID: String, pageSize: Int, indexes: [[String]], deletes: Bool,
-                             maxDeletes: DeletionLimit?) throws -> SyncSummary {
+                             maxDeletes: DeletionLimit?, history: Bool) throws -> SyncSummary {
         try destination.performLoad { transaction in
             let state = LoadState()
             guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
@@ -70,9 +72,17 @@ extension DatasetLoader {
             guard !plan.mainTable.primaryKey.isEmpty else {
                 throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
             }
+            if history {
+                guard transaction.sql != nil, try transaction.sql?.tableExists(
+                    RowChangeSQL.fingerprintTables(of: plan.mainTable.name, dialect: transaction.sql!.dialect).kept) == true else {
+                    throw LoadError.unsupported("sync --history needs a table fetched by this socload (fetch it again with --history)")
+                }
+                stored.options?.keepsHistory = true
+            }
             let tracker = try transaction.sql.flatMap { sql in
                 try SyncChangeTracker(sql: sql, table: plan.mainTable, refreshedAt: state.refreshedAt,
-                                      keptRefreshes: stored.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes)
+                                      keptRefreshes: stored.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes,
+                                      keepsHistory: stored.options?.keepsHistory == true)
             }
             let baseUpserter = try transaction.upserter(for: plan.mainTable)
             let upserter = tracker?.upserter(wrapping: baseUpserter) ?? baseUpserter

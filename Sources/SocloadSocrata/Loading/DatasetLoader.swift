@@ -83,6 +83,7 @@ public final class DatasetLoader: @unchecked Sendable {
             state.source = request.reference.displaySource
             state.schemaPolicy = request.onSchemaChange
             state.keptChangeRefreshes = request.keptChangeRefreshes
+            state.keepsHistory = request.keepsHistory
             let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
             if let previous, let portal, try portalUnchanged(portal, since: previous, state: state) {
                 return upToDate(previous, state: state)

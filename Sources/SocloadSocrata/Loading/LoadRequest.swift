@@ -53,6 +53,8 @@ public struct LoadRequest: Sendable {
     /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
     /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).
     public var keptChangeRefreshes: Int?
+    /// Keep every version of every row in `T_history` (`--history`; kept by later refreshes).
+    public var keepsHistory = false
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false

@@ -133,6 +133,8 @@ struct TableShapeOptions: ParsableArguments {
     @Option(valueName: "n", help: "The change log keeps the row changes of the table's last N refreshes (socload changes; "
                                 + "kept on refresh).", default: "10")
     var keepChanges: Int?
+    @Flag(help: "Keep every version of every row in TABLE_history, with _valid_from and _valid_to (kept on refresh).")
+    var history: Bool
 
     /// `--keep-changes`, checked.
     func keptChangeRefreshes(command: CommandSpec) throws -> Int? {

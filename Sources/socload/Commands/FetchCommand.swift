@@ -75,6 +75,7 @@ struct FetchCommand: ParsableCommand {
         request.primaryKey = shape.pk?.names
         request.onSchemaChange = shape.onSchemaChange ?? .warn
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
+        request.keepsHistory = shape.history
         do {
             request.extractions = try shape.extractions()
         } catch let error as PlanError {
@@ -103,7 +104,7 @@ struct FetchCommand: ParsableCommand {
         defer { session.finish() }
         if incremental {
             try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
-                                 indexes: request.indexes)
+                                 indexes: request.indexes, history: request.keepsHistory)
             return
         }
         let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {

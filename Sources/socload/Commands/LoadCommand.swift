@@ -62,6 +62,7 @@ struct LoadCommand: ParsableCommand {
         request.primaryKey = shape.pk?.names
         request.onSchemaChange = shape.onSchemaChange ?? .warn
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
+        request.keepsHistory = shape.history
         request.indexes = shape.index.map(\.names)
         request.strict = strict
         request.flatten = flatten

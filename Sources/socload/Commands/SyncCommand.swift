@@ -24,6 +24,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Also delete the rows the portal no longer has (by listing only its current keys).") var deletes: Bool
     @Option(valueName: "N|P%", help: "With --deletes: refuse to delete more than N rows, or P% of the table.")
     var maxDeletes: DeletionLimit?
+    @Flag(help: "Keep every version of every row in TABLE_history from now on (kept by later refreshes).") var history: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
@@ -34,15 +35,15 @@ struct SyncCommand: ParsableCommand {
             throw UsageError("--max-deletes limits --deletes: give --deletes too", command: Self.spec)
         }
         try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
-                      maxDeletes: maxDeletes)
+                      maxDeletes: maxDeletes, history: history)
     }
 
     static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = [],
-                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil) throws {
+                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false) throws {
         let summary: SyncSummary
         do {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes, deletes: deletes,
-                                              maxDeletes: maxDeletes)
+                                              maxDeletes: maxDeletes, history: history)
         } catch let error as PlanError {
             session.meter.clear()
             throw UsageError(error.description, command: Self.spec)
