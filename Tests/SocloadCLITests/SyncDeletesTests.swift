@@ -97,4 +97,32 @@ final class SyncDeletesTests: XCTestCase {
         let badLimit = try socload(["sync", "dele_0001", "--deletes", "--max-deletes", "lots"], db: directory.path("deletes.sqlite"))
         XCTAssertEqual(badLimit.status, 64, badLimit.stderr)
     }
+
+    /// A sync keeps the history a fetch began: the changed row's old version closed and its new
+    /// one added, a new row's first version, a deleted row's version closed.
+    func testSyncKeepsTheHistory() throws {
+        postgreSQL = try TestPostgreSQL.makeDatabase()
+        for db in [directory.path("history.sqlite"), postgreSQL!.url] {
+            let portal = try FakeSocrataPortal(datasetID: "hist-0001", columns: [.init("name", "text"), .init("amount", "number")],
+                                               rows: (1...10).map { Self.row($0) }, rowsUpdatedAt: 1_430_000_000)
+            defer { portal.stop() }
+            let fetch = try socload(["fetch", "hist-0001", "--domain", portal.baseURL, "--api", "soda2", "--history", "--quiet"], db: db)
+            XCTAssertEqual(fetch.status, 0, fetch.stderr)
+            portal.update({ rows, _ in
+                rows.removeAll { $0.id == "row-0004" }
+                rows[0].cells["name"] = .text("Renamed")
+                rows[0].updatedAt += 10_000
+                rows.append(Self.row(11, updated: 20_000))
+            }, rowsUpdatedAt: 1_430_000_100)
+            let sync = try socload(["sync", "hist_0001", "--deletes"], db: db)
+            XCTAssertEqual(sync.status, 0, sync.stderr)
+            let history = try socload(["query", "select _id, name, _valid_to is null from hist_0001_history order by _id, _valid_from",
+                                       "--format", "csv"], db: db).stdout.split(whereSeparator: \.isNewline).dropFirst()
+                .map { $0.split(separator: ",").map(String.init) }
+            XCTAssertEqual(history.count, 12, "10 first versions, the changed row's second, the new row's first: \(history)")
+            XCTAssertEqual(Set(history.filter { $0[0] == "row-0001" }.map { "\($0[1]) \($0[2])" }), ["Name 1 — Ünïcode 0", "Renamed 1"])
+            XCTAssertEqual(history.filter { $0[0] == "row-0004" }.map { $0[2] }, ["0"], "deleted: closed")
+            XCTAssertEqual(history.filter { $0[0] == "row-0011" }.map { $0[2] }, ["1"])
+        }
+    }
 }
