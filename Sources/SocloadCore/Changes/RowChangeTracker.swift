@@ -67,6 +67,7 @@ public final class RowChangeTracker: PreviousCopyComparing {
         try sql.execute(statements.indexStatement(name: "_socload_fingerprint_key_" + Self.uniqueSuffix()), [])
         if let previous, let oldKey = comparableOldKey, try sql.tableExists(names.kept) {
             counts = try count(statements)
+            StepPause.at("row-counts")
             // The log needs the old rows; a destination that could not keep them logs nothing.
             if let counts, let oldTable, counts.reissued == nil, !oldKey.isEmpty, counts.added + counts.removed + counts.changed > 0 {
                 let log = RowChangeLog(dialect: dialect)
@@ -77,12 +78,15 @@ public final class RowChangeTracker: PreviousCopyComparing {
                 }
             }
         }
+        StepPause.at("change-log")
         if keepsHistory { try writeHistory(statements, newTable: newTable) }
+        StepPause.at("history")
         if try sql.tableExists(RowChangeLog.tableName) {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
         try sql.execute("DROP TABLE IF EXISTS \(dialect.table(names.kept))", [])
         try sql.renameTable(names.new, to: names.kept)
+        StepPause.at("fingerprints")
     }
 
     /// A first version of every row when the history is new; else the versions this refresh

@@ -84,11 +84,14 @@ public final class SyncChangeTracker {
             for statement in statements.logStatements { try sql.execute(statement, [.text(table.name), .text(refreshedAt)]) }
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
+        StepPause.at("sync-log")
         if let history, let counts, counts.added + counts.changed > 0 {
             try sql.execute(history.closeStatement(keys: statements.changedKeys), [.text(refreshedAt)])
             try sql.execute(history.insertVersionsStatement(rows: statements.newVersions), [.text(refreshedAt)])
         }
+        StepPause.at("sync-history")
         for statement in statements.mergeStatements { try sql.execute(statement, []) }
+        StepPause.at("sync-fingerprints")
         for name in [statements.synced, statements.batch, statements.oldRows] {
             try sql.execute("DROP TABLE IF EXISTS \(dialect.table(name))", [])
         }
