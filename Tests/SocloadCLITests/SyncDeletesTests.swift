@@ -125,4 +125,30 @@ final class SyncDeletesTests: XCTestCase {
             XCTAssertEqual(history.filter { $0[0] == "row-0011" }.map { $0[2] }, ["1"])
         }
     }
+
+    /// `sync --on-schema-change evolve` through the CLI on both databases: the new column added
+    /// (NULL in the rows not synced); without it the sync stops (65) and `warn` is refused (64).
+    func testSyncEvolveKeepsTheColumns() throws {
+        postgreSQL = try TestPostgreSQL.makeDatabase()
+        for db in [directory.path("evolve.sqlite"), postgreSQL!.url] {
+            let portal = try FakeSocrataPortal(datasetID: "evol-0001", columns: [.init("name", "text"), .init("amount", "number")],
+                                               rows: (1...6).map { Self.row($0) }, rowsUpdatedAt: 1_430_000_000)
+            defer { portal.stop() }
+            XCTAssertEqual(try socload(["fetch", "evol-0001", "--domain", portal.baseURL, "--api", "soda2", "--quiet"], db: db).status, 0)
+            portal.update({ rows, columns in
+                columns.append(.init("note", "text"))
+                rows[0].cells["note"] = .text("new column")
+                rows[0].updatedAt += 10_000
+            }, rowsUpdatedAt: 1_430_000_100)
+            XCTAssertEqual(try socload(["sync", "evol_0001"], db: db).status, 65)
+            XCTAssertEqual(try socload(["sync", "evol_0001", "--on-schema-change", "warn"], db: db).status, 64)
+            let evolved = try socload(["sync", "evol_0001", "--on-schema-change", "evolve"], db: db)
+            XCTAssertEqual(evolved.status, 0, evolved.stderr)
+            XCTAssertTrue(evolved.stderr.contains("Warning: evol_0001: column note added"), evolved.stderr)
+            let rows = try socload(["query", "select _id, note, amount from evol_0001 order by _id", "--format", "csv"], db: db).stdout
+                .split(whereSeparator: \.isNewline).dropFirst().map(String.init)
+            XCTAssertEqual(rows.first, "row-0001,new column,1.5", "the synced row with the new column's value")
+            XCTAssertEqual(rows.dropFirst().first, "row-0002,,2.5", "the other rows as they were")
+        }
+    }
 }

@@ -107,8 +107,13 @@ extension LivePortalTests {
         XCTAssertThrowsError(try loader.sync("fake_0001")) { error in
             XCTAssertEqual("\(error)", "the shape of fake_0001 changed upstream (column amount retyped: decimal -> text; "
                            + "column rating added (decimal); column active removed (was boolean)): "
-                           + "a fetch with --on-schema-change warn takes the new shape")
+                           + "sync --on-schema-change evolve keeps the table's columns, a fetch with --on-schema-change warn "
+                           + "takes the new shape")
             XCTAssertEqual((error as? LoadError)?.kind, .badData)
+        }
+        XCTAssertThrowsError(try loader.sync("fake_0001", schemaPolicy: .evolve)) { error in
+            XCTAssertTrue("\(error)".contains("column amount retyped: decimal -> text; a sync cannot retype a column in place"),
+                          "\(error)")
         }
         let fileHarness = try LoadHarness()
         let path = try fileHarness.file("t.json", Array(DatasetLoaderTests.tiny.utf8))
@@ -116,5 +121,33 @@ extension LivePortalTests {
         XCTAssertThrowsError(try DatasetLoader(destination: SQLiteDestination(queue: fileHarness.queue)).sync("abcd_1234")) { error in
             XCTAssertEqual((error as? LoadError)?.kind, .usage)
         }
+    }
+
+    /// `evolve`: the table keeps its columns, gains the new one (filled in the synced rows),
+    /// and the removed one is NULL in the synced rows; the changes are logged once.
+    func testSyncEvolvesTheTableWhenAsked() throws {
+        try harness.load(request(.rows))
+        let before = try harness.value("SELECT count(*) FROM fake_0001")
+        portal.update({ rows, columns in
+            columns.removeAll { $0.fieldName == "active" }
+            columns.append(.init("rating", "number"))
+            for index in rows.indices.suffix(3) {
+                rows[index].cells["rating"] = .number("4.5")
+                rows[index].updatedAt += 300 * 86_400
+            }
+        }, rowsUpdatedAt: FakePortalDataset.start + 400 * 86_400)
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), retry: LoadHarness.fastRetry)
+        let summary = try loader.sync("fake_0001", schemaPolicy: .evolve)
+        XCTAssertEqual(summary.inserted + summary.updated, 3)
+        XCTAssertEqual(summary.schemaChanges.map(\.kind), [.columnAdded, .columnRemoved])
+        XCTAssertEqual(try harness.value("SELECT count(*) FROM fake_0001"), before)
+        XCTAssertEqual(try harness.value("SELECT count(*) FROM fake_0001 WHERE rating = 4.5"), .integer(3))
+        XCTAssertEqual(try harness.value("SELECT count(*) FROM fake_0001 WHERE active IS NULL"), .integer(3),
+                       "the gone column stays, NULL in the synced rows")
+        let logged = try harness.queue.read { try SQLiteCatalog(db: $0).schemaChanges(of: "fake_0001") }
+        XCTAssertEqual(logged.map(\.change.kind), [.columnAdded, .columnRemoved])
+        // Said once: the next sync keeps the same shape without a word.
+        let again = try loader.sync("fake_0001", schemaPolicy: .evolve)
+        XCTAssertEqual(again.schemaChanges, [])
     }
 }

@@ -24,7 +24,12 @@ public final class ReshapingTableWriter: TableWriter {
     }
 
     public func insert(_ batch: RowBatch) throws {
-        var reshaped = RowBatch(columnCount: sources.count, firstRowNumber: batch.firstRowNumber, expectedRows: batch.rowCount)
+        try base.insert(Self.reshape(batch, sources: sources))
+    }
+
+    /// `batch` with the columns `sources` takes (an arriving column each, or NULL).
+    public static func reshape(_ batch: RowBatch, sources: [Int?]) -> RowBatch {
+        var reshaped = RowBatch(columnCount: sources.count, firstRowNumber: batch.firstRowNumber, expectedRows: 0)
         reshaped.arena = batch.arena
         reshaped.values.reserveCapacity(batch.rowCount * sources.count)
         for row in 0..<batch.rowCount {
@@ -33,7 +38,7 @@ public final class ReshapingTableWriter: TableWriter {
                 reshaped.values.append(source.map { batch.values[start + $0] } ?? .null)
             }
         }
-        try base.insert(reshaped)
+        return reshaped
     }
 
     public func finish(strict: Bool) throws -> [String] {

@@ -39,6 +39,9 @@ public final class SyncChangeTracker {
         if let history, try !sql.tableExists(history.name) {
             for statement in history.createStatements { try sql.execute(statement, []) }
             try sql.execute(history.insertAllStatement(from: dialect.table(table.name)), [.text(refreshedAt)])
+        } else if let history {
+            let existing = Set(try sql.columnNames(of: history.name).map { dialect.namesIgnoreCase ? $0.lowercased() : $0 })
+            for statement in history.addColumnStatements(missingFrom: existing) { try sql.execute(statement, []) }
         }
     }
 

@@ -105,6 +105,11 @@ public struct SQLiteDialect: SQLDialect {
 }
 
 extension SQLDialect {
+    /// `ALTER TABLE ... ADD COLUMN` of a column of the logical type (NULL in every row there).
+    public func addColumnStatement(table: String, column: String, type: LogicalType) -> String {
+        "ALTER TABLE \(self.table(table)) ADD COLUMN \(column.quotedDatabaseIdentifier) \(declaredType(type))"
+    }
+
     /// A name as the database keeps it: shortened deterministically past `maximumNameBytes`.
     public func kept(_ name: String) -> String {
         maximumNameBytes.map { LoadPlan.shortenedName(name, toBytes: $0) } ?? name

@@ -18,6 +18,8 @@ public struct SyncSummary: Sendable, Equatable {
     /// The synced rows by what they did to the table (new, changed, the same; removed by
     /// `deletes`), counted by their fingerprints; nil for a table whose fingerprints were not kept.
     public var rowChanges: RowChangeCounts?
+    /// What `--on-schema-change evolve` kept of the portal's column changes (empty otherwise).
+    public var schemaChanges: [SchemaChange] = []
 }
 
 /// Incremental sync: only rows changed upstream since the newest stored `_updated_at`.
@@ -31,19 +33,22 @@ extension DatasetLoader {
     /// With `deletes`, the rows the portal no longer has are deleted too (see
     /// `deleteRowsGoneUpstream`), at most `maxDeletes` of them. With `history`, the table keeps
     /// every version of its rows from now on (`HistorySQL`), as a later fetch does too.
+    /// `schemaPolicy`: `fail` (the default) stops at any change of the table's columns; `evolve`
+    /// keeps the table's columns and goes on (`evolveForSync`).
     public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadRequest.defaultPageSize, indexes: [[String]] = [],
-                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false) throws -> SyncSummary {
+                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false,
+                     schemaPolicy: SchemaChangePolicy = .fail) throws -> SyncSummary {
         let start = DispatchTime.now().uptimeNanoseconds
         var summary = try reportingCancellation {
             try performSync(tableOrDatasetID, pageSize: pageSize, indexes: indexes, deletes: deletes, maxDeletes: maxDeletes,
-                            history: history)
+                            history: history, schemaPolicy: schemaPolicy)
         }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }
 
     private func performSync(_ tableOrDatasetID: String, pageSize: Int, indexes: [[String]], deletes: Bool,
-                             maxDeletes: DeletionLimit?, history: Bool) throws -> SyncSummary {
+                             maxDeletes: DeletionLimit?, history: Bool, schemaPolicy: SchemaChangePolicy) throws -> SyncSummary {
         try destination.performLoad { transaction in
             let state = LoadState()
             guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
@@ -66,8 +71,14 @@ extension DatasetLoader {
             // with --on-schema-change warn takes the new shape).
             let changes = plan.schemaChanges(from: stored, previousColumns: entry.columns, columns: view.columns)
                 .filter(\.isAboutAColumn)
+            let arriving = plan
+            var reshaping: [Int?]?
             if !changes.isEmpty {
-                throw LoadError.schemaChanged(table: entry.tableName, differences: changes.map(\.line))
+                let evolution = try evolveForSync(plan, stored: &stored, changes: changes, policy: schemaPolicy,
+                                                  transaction: transaction)
+                plan.tables[0] = evolution.plan.mainTable
+                reshaping = evolution.sources
+                state.schemaChanges = evolution.changes
             }
             guard !plan.mainTable.primaryKey.isEmpty else {
                 throw LoadError.unsupported("\(entry.tableName) has no key to sync rows by")
@@ -98,9 +109,11 @@ extension DatasetLoader {
             state.view = view
             let sink = try readPages(api: .soda2, portal: portal, query: query, pageSize: pageSize, limit: nil,
                                      layout: layout, transaction: transaction, state: state) { _ in
-                ObjectRowSink(plan: plan, strict: false, storable: self.destination.storableValues) { batch in inserted += try upserter.upsert(batch) }
+                ObjectRowSink(plan: arriving, strict: false, storable: self.destination.storableValues) { batch in
+                    inserted += try upserter.upsert(reshaping.map { ReshapingTableWriter.reshape(batch, sources: $0) } ?? batch)
+                }
             }
-            let deleted = deletes ? try deleteRowsGoneUpstream(plan: plan, layout: layout, portal: portal, pageSize: pageSize,
+            let deleted = deletes ? try deleteRowsGoneUpstream(plan: arriving, layout: layout, portal: portal, pageSize: pageSize,
                                                                limit: maxDeletes, upserter: upserter, transaction: transaction,
                                                                view: view) : nil
             try upserter.finish()
@@ -113,15 +126,17 @@ extension DatasetLoader {
             refreshed.planJSON = stored.jsonText
             refreshed.partialReason = "the table was synced since it was loaded (the invalid-cell counts are the load's)"
             try transaction.catalog.record(refreshed)
+            try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: refreshed.fetchedAt)
             try transaction.catalog.recordRefresh(RefreshRecord(
                 table: entry.tableName, refreshedAt: refreshed.fetchedAt, kind: "sync", source: entry.sourceURL,
-                rowsUpdatedAt: refreshed.rowsUpdatedAt, rowCount: refreshed.rowCount, inserted: inserted,
-                updated: tracker?.counts?.changed ?? state.rowCount - inserted, deleted: deleted,
+                rowsUpdatedAt: refreshed.rowsUpdatedAt, rowCount: refreshed.rowCount, schemaChanges: state.schemaChanges.count,
+                inserted: inserted, updated: tracker?.counts?.changed ?? state.rowCount - inserted, deleted: deleted,
                 unchanged: tracker?.counts?.unchanged, seconds: state.elapsed))
             try cancellation?.check()
             return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
                                rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,
-                               invalidCells: sink?.converter.invalidCells ?? [], deleted: deleted, rowChanges: tracker?.counts)
+                               invalidCells: sink?.converter.invalidCells ?? [], deleted: deleted, rowChanges: tracker?.counts,
+                               schemaChanges: state.schemaChanges)
         }
     }
 

@@ -104,7 +104,8 @@ struct FetchCommand: ParsableCommand {
         defer { session.finish() }
         if incremental {
             try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
-                                 indexes: request.indexes, history: request.keepsHistory)
+                                 indexes: request.indexes, history: request.keepsHistory,
+                                 schemaPolicy: try SyncCommand.policy(shape.onSchemaChange))
             return
         }
         let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {

@@ -25,6 +25,11 @@ struct SyncCommand: ParsableCommand {
     @Option(valueName: "N|P%", help: "With --deletes: refuse to delete more than N rows, or P% of the table.")
     var maxDeletes: DeletionLimit?
     @Flag(help: "Keep every version of every row in TABLE_history from now on (kept by later refreshes).") var history: Bool
+    @Option(valueName: "fail|evolve",
+            help: "When the portal changed the table's columns: fail (change nothing, exit 65) or evolve (keep the table's "
+                + "columns: new ones added, gone ones NULL in the synced rows, renamed ones under their old name).",
+            default: "fail")
+    var onSchemaChange: SchemaChangePolicy?
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
 
     func run(context: CommandContext) throws {
@@ -35,15 +40,16 @@ struct SyncCommand: ParsableCommand {
             throw UsageError("--max-deletes limits --deletes: give --deletes too", command: Self.spec)
         }
         try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
-                      maxDeletes: maxDeletes, history: history)
+                      maxDeletes: maxDeletes, history: history, schemaPolicy: try Self.policy(onSchemaChange))
     }
 
     static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = [],
-                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false) throws {
+                     deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false,
+                     schemaPolicy: SchemaChangePolicy = .fail) throws {
         let summary: SyncSummary
         do {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes, deletes: deletes,
-                                              maxDeletes: maxDeletes, history: history)
+                                              maxDeletes: maxDeletes, history: history, schemaPolicy: schemaPolicy)
         } catch let error as PlanError {
             session.meter.clear()
             throw UsageError(error.description, command: Self.spec)
@@ -62,6 +68,18 @@ struct SyncCommand: ParsableCommand {
             session.inform("Refreshed \(TerminalText.escaped(summary.tableName)): \(changes.summary)")
         }
         FetchCommand.reportInvalidCells(summary.invalidCells)
+        for change in summary.schemaChanges {
+            StandardError.line("Warning: " + SocloadTool.oneLine("\(change.table): \(change.evolvedLine)"))
+        }
+    }
+
+    /// A sync cannot take a new shape on its own: `fail` or `evolve`.
+    static func policy(_ policy: SchemaChangePolicy?) throws -> SchemaChangePolicy {
+        guard policy != .warn else {
+            throw UsageError("sync cannot take a new shape: --on-schema-change fail (the default) or evolve; "
+                             + "a fetch takes the new shape", command: spec)
+        }
+        return policy ?? .fail
     }
 }
 
