@@ -43,6 +43,10 @@ def run_measured(argv, cwd=None):
     return wall, peak
 
 
+LIFECYCLE_NONE = "reload counting nothing (SOCLOAD_COUNT_CHANGES=0)"
+LIFECYCLE_COUNTS = "reload counting row changes (--keep-changes 0)"
+LIFECYCLE_HISTORY = "reload with --history, nothing changed"
+
 SHAPES = {
     "new": "new backend: `:sid` row ids, compact, one row a line",
     "legacy": "old backend: GUID row ids, numbers as strings, url/phone/location arrays, pretty printed",
@@ -125,6 +129,22 @@ def measure(args, base, url, scratch, soda_url=None):
                      lambda db: [socload, "fetch", base + ".rows.json", "--db", reload_db, "--table", TABLE, "--quiet",
                                  "--force"]))
     run_measured([socload, "fetch", base + ".rows.json", "--db", reload_db, "--table", TABLE, "--quiet"])
+    # What the refresh lifecycle costs on a reload (nothing changed, the worst case for its share):
+    # counting alone (--keep-changes 0), counting and the change log (the default, above), and
+    # --history on top; against a reload that counts nothing (SOCLOAD_COUNT_CHANGES=0).
+    lifecycle = [
+        (LIFECYCLE_NONE, ["env", "SOCLOAD_COUNT_CHANGES=0"], []),
+        (LIFECYCLE_COUNTS, [], ["--keep-changes", "0"]),
+        (LIFECYCLE_HISTORY, [], ["--history"]),
+    ]
+    for index, (name, prefix, options) in enumerate(lifecycle):
+        lifecycle_db = os.path.join(scratch, f"lifecycle-{index}.sqlite")
+        run_measured(prefix + [socload, "fetch", base + ".rows.json", "--db", lifecycle_db, "--table", TABLE, "--quiet"]
+                     + options)
+        cases.insert(3 + index, (name, json_mb,
+                                 functools.partial(lambda prefix, path, options, db: prefix + [
+                                     socload, "fetch", base + ".rows.json", "--db", path, "--table", TABLE, "--quiet",
+                                     "--force"] + options, prefix, lifecycle_db, options)))
     for name, megabytes, command in cases:
         walls, rss = [], []
         for _ in range(args.runs):
@@ -134,6 +154,8 @@ def measure(args, base, url, scratch, soda_url=None):
             rss.append(peak)
         if name.startswith("socload fetch FILE (reload"):
             digests[name] = table_digest(reload_db)
+        elif name in (LIFECYCLE_NONE, LIFECYCLE_COUNTS, LIFECYCLE_HISTORY):
+            pass
         elif name.startswith("socload"):
             digests[name] = table_digest(db)
         wall = statistics.median(walls)
@@ -265,6 +287,16 @@ def report(args, measured, sizes, measured_pg=None):
              if soda else []) + [
             "- All socload loads produced identical tables (a digest of every row is compared).",
         ]
+        none = results.get(LIFECYCLE_NONE)
+        if none:
+            counts = results[LIFECYCLE_COUNTS]["wall"]
+            logged = results["socload fetch FILE (reload, WAL)"]["wall"]
+            history = results[LIFECYCLE_HISTORY]["wall"]
+            lines += [
+                f"- Refresh lifecycle on a reload: counting row changes costs **{counts / none['wall'] - 1:+.0%}** of a reload "
+                f"that counts nothing (target ≤ +30%); with the change log (the default) **{logged / none['wall'] - 1:+.0%}**; "
+                f"--history with nothing changed **{history / logged - 1:+.0%}** on top (target ≤ +10%).",
+            ]
     lines += [
         "",
         "A first load into a new database uses SQLite's rollback journal (each page written once); a reload",

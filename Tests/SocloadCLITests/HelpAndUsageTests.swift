@@ -62,6 +62,7 @@ final class HelpAndUsageTests: XCTestCase {
               tables                  List the tables in the database with their row counts and their names as SQL needs them.
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
+              changes                 Show the rows refreshes added, removed and changed, with the changed columns' old and new values.
               verify                  Check a loaded table against the portal's own column statistics.
               extract                 Move columns of a loaded table into a lookup table, keeping a foreign key (as sqlite-utils extract).
               recount                 Make the counts a table's lookups keep again from its rows.
