@@ -19,14 +19,20 @@ final class SQLiteTableWriter: TableWriter {
     private let stagesRows: Bool
     /// Compares the new copy with the old before the old goes (a refresh's row changes).
     private let comparison: (any PreviousCopyComparing)?
-    /// Where the old copy waits for the comparison (renamed, its indexes still on it).
-    static let previousCopy = "_socload_previous_copy"
+    /// True when the old copy was renamed aside (`previousCopy(of:)`) for the comparison.
     private var keepsPreviousCopy = false
+
+    /// Where the copy a refresh replaced is kept, until the next refresh of the table drops it:
+    /// the change log reads the old rows from it, and dropping a table (freeing every page)
+    /// costs as much as writing it, which the next refresh pays at its start instead of this
+    /// one at its end. The file holds the space either way: a dropped table's pages stay in it,
+    /// free, for the next copy.
+    static func previousCopy(of table: String) -> String { "_socload_previous_" + table }
 
     /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
     /// is now (`socload extract`: a table rebuilt with one more lookup), not inserted batches.
-    /// With a `comparison`, the old table is renamed aside rather than dropped, and dropped once
-    /// compared (unless foreign keys are enforced on the connection: then SQLite would point
+    /// With a `comparison`, the old table is renamed aside (`previousCopy(of:)`) rather than
+    /// dropped, unless foreign keys are enforced on the connection (then SQLite would point
     /// other tables' references at the renamed copy, so it is dropped at once, and only counted).
     init(db: Database, table: PlanTable, previous: PlanTable?, rowsFromExistingTable: Bool = false,
          comparison: (any PreviousCopyComparing)? = nil) throws {
@@ -56,10 +62,13 @@ final class SQLiteTableWriter: TableWriter {
                 }.joined(separator: ", ") + ")")
             }
         }
+        let previousCopy = Self.previousCopy(of: table.name)
+        if !rowsFromExistingTable {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(previousCopy.quotedDatabaseIdentifier)")
+        }
         if comparison?.needsPreviousCopy == true, try db.tableExists(table.name),
            try db.fetchValue(sql: "PRAGMA foreign_keys") == .integer(0) {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(Self.previousCopy.quotedDatabaseIdentifier)")
-            try SQLiteSQLExecutor.rename(table.name, to: Self.previousCopy, db: db)
+            try SQLiteSQLExecutor.rename(table.name, to: previousCopy, db: db)
             keepsPreviousCopy = true
         }
         try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
@@ -110,9 +119,15 @@ final class SQLiteTableWriter: TableWriter {
                                 + "SELECT \(rows.select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
             try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
         }
-        try comparison?.compare(newTable: quotedTable, oldTable: keepsPreviousCopy ? Self.previousCopy.quotedDatabaseIdentifier : nil)
+        let previousCopy = Self.previousCopy(of: table.name)
+        try comparison?.compare(newTable: quotedTable, oldTable: keepsPreviousCopy ? previousCopy.quotedDatabaseIdentifier : nil)
         if keepsPreviousCopy {
-            try db.execute(sql: "DROP TABLE \(Self.previousCopy.quotedDatabaseIdentifier)")
+            // Its indexes and triggers go now: their names are the new copy's.
+            for object in try db.fetchAll(String.self, sql: "SELECT type || ' ' || name FROM sqlite_schema WHERE tbl_name = ? "
+                                          + "AND type IN ('index', 'trigger') AND sql IS NOT NULL", arguments: [previousCopy]) {
+                let parts = object.split(separator: " ", maxSplits: 1).map(String.init)
+                try db.execute(sql: "DROP \(parts[0] == "index" ? "INDEX" : "TRIGGER") \(parts[1].quotedDatabaseIdentifier)")
+            }
         }
         if !table.primaryKey.isEmpty {
             do {
