@@ -59,6 +59,7 @@ public struct PostgreSQLDialect: SQLDialect {
 
     /// Rows are found by their key.
     public func insertionOrder(of alias: String) -> String? { nil }
+    public var joinsThroughIndexes: Bool { false }
 
     /// `jsonb_build_object()` in pieces of 50 members (a function takes 100 arguments), joined
     /// with `||`, as text.

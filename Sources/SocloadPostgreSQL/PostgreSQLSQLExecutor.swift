@@ -45,13 +45,17 @@ final class PostgreSQLSQLExecutor: SQLExecuting {
     }
 }
 
-/// Appends batches to a table of socload's own, made anew, by binary COPY (which may take turns
-/// with the COPY of the rows themselves: the transaction keeps one open at a time).
+/// Appends batches to a table of socload's own, made anew, by binary COPY. The transaction keeps
+/// one COPY open at a time and the rows themselves have theirs, so the encoded rows wait in a
+/// buffer of a few megabytes and go in one COPY when it is full (or at `finish`): a few turns
+/// per load, not one per batch.
 final class PostgreSQLAppendWriter: TableWriter {
     private let transaction: PostgreSQLLoadTransaction
     private let table: PlanTable
     private var encoder: PostgreSQLCopyEncoder
-    private let buffer = CopyBuffer()
+    private let pending = CopyBuffer()
+    /// How many encoded bytes wait before they are sent.
+    static let flushBytes = 8 << 20
 
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
         self.transaction = transaction
@@ -63,15 +67,21 @@ final class PostgreSQLAppendWriter: TableWriter {
 
     func insert(_ batch: RowBatch) throws {
         guard batch.rowCount > 0 else { return }
-        buffer.removeAll()
+        try encoder.encode(batch, into: pending)
+        if pending.count >= Self.flushBytes { try flush() }
+    }
+
+    private func flush() throws {
+        guard pending.count > 0 else { return }
         if try transaction.openBinaryCopy(into: transaction.qualified(table.name), columns: table.columns.map(\.name)) {
-            buffer.write(PostgreSQLCopyEncoder.header)
+            try PostgreSQLCopyEncoder.header.withUnsafeBytes { try transaction.connection.sendCopyData($0) }
         }
-        try encoder.encode(batch, into: buffer)
-        try transaction.connection.sendCopyData(buffer.bytes)
+        try transaction.connection.sendCopyData(pending.bytes)
+        pending.removeAll()
     }
 
     func finish(strict: Bool) throws -> [String] {
+        try flush()
         try transaction.pauseCopy()
         return []
     }

@@ -64,7 +64,7 @@ public final class RowChangeTracker: PreviousCopyComparing {
         _ = try fingerprintWriter.finish(strict: false)
         let statements = RowChangeSQL(dialect: dialect, newKey: table.primaryKey, oldKey: comparableOldKey ?? [],
                                       newFingerprints: names.new, oldFingerprints: names.kept)
-        try sql.execute(statements.indexStatement(name: "_socload_fingerprint_key_" + Self.uniqueSuffix()), [])
+        try sql.execute(statements.preparationStatement(indexName: "_socload_fingerprint_key_" + Self.uniqueSuffix()), [])
         if let previous, let oldKey = comparableOldKey, try sql.tableExists(names.kept) {
             counts = try count(statements)
             StepPause.at("row-counts")

@@ -78,6 +78,7 @@ public final class SyncChangeTracker {
     /// tables dropped.
     func finish() throws {
         let dialect = sql.dialect
+        if !dialect.joinsThroughIndexes { try sql.execute("ANALYZE \(dialect.table(statements.synced))", []) }
         if let row = try sql.rows(statements.countStatement, []).first, row.count == 3 {
             let numbers = row.map { $0.flatMap { Int($0) } ?? 0 }
             counts = RowChangeCounts(added: numbers[0] - numbers[1], changed: numbers[1] - numbers[2], removed: removed,

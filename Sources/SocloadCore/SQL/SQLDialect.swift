@@ -54,6 +54,10 @@ public protocol SQLDialect: Sendable {
     /// The expression that numbers the rows of a new table in insertion order, for `alias`
     /// (SQLite's `rowid`); nil where rows have no such number (PostgreSQL: found by key).
     func insertionOrder(of alias: String) -> String?
+
+    /// True when a join of two large tables needs an index on one side to be fast (SQLite joins
+    /// by nested loops; PostgreSQL hashes).
+    var joinsThroughIndexes: Bool { get }
 }
 
 /// SQLite's SQL: `?` placeholders, values compared as stored.
@@ -77,6 +81,7 @@ public struct SQLiteDialect: SQLDialect {
     public func position(of needle: String, in text: String) -> String { "instr(\(text), \(needle))" }
     public func suffix(of text: String, length: String) -> String { "substr(\(text), -\(length))" }
     public func insertionOrder(of alias: String) -> String? { "\(alias).rowid" }
+    public var joinsThroughIndexes: Bool { true }
 
     /// `json_object()` in pieces of 60 members (Debian's SQLite takes 127 arguments), spliced as
     /// text: each piece's closing and opening brace are cut where they meet (the members' values
