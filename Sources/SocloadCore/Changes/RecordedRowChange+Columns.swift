@@ -7,14 +7,36 @@ extension RecordedRowChange {
         public var new: JSONValue?
     }
 
-    /// The key's columns and values, in the key's order.
-    public var keyValues: [(column: String, value: JSONValue)] {
-        Self.members(key).map { ($0.key, $0.value) }
+    /// The key's columns and values, in the order of `columns` (the table's; a database may
+    /// have kept the JSON's members in another order).
+    public func keyValues(inOrderOf columns: [String] = []) -> [(column: String, value: JSONValue)] {
+        Self.ordered(Self.members(key), by: columns).map { ($0.key, $0.value) }
     }
 
     /// For a changed row, the columns whose value differs (a column only one side has counts
-    /// when it is not NULL there); for an added or removed row, every column of the row.
-    public var columnChanges: [ColumnChange] {
+    /// when it is not NULL there); for an added or removed row, every column of the row. In
+    /// the order of `columns` (the table's), then any others.
+    public func columnChanges(inOrderOf columns: [String] = []) -> [ColumnChange] {
+        let order = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return Self.stableSorted(unorderedColumnChanges) { order[$0.column] ?? Int.max }
+    }
+
+    /// The row's values before (`old`) or after as one compact JSON object, in column order.
+    public func values(old: Bool, inOrderOf columns: [String] = []) -> String? {
+        guard let text = old ? oldValues : newValues else { return nil }
+        return JSONValue.object(Self.ordered(Self.members(text), by: columns)).jsonText
+    }
+
+    private static func ordered(_ members: [JSONMember], by columns: [String]) -> [JSONMember] {
+        let order = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return stableSorted(members) { order[$0.key] ?? Int.max }
+    }
+
+    private static func stableSorted<T>(_ items: [T], by rank: (T) -> Int) -> [T] {
+        items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    private var unorderedColumnChanges: [ColumnChange] {
         let old = oldValues.map(Self.members) ?? []
         let new = newValues.map(Self.members) ?? []
         let oldByName = Dictionary(old.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })

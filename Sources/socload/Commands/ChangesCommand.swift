@@ -38,14 +38,18 @@ struct ChangesCommand: ParsableCommand {
         }
         let writer = output.writer(context)
         writer.begin(columns: ["refreshed_at", "change", "key", "column", "old", "new"])
+        let columns = entry.plan?.mainTable.storedColumns.map(\.name) ?? []
+        let keyColumns = entry.plan?.mainTable.primaryKey ?? []
         for change in changes {
-            let key = DatabaseValue.text(change.keyValues.map { "\($0.column)=\(Self.text($0.value))" }.joined(separator: ","))
+            let key = DatabaseValue.text(change.keyValues(inOrderOf: keyColumns).map { "\($0.column)=\(Self.text($0.value))" }
+                .joined(separator: ","))
             switch change.kind {
             case .added, .removed:
                 writer.write([.text(change.refreshedAt), .text(change.kind.rawValue), key, .null,
-                              change.oldValues.map { .text($0) } ?? .null, change.newValues.map { .text($0) } ?? .null])
+                              change.values(old: true, inOrderOf: columns).map { .text($0) } ?? .null,
+                              change.values(old: false, inOrderOf: columns).map { .text($0) } ?? .null])
             case .changed:
-                for column in change.columnChanges {
+                for column in change.columnChanges(inOrderOf: columns) {
                     writer.write([.text(change.refreshedAt), .text("changed"), key, .text(column.column),
                                   Self.value(column.old), Self.value(column.new)])
                 }
