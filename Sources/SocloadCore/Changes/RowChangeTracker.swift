@@ -123,23 +123,3 @@ public final class RowChangeTracker: PreviousCopyComparing {
         String(UInt64.random(in: 0...UInt64.max), radix: 16)
     }
 }
-
-/// A table writer that also hands each batch to the change tracker.
-final class FingerprintingTableWriter: TableWriter {
-    private let base: any TableWriter
-    private let tracker: RowChangeTracker
-
-    init(base: any TableWriter, tracker: RowChangeTracker) {
-        self.base = base
-        self.tracker = tracker
-    }
-
-    func insert(_ batch: RowBatch) throws {
-        try base.insert(batch)
-        try tracker.addFingerprints(of: batch)
-    }
-
-    func finish(strict: Bool) throws -> [String] {
-        try base.finish(strict: strict)
-    }
-}
