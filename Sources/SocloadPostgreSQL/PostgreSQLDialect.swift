@@ -61,6 +61,10 @@ public struct PostgreSQLDialect: SQLDialect {
     public func insertionOrder(of alias: String) -> String? { nil }
     public var joinsThroughIndexes: Bool { false }
 
+    public func columnToTextStatement(table: String, column: String) -> String? {
+        "ALTER TABLE \(self.table(table)) ALTER COLUMN \(column.quotedDatabaseIdentifier) TYPE text"
+    }
+
     /// `jsonb_build_object()` in pieces of 50 members (a function takes 100 arguments), joined
     /// with `||`, as text.
     public func jsonObject(_ members: [(name: String, value: String)]) -> String {

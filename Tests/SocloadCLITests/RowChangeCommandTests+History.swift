@@ -84,4 +84,21 @@ extension RowChangeCommandTests {
         }
         XCTAssertEqual(try socload(["changes", "nope"], db: db).status, 66)
     }
+
+    /// A column retyped upstream: the history keeps the old versions and takes the new ones
+    /// (on PostgreSQL its column becomes text), on both databases.
+    func testHistoryOutlivesARetypedColumn() throws {
+        for db in try databases() {
+            let path = directory.path("retyped.ndjson")
+            try Data("{\"id\": 1, \"n\": 5}\n{\"id\": 2, \"n\": 6}\n".utf8).write(to: URL(fileURLWithPath: path))
+            XCTAssertEqual(try socload(["load", path, "--table", "rt", "--pk", "id", "--history", "--quiet"], db: db).status, 0)
+            try Data("{\"id\": 1, \"n\": \"five\"}\n{\"id\": 2, \"n\": \"6\"}\n".utf8).write(to: URL(fileURLWithPath: path))
+            Thread.sleep(forTimeInterval: 1.1)
+            let retyped = try socload(["load", path, "--table", "rt"], db: db)
+            XCTAssertEqual(retyped.status, 0, retyped.stderr)
+            XCTAssertTrue(retyped.stderr.contains("column n retyped"), retyped.stderr)
+            XCTAssertEqual(try csv("select id, n, _valid_to is null from rt_history order by id, _valid_from", db: db),
+                           [["1", "5", "0"], ["1", "five", "1"], ["2", "6", "0"], ["2", "6", "1"]], db)
+        }
+    }
 }

@@ -100,7 +100,9 @@ public final class RowChangeTracker: PreviousCopyComparing {
         }
         guard let counts, counts.added + counts.changed + counts.removed + (counts.reissued ?? 0) > 0 else { return }
         let existing = Set(try sql.columnNames(of: history.name).map { sql.dialect.namesIgnoreCase ? $0.lowercased() : $0 })
-        for statement in history.addColumnStatements(missingFrom: existing) { try sql.execute(statement, []) }
+        for statement in history.addColumnStatements(missingFrom: existing) + history.retypeStatements(from: previous) {
+            try sql.execute(statement, [])
+        }
         try sql.execute(history.closeStatement(keys: statements.closedKeys), [.text(refreshedAt)])
         try sql.execute(history.insertVersionsStatement(rows: statements.newVersions(in: newTable)), [.text(refreshedAt)])
     }

@@ -43,6 +43,17 @@ public struct HistorySQL {
         }
     }
 
+    /// A column retyped upstream (its type in `previous` differs) becomes text in the history,
+    /// which keeps the old versions' values and takes the new ones (any value is assigned to a
+    /// text column).
+    public func retypeStatements(from previous: PlanTable?) -> [String] {
+        guard let previous else { return [] }
+        return table.storedColumns.compactMap { column in
+            guard let old = previous.column(named: column.name), old.type != column.type else { return nil }
+            return dialect.columnToTextStatement(table: name, column: column.name)
+        }
+    }
+
     /// Every row of `relation` as its first version (a first load, or history asked for now);
     /// bind the time.
     public func insertAllStatement(from relation: String) -> String {

@@ -58,6 +58,10 @@ public protocol SQLDialect: Sendable {
     /// True when a join of two large tables needs an index on one side to be fast (SQLite joins
     /// by nested loops; PostgreSQL hashes).
     var joinsThroughIndexes: Bool { get }
+
+    /// Makes a column text, its values kept as text (a history column whose source was
+    /// retyped upstream); nil where a column takes any value anyway (SQLite).
+    func columnToTextStatement(table: String, column: String) -> String?
 }
 
 /// SQLite's SQL: `?` placeholders, values compared as stored.
@@ -82,6 +86,7 @@ public struct SQLiteDialect: SQLDialect {
     public func suffix(of text: String, length: String) -> String { "substr(\(text), -\(length))" }
     public func insertionOrder(of alias: String) -> String? { "\(alias).rowid" }
     public var joinsThroughIndexes: Bool { true }
+    public func columnToTextStatement(table: String, column: String) -> String? { nil }
 
     /// `json_object()` in pieces of 60 members (Debian's SQLite takes 127 arguments), spliced as
     /// text: each piece's closing and opening brace are cut where they meet (the members' values
