@@ -119,9 +119,11 @@ final class SchemaChangeCommandTests: XCTestCase {
         let edited = try edited(source, rename: ("agency", "department"), drop: "status", retype: ("confirmation_vote", "text"))
         for db in try databases() {
             XCTAssertEqual(try socload(["fetch", source.path, "--table", "t", "--quiet"], db: db).status, 0)
-            for table in ["_socload_meta", "_socload_schema_changes"] {
+            // What the previous release had: the catalog alone (its own refreshes kept no log or fingerprints).
+            for table in ["_socload_meta", "_socload_schema_changes", "_socload_refreshes", "_socload_fingerprints_t"] {
                 XCTAssertEqual(try socload(["query", "drop table \(table)", "--write"], db: db).status, 0)
             }
+            _ = try socload(["query", "drop table _socload_previous_t", "--write"], db: db)
             let version = { try self.socload(["query", "select value from _socload_meta", "--format", "csv"], db: db) }
             XCTAssertNotEqual(try version().status, 0, "a version-1 catalog has no _socload_meta")
             XCTAssertEqual(try socload(["info", "t", "--changes", "--format", "csv"], db: db).stdout,
@@ -133,6 +135,17 @@ final class SchemaChangeCommandTests: XCTestCase {
             XCTAssertEqual(try socload(["info", "t", "--changes", "--format", "csv"], db: db).stdout
                 .split(whereSeparator: \.isNewline).count, 5, db)
             XCTAssertEqual(try socload(["info", "n5m4-mism", "--format", "csv"], db: db).status, 0)
+            // The first refresh after the migration had nothing to compare with; the next one counts.
+            let counted = try socload(["fetch", edited, "--table", "t"], db: db)
+            XCTAssertTrue(counted.stderr.contains("Refreshed t: 0 added, 0 changed, 0 removed, 300 unchanged"), counted.stderr)
+            // A refresh log from before its last two columns gets them.
+            for column in ["unchanged", "reissued"] {
+                XCTAssertEqual(try socload(["query", "alter table _socload_refreshes drop column \(column)", "--write"], db: db).status, 0)
+            }
+            XCTAssertEqual(try socload(["fetch", edited, "--table", "t", "--quiet"], db: db).status, 0)
+            let log = try socload(["info", "t", "--refreshes", "--format", "csv"], db: db).stdout.split(whereSeparator: \.isNewline)
+            XCTAssertEqual(log.last.map { $0.split(separator: ",", omittingEmptySubsequences: false)[7...11].joined(separator: ",") },
+                           "0,0,0,300,", db)
         }
     }
 
