@@ -64,14 +64,14 @@ final class SQLiteTableWriter: TableWriter {
         }
         let previousCopy = Self.previousCopy(of: table.name)
         if !rowsFromExistingTable {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(previousCopy.quotedDatabaseIdentifier)")
+            try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(previousCopy.quotedDatabaseIdentifier)") }
         }
         if comparison?.needsPreviousCopy == true, try db.tableExists(table.name),
            try db.fetchValue(sql: "PRAGMA foreign_keys") == .integer(0) {
             try SQLiteSQLExecutor.rename(table.name, to: previousCopy, db: db)
             keepsPreviousCopy = true
         }
-        try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)")
+        try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)") }
         try db.execute(sql: Self.createTableSQL(table))
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")

@@ -71,4 +71,17 @@ final class DurabilityTests: XCTestCase {
             XCTAssertEqual(try copied.fetchValue(sql: "SELECT count(*) FROM _socload_datasets"), DatabaseValue.integer(Int64(round + 1)))
         }
     }
+
+    /// A refresh drops the copy it replaces without zeroing its pages (`secure_delete` off for
+    /// that drop only), and leaves the connection's setting as it found it.
+    func testARefreshLeavesSecureDeleteAsItWas() throws {
+        let queue = try DatabaseQueue(path: path("secure.sqlite"))
+        for setting in [1, 0, 1] {
+            try queue.inDatabase { db in try db.execute(sql: "PRAGMA secure_delete = \(setting)") }
+            try load(into: queue)
+            XCTAssertEqual(try queue.inDatabase { db in try db.fetchValue(sql: "PRAGMA secure_delete") },
+                           DatabaseValue.integer(Int64(setting)))
+        }
+        XCTAssertEqual(try queue.inDatabase { db in try db.fetchValue(sql: "SELECT count(*) FROM t") }, .integer(300))
+    }
 }
