@@ -36,6 +36,10 @@ final class PostgreSQLSQLExecutor: SQLExecuting {
                                 + "AND NOT attisdropped ORDER BY attnum", [transaction.qualified(table)]).rows.compactMap { $0.first ?? nil }
     }
 
+    func dropTable(_ name: String) throws {
+        try transaction.execute("DROP TABLE IF EXISTS \(transaction.qualified(name))")
+    }
+
     func renameTable(_ name: String, to newName: String) throws {
         try transaction.execute("ALTER TABLE \(transaction.qualified(name)) RENAME TO \(newName.quotedDatabaseIdentifier)")
     }

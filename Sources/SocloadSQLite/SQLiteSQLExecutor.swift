@@ -36,6 +36,10 @@ final class SQLiteSQLExecutor: SQLExecuting {
         try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
     }
 
+    func dropTable(_ name: String) throws {
+        try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(name.quotedDatabaseIdentifier)") }
+    }
+
     func renameTable(_ name: String, to newName: String) throws {
         try Self.rename(name, to: newName, db: db)
     }
@@ -59,7 +63,7 @@ final class SQLiteAppendWriter: TableWriter {
     private let insertStatement: Statement
 
     init(db: Database, table: PlanTable) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS \(table.name.quotedDatabaseIdentifier)")
+        try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(table.name.quotedDatabaseIdentifier)") }
         try db.execute(sql: SQLiteTableWriter.createTableSQL(table))
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")

@@ -84,7 +84,7 @@ public final class RowChangeTracker: PreviousCopyComparing {
         if try sql.tableExists(RowChangeLog.tableName) {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
-        try sql.execute("DROP TABLE IF EXISTS \(dialect.table(names.kept))", [])
+        try sql.dropTable(names.kept)
         try sql.renameTable(names.new, to: names.kept)
         StepPause.at("fingerprints")
     }

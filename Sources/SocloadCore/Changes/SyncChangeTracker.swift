@@ -32,7 +32,7 @@ public final class SyncChangeTracker {
         fingerprinter = RowFingerprinter(table: table)
         _ = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.synced, for: table))
         batchWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.batch, for: table))
-        try sql.execute("DROP TABLE IF EXISTS \(dialect.table(statements.oldRows))", [])
+        try sql.dropTable(statements.oldRows)
         try sql.execute(statements.createOldRowsStatement, [])
         if keptRefreshes > 0 { try sql.execute(RowChangeLog(dialect: dialect).createStatement, []) }
         history = keepsHistory ? HistorySQL(dialect: dialect, table: table) : nil
@@ -97,7 +97,7 @@ public final class SyncChangeTracker {
         for statement in statements.mergeStatements { try sql.execute(statement, []) }
         StepPause.at("sync-fingerprints")
         for name in [statements.synced, statements.batch, statements.oldRows] {
-            try sql.execute("DROP TABLE IF EXISTS \(dialect.table(name))", [])
+            try sql.dropTable(name)
         }
     }
 }

@@ -11,6 +11,9 @@ public protocol SQLExecuting: AnyObject {
     func tableExists(_ name: String) throws -> Bool
     /// The names of a table's columns, in order (as the database spells them).
     func columnNames(of table: String) throws -> [String]
+    /// Drops a table socload made for itself, if it exists (without zeroing its pages where the
+    /// database would: they are socload's own, and reused).
+    func dropTable(_ name: String) throws
     /// Renames a table socload keeps for itself (no other object's SQL is rewritten).
     func renameTable(_ name: String, to newName: String) throws
     /// Makes a table of socload's own anew with `table`'s columns (its key columns NOT NULL and

@@ -24,7 +24,7 @@ extension DatasetLoader {
         // For benchmarks: nothing counted, and no fingerprints kept that would go stale.
         if !keepsHistory, ProcessInfo.processInfo.environment["SOCLOAD_COUNT_CHANGES"] == "0" {
             let kept = RowChangeSQL.fingerprintTables(of: plan.mainTable.name, dialect: sql.dialect).kept
-            try sql.execute("DROP TABLE IF EXISTS \(sql.dialect.table(kept))", [])
+            try sql.dropTable(kept)
             return try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable)
         }
         let tracker = try RowChangeTracker(sql: sql, table: plan.mainTable, previous: previous?.mainTable,
