@@ -88,7 +88,7 @@ stress: deps
 SIZES ?= 10000,100000,1000000
 bench: build
 	@./scripts/install-deps.sh $(TEST_PACKAGES)
-	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --postgres "$$SOCLOAD_TEST_POSTGRES"'
+	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --duckdb --postgres "$$SOCLOAD_TEST_POSTGRES"'
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

@@ -23,6 +23,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from documents import measure_documents, report_documents  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = "bnch_0001"
 
@@ -242,7 +245,7 @@ def version(argv):
         return "unknown"
 
 
-def report(args, measured, sizes, measured_pg=None):
+def report(args, measured, sizes, measured_pg=None, documents=None):
     cpu = "unknown"
     if os.path.exists("/proc/cpuinfo"):
         for line in open("/proc/cpuinfo"):
@@ -297,6 +300,7 @@ def report(args, measured, sizes, measured_pg=None):
                 f"that counts nothing (target ≤ +30%); with the change log (the default) **{logged / none['wall'] - 1:+.0%}**; "
                 f"--history with nothing changed **{history / logged - 1:+.0%}** on top (target ≤ +10%).",
             ]
+    lines += report_documents(documents or {})
     lines += [
         "",
         "A first load into a new database uses SQLite's rollback journal (each page written once); a reload",
@@ -358,6 +362,8 @@ def main():
     parser.add_argument("--shapes", default="new,legacy", help="dataset shapes to measure (comma-separated)")
     parser.add_argument("--postgres", help="also load into this PostgreSQL database and compare with psql's \\copy")
     parser.add_argument("--postgres-only", action="store_true", help="measure only the PostgreSQL rows (print, write nothing)")
+    parser.add_argument("--duckdb", action="store_true", help="also measure DuckDB's read_json_auto (installed from PyPI "
+                        "into the data directory)")
     args = parser.parse_args()
     args.sizes = [int(size) for size in args.sizes.split(",") if size]
     args.shapes = [shape for shape in args.shapes.split(",") if shape]
@@ -376,6 +382,7 @@ def main():
         return
     server = serve(args.data_dir)
     measured = {}
+    documents = {}
     with tempfile.TemporaryDirectory(prefix="socload-bench-") as scratch:
         for shape in args.shapes:
             base = generate(args.bin_dir, args.data_dir, args.n, shape)
@@ -390,13 +397,15 @@ def main():
             if row_count != args.n:
                 sys.exit(f"bench: expected {args.n} rows, the table has {row_count}")
             measured[shape] = (results, json_mb, csv_mb)
+            if shape == "new":
+                documents = measure_documents(args, base, scratch, run_measured)
         sizes = memory_per_size(args, args.data_dir, scratch)
     server.shutdown()
     measured_pg = {}
     if args.postgres:
         for shape in args.shapes:
             measured_pg[shape] = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
-    text = report(args, measured, sizes, measured_pg)
+    text = report(args, measured, sizes, measured_pg, documents)
     with open(args.out, "w") as out:
         out.write(text)
     print(text)

@@ -1,0 +1,104 @@
+"""The benchmark's rows beyond a plain fetch: `socload load` of the same rows as NDJSON against
+DuckDB's `read_json_auto(..., sample_size=-1)` (types from every record, as socload's), a fetch
+with two lookups against the plain one, and `load --flatten` against `load` of the same records.
+Used by bench.py; DuckDB comes from PyPI into the data directory, for the benchmark only."""
+import os
+import statistics
+import subprocess
+import sys
+
+FLATTEN_RECORDS = 200_000
+
+
+def ensure_duckdb(data_dir):
+    """A directory holding the duckdb Python package (installed there once), or None."""
+    target = os.path.join(data_dir, "python-duckdb")
+    if not os.path.exists(os.path.join(target, "duckdb")):
+        process = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", target, "duckdb"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if process.returncode != 0:
+            print(f"bench: DuckDB not installed, its row is left out: {process.stderr.decode().strip()[-200:]}")
+            return None
+    return target
+
+
+def median_run(run_measured, runs, command, before=None):
+    walls, rss = [], []
+    for _ in range(runs):
+        if before:
+            before()
+        wall, peak = run_measured(command())
+        walls.append(wall)
+        rss.append(peak)
+    return {"wall": statistics.median(walls), "rss_mb": max(rss) / 1024}
+
+
+def remove(path):
+    for suffix in ("", "-wal", "-shm", ".wal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def measure_documents(args, base, scratch, run_measured):
+    """The rows, by name: wall seconds (median) and peak RSS in MB."""
+    socload = os.path.join(args.bin_dir, "socload")
+    ndjson = base + ".soda.ndjson"
+    db = os.path.join(scratch, "documents.sqlite")
+    results = {}
+    if not os.path.exists(ndjson):
+        return results
+    results["socload load NDJSON"] = median_run(run_measured, args.runs, lambda: [
+        socload, "load", ndjson, "--table", "docs", "--db", db, "--quiet"], lambda: remove(db))
+    duckdb_path = ensure_duckdb(args.data_dir) if args.duckdb else None
+    if duckdb_path:
+        target = os.path.join(scratch, "documents.duckdb")
+        script = ("import sys; sys.path.insert(0, sys.argv[1]); import duckdb; con = duckdb.connect(sys.argv[2]); "
+                  "con.execute('SET threads TO 2'); "
+                  "con.execute(\"CREATE TABLE docs AS SELECT * FROM read_json_auto(?, sample_size=-1)\", [sys.argv[3]]); "
+                  "con.close()")
+        results["DuckDB read_json_auto(sample_size=-1), 2 threads (reference)"] = median_run(
+            run_measured, args.runs, lambda: [sys.executable, "-c", script, duckdb_path, target, ndjson], lambda: remove(target))
+    results["socload fetch FILE (plain, for the lookups)"] = median_run(run_measured, args.runs, lambda: [
+        socload, "fetch", base + ".rows.json", "--table", "lk", "--db", db, "--quiet"], lambda: remove(db))
+    results["socload fetch FILE --extract category+count+distinct=city --extract status"] = median_run(
+        run_measured, args.runs, lambda: [socload, "fetch", base + ".rows.json", "--table", "lk", "--db", db, "--quiet",
+                                          "--extract", "category+count+distinct=city", "--extract", "status"],
+        lambda: remove(db))
+    subset = os.path.join(scratch, "flatten.ndjson")
+    records = 0
+    with open(ndjson, "rb") as source, open(subset, "wb") as out:
+        for line in source:
+            if records >= FLATTEN_RECORDS:
+                break
+            out.write(line)
+            records += 1
+    results[f"socload load ({records:,} records)"] = median_run(run_measured, args.runs, lambda: [
+        socload, "load", subset, "--table", "fl", "--db", db, "--quiet"], lambda: remove(db))
+    results[f"socload load --flatten ({records:,} records)"] = median_run(run_measured, args.runs, lambda: [
+        socload, "load", subset, "--table", "fl", "--db", db, "--quiet", "--flatten"], lambda: remove(db))
+    remove(db)
+    return results
+
+
+def report_documents(results):
+    """Markdown lines: the rows and the ratios the performance issue sets targets for."""
+    if not results:
+        return []
+    lines = ["", "## Documents, lookups and flattening (new shape)", "",
+             "| what | wall s | peak RSS MB |", "|---|---:|---:|"]
+    for name, row in results.items():
+        lines.append(f"| {name} | {row['wall']:.2f} | {row['rss_mb']:.1f} |")
+    lines.append("")
+    load = results.get("socload load NDJSON")
+    duck = results.get("DuckDB read_json_auto(sample_size=-1), 2 threads (reference)")
+    if load and duck:
+        lines.append(f"- `load` NDJSON / DuckDB: time **{load['wall'] / duck['wall']:.2f}x** (target <= 1.0), "
+                     f"peak RSS {load['rss_mb']:.0f} MB against DuckDB's {duck['rss_mb']:.0f} MB (target <= 64)")
+    plain = results["socload fetch FILE (plain, for the lookups)"]["wall"]
+    extract = results["socload fetch FILE --extract category+count+distinct=city --extract status"]["wall"]
+    lines.append(f"- two lookups / plain fetch: time **{extract / plain:.2f}x** (target <= 1.3)")
+    flat = [row for name, row in results.items() if "--flatten" in name]
+    unflat = [row for name, row in results.items() if name.startswith("socload load (")]
+    if flat and unflat:
+        lines.append(f"- `load --flatten` / `load`: time **{flat[0]['wall'] / unflat[0]['wall']:.2f}x** (target <= 1.3)")
+    return lines
