@@ -127,6 +127,11 @@ extension RowConverter {
         case .true: batch.appendBytes("true".utf8)
         case .false: batch.appendBytes("false".utf8)
         case .array, .object:
+            let offset = batch.arena.count
+            if CompactJSONText.append(bytes, cell.start..<cell.end, to: &batch.arena) {
+                batch.values.append(.text(offset: Int32(offset), length: Int32(batch.arena.count - offset)))
+                return
+            }
             let range = UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])
             if let value = try? JSONValueParser.parse(range) {
                 batch.appendText(value.jsonText)
