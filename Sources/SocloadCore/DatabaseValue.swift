@@ -28,6 +28,17 @@ public enum DatabaseValue: Sendable, Hashable {
         if case .null = self { return true }
         return false
     }
+
+    /// The value as the text the logs' readers take: a number's digits, text as it is; nil for
+    /// NULL and for a blob.
+    public var textValue: String? {
+        switch self {
+        case .null, .blob: return nil
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .text(let text): return text
+        }
+    }
 }
 
 // MARK: - Literals

@@ -10,21 +10,12 @@ final class PostgreSQLSQLExecutor: SQLExecuting {
         dialect = PostgreSQLDialect(schema: transaction.schema)
     }
 
-    static func text(_ value: DatabaseValue) -> String? {
-        switch value {
-        case .null, .blob: return nil
-        case .integer(let integer): return String(integer)
-        case .real(let real): return String(real)
-        case .text(let text): return text
-        }
-    }
-
     func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
-        try transaction.execute(sql, arguments.map(Self.text))
+        try transaction.execute(sql, arguments.map(PostgreSQLDatabase.parameterText))
     }
 
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[String?]] {
-        try transaction.execute(sql, arguments.map(Self.text)).rows
+        try transaction.execute(sql, arguments.map(PostgreSQLDatabase.parameterText)).rows
     }
 
     func tableExists(_ name: String) throws -> Bool {

@@ -58,14 +58,7 @@ extension SQLiteCatalog {
     public func refreshes(of table: String) throws -> [RefreshRecord] {
         guard try tableExists(RefreshLog.tableName) else { return [] }
         return try db.fetchRows(sql: RefreshLog(dialect: SQLiteDialect()).selectStatement, arguments: [table]).compactMap { row in
-            RefreshLog.record(fromRow: row.values.map { value -> String? in
-                switch value {
-                case .text(let text): return text
-                case .integer(let integer): return String(integer)
-                case .real(let real): return String(real)
-                case .null, .blob: return nil
-                }
-            })
+            RefreshLog.record(fromRow: row.values.map(\.textValue))
         }
     }
 

@@ -15,17 +15,7 @@ final class SQLiteSQLExecutor: SQLExecuting {
     }
 
     func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[String?]] {
-        try db.fetchRows(sql: sql, arguments: StatementArguments(positional: arguments)).map { row in
-            row.values.map { value -> String? in
-                switch value {
-                case .null: return nil
-                case .integer(let integer): return String(integer)
-                case .real(let real): return String(real)
-                case .text(let text): return text
-                case .blob: return nil
-                }
-            }
-        }
+        try db.fetchRows(sql: sql, arguments: StatementArguments(positional: arguments)).map { row in row.values.map(\.textValue) }
     }
 
     func tableExists(_ name: String) throws -> Bool {
