@@ -41,6 +41,20 @@ public struct LookupStatements: Sendable {
         }.joined(separator: " AND ")
     }
 
+    /// The condition under which the lookup row `lookup` (an alias, quoted) holds the value bound
+    /// to parameters `?first`, `?first+1`, ... (one per value column): what finds a single row's
+    /// lookup while the rows stream, over the same unique index as `match(lookup:source:)`.
+    public func matchParameters(lookup: String, first: Int = 1) -> String {
+        if values.count == 1 {
+            return "\(lookup).\(values[0].column) = ?\(first)"
+        }
+        return values.enumerated().map { index, value in
+            let parameter = "?\(first + index)"
+            return "(\(lookup).\(value.column) IS NULL) = (\(parameter) IS NULL) AND "
+                + "coalesce(\(lookup).\(value.column), \(value.nullStandIn)) = coalesce(\(parameter), \(value.nullStandIn))"
+        }.joined(separator: " AND ")
+    }
+
     /// True for a row `source` whose value is not NULL in every column.
     public func hasValue(_ source: String) -> String {
         "(" + values.map { "\(source).\($0.column) IS NOT NULL" }.joined(separator: " OR ") + ")"

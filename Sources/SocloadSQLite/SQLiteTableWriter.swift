@@ -13,10 +13,12 @@ final class SQLiteTableWriter: TableWriter {
     /// The user's indexes and triggers on the old table: (kind, name, CREATE statement).
     private let userObjects: [(kind: String, name: String, sql: String)]
 
-    /// Where the rows of a table with lookups wait until the lookups are applied.
+    /// Where the rows of a table rebuilt from itself wait until its lookups are applied.
     static let stagingTable = "temp.\"_socload_rows\""
-    /// True when rows go first to the staging table (the table has lookups).
+    /// True when rows go first to the staging table (a table rebuilt from itself).
     private let stagesRows: Bool
+    /// Writes the rows of a table with lookups, their foreign keys found as they stream.
+    private let lookupRowWriter: SQLiteLookupRowWriter?
     /// Compares the new copy with the old before the old goes (a refresh's row changes).
     private let comparison: (any PreviousCopyComparing)?
     /// True when the old copy was renamed aside (`previousCopy(of:)`) for the comparison.
@@ -51,7 +53,7 @@ final class SQLiteTableWriter: TableWriter {
             return (kind, name, sql)
         }
         let quotedTable = table.name.quotedDatabaseIdentifier
-        stagesRows = !table.lookups.isEmpty || rowsFromExistingTable
+        stagesRows = rowsFromExistingTable
         if stagesRows {
             try db.execute(sql: "DROP TABLE IF EXISTS \(Self.stagingTable)")
             if rowsFromExistingTable {
@@ -73,10 +75,18 @@ final class SQLiteTableWriter: TableWriter {
         }
         try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)") }
         try db.execute(sql: Self.createTableSQL(table))
+        if !rowsFromExistingTable, !table.lookups.isEmpty {
+            let lookups = SQLiteLookups(db: db, table: table)
+            for lookup in table.lookups { try lookups.ensureTable(lookup) }
+            lookupRowWriter = try SQLiteLookupRowWriter(db: db, table: table, writing: lookups.writing)
+            insertStatement = nil
+            return
+        }
+        lookupRowWriter = nil
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         insertStatement = rowsFromExistingTable ? nil : try db.makeStatement(
-            sql: "INSERT INTO \(stagesRows ? Self.stagingTable : quotedTable) (\(columns)) VALUES (\(placeholders))")
+            sql: "INSERT INTO \(quotedTable) (\(columns)) VALUES (\(placeholders))")
     }
 
     /// `CREATE TABLE` with the columns' types; key columns are NOT NULL, and the key itself is a
@@ -103,6 +113,7 @@ final class SQLiteTableWriter: TableWriter {
     }
 
     func insert(_ batch: RowBatch) throws {
+        if let lookupRowWriter { return try lookupRowWriter.insert(batch) }
         guard let insertStatement else { throw LoadError.unsupported("rows inserted into a table rebuilt from itself") }
         try SQLiteBatchBinder.run(insertStatement, over: batch)
     }
