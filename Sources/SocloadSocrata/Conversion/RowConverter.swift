@@ -47,16 +47,12 @@ public struct RowConverter: Sendable {
     var cells: [RawCell] = []
     var parts: [RawCell] = []
     var members: [RawMember] = []
-    private var memberKeys: [MemberKey] = []
+    private var memberKeys = MemberKeyTable()
     /// Which cells an object row has given a value (to find a field given twice).
     private var placed: [Bool] = []
     private var duplicateField: Int?
     private let fieldNames: [String]
 
-    struct MemberKey: Sendable {
-        var key: [UInt8]
-        var cell: Int?
-    }
     var rowNumber = 0
 
     public init(plan: LoadPlan, table: Int = 0, rows format: RowFormat, strict: Bool = false,
@@ -154,20 +150,15 @@ public struct RowConverter: Sendable {
         placed.append(contentsOf: repeatElement(false, count: cellCount))
         duplicateField = nil
         for (position, member) in members.enumerated() {
-            let key = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
-            let cell: Int?
-            if position < memberKeys.count, memberKeys[position].key.elementsEqual(key) {
-                cell = memberKeys[position].cell
-            } else {
+            let fieldIndexes = self.fieldIndexes
+            let cell = memberKeys.cell(forKeyAt: member.keyStart..<member.keyEnd, in: bytes, position: position) {
                 var name: [UInt8] = []
                 if member.keyIsEscaped {
                     _ = JSONStringUnescaping.append(bytes, member.keyStart..<member.keyEnd, to: &name)
                 } else {
-                    name = Array(key)
+                    name = Array(bytes[member.keyStart..<member.keyEnd])
                 }
-                cell = fieldIndexes[String(decoding: name, as: UTF8.self)]
-                let entry = MemberKey(key: Array(key), cell: cell)
-                if position < memberKeys.count { memberKeys[position] = entry } else { memberKeys.append(entry) }
+                return fieldIndexes[String(decoding: name, as: UTF8.self)]
             }
             if let cell {
                 // Two values for one field: which one the portal meant cannot be known.
