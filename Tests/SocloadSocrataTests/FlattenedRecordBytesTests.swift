@@ -53,3 +53,50 @@ final class FlattenedRecordBytesTests: XCTestCase {
         }
     }
 }
+
+/// The remembered paths: the same flattener over many records, keys moving and coming back,
+/// gives each record what the tree gives; under `keepsPaths` it gives the paths themselves, and
+/// the inference typed from those bytes is the inference typed from the tree.
+extension FlattenedRecordBytesTests {
+    func testRememberedPathsFlattenEveryRecordAsTheTreeDoes() throws {
+        let more = [
+            #"{"address": {"geo": {"lon": [1], "lat": 2}, "city": "Tromsø"}, "a": 2}"#,
+            #"{"k\u00e9y": {"\u0000nul": "y"}, "address": {"zip": "0150"}, "a": {"b": 1}}"#,
+        ]
+        let records = Self.records + more + Self.records.reversed() + more
+        let trees = try records.map { record -> [JSONMember] in
+            guard case .object(let members) = try JSONValueParser.parse(Array(record.utf8)) else { throw CocoaError(.coderInvalidValue) }
+            return members
+        }
+        var paths: [String] = []
+        for members in trees {
+            for member in JSONFlattening.flattenPaths(members) where !paths.contains(member.key) { paths.append(member.key) }
+        }
+        let names = JSONFlattening.columnNames(forPaths: paths)
+        var named = FlattenedRecordBytes(names: names)
+        var pathed = FlattenedRecordBytes(names: [:], keepsPaths: true)
+        var fromBytes = FieldTypeInference()
+        var fromTree = FieldTypeInference()
+        for (number, (record, members)) in zip(records, trees).enumerated() {
+            let bytes = Array(record.utf8)
+            XCTAssertEqual(try bytes.withUnsafeBufferPointer { try named.flatten($0) { try JSONValueParser.parse($0) } },
+                           .object(JSONFlattening.flatten(members, names: names)), record)
+            XCTAssertEqual(try bytes.withUnsafeBufferPointer { try pathed.flatten($0) { try JSONValueParser.parse($0) } },
+                           .object(JSONFlattening.flattenPaths(members)), record)
+            try bytes.withUnsafeBufferPointer { try pathed.flatten($0) { try fromBytes.observe(text: $0, record: number, line: nil) } }
+            try fromTree.observe(.object(JSONFlattening.flattenPaths(members)), record: number, line: nil)
+        }
+        XCTAssertEqual(fromBytes.fields, fromTree.fields)
+        XCTAssertEqual(fromBytes.types, fromTree.types)
+        XCTAssertTrue(fromBytes.fields.contains("address" + JSONFlattening.pathSeparator + "geo" + JSONFlattening.pathSeparator + "lat"))
+    }
+
+    func testObjectsNestedPastTheParsersLimitAreRefusedNotRecursedInto() {
+        let depth = JSONValueParser.maximumDepth + 5
+        let record = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
+        XCTAssertThrowsError(try Array(record.utf8).withUnsafeBufferPointer { try flattener.flatten($0) { _ in () } }) { error in
+            XCTAssertTrue(error is FlattenedRecordBytes.TooDeep, "\(error)")
+        }
+    }
+}

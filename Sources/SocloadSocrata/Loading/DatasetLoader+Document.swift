@@ -176,10 +176,19 @@ extension DatasetLoader {
         var inference = FieldTypeInference()
         inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
         let state = LoadState()
+        var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
         try readRecords(spool.path, layout: request.layout, state: state) { record in
             guard request.flatten else {
                 return try inference.observe(text: record.bytes, record: record.number, line: record.line)
             }
+            // From the bytes, flattened under their paths; a record that is no object, or is
+            // malformed, is parsed whole below for the error that says why.
+            do {
+                return try flattener.flatten(record.bytes) { flat in
+                    try inference.observe(text: flat, record: record.number, line: record.line)
+                }
+            } catch is RawArrayParser.Malformed {
+            } catch is FlattenedRecordBytes.TooDeep {}
             let value: JSONValue
             do {
                 value = try JSONValueParser.parse(record.bytes)
