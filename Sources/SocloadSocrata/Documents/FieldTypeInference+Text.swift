@@ -6,12 +6,17 @@ extension FieldTypeInference {
     /// `YYYY-MM-DD` is a date; `YYYY-MM-DDTHH:MM[:SS[.fraction]]` a floating timestamp, and with
     /// `Z` or `±HH:MM` after it a fixed one (a space may stand for the `T`).
     static func timeKind(_ text: String) -> Kinds? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { timeKind($0) }
+    }
+
+    /// The same from the string's UTF-8 bytes, read in place (the inference calls it per value).
+    static func timeKind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kinds? {
         func digits(_ range: Range<Int>) -> Bool {
             range.upperBound <= bytes.count && bytes[range].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
         }
         guard bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
-              digits(8..<10), ISO8601Timestamp.parse(String(text.prefix(10))) != nil else { return nil }
+              digits(8..<10), ISO8601Timestamp.epochSeconds(utf8: UnsafeBufferPointer(rebasing: bytes[0..<10])) != nil else { return nil }
         if bytes.count == 10 { return .date }
         guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), digits(11..<13), bytes.count >= 16,
               bytes[13] == UInt8(ascii: ":"), digits(14..<16) else { return nil }

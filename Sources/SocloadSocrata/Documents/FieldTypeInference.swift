@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 
 /// Types the fields of plain JSON records from every value they hold (`socload load` without
@@ -127,10 +128,22 @@ struct FieldTypeInference: Sendable {
             case .string:
                 let text = UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])
                 let looksTimed = !cell.isEscaped && cell.count >= 10 && bytes[cell.start] &- UInt8(ascii: "0") < 10
-                let time = looksTimed ? Self.timeKind(String(decoding: text, as: UTF8.self)) : nil
+                let time = looksTimed ? Self.timeKind(text) : nil
                 note(field, time ?? (!cell.isEscaped && Self.isDecimalNumber(text) ? .numericText : .text))
                 notArraysOfObjects[field] = true
-            case .array, .object:
+            case .object:
+                // An object is `json` whatever it holds: checked and measured, not built.
+                let range = cell.start..<cell.end
+                guard RawJSONValidator.isValid(bytes, range, depth: 1) else {
+                    count -= 1
+                    return try observeParsing(bytes, record: number, line: line)
+                }
+                if 1 + Self.nestingDepth(bytes, range) > Self.maximumDepth {
+                    throw DocumentError.tooDeep(record: number, line: line, limit: Self.maximumDepth)
+                }
+                note(field, .object)
+                notArraysOfObjects[field] = true
+            case .array:
                 guard let value = JSONValueParser.value(of: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])) else {
                     count -= 1
                     return try observeParsing(bytes, record: number, line: line)
@@ -157,7 +170,8 @@ struct FieldTypeInference: Sendable {
     /// A member's key as a String, decoded once for a key that comes back at the same place.
     private mutating func key(_ bytes: UnsafeBufferPointer<UInt8>, _ member: RawMember, position: Int) -> (String, Int) {
         let raw = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
-        if position < keyCache.count, keyCache[position].bytes.elementsEqual(raw) {
+        if position < keyCache.count, keyCache[position].bytes.count == raw.count,
+           keyCache[position].bytes.withUnsafeBufferPointer({ raw.isEmpty || memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
             return (keyCache[position].key, keyCache[position].field)
         }
         var decoded: [UInt8] = []
@@ -234,6 +248,32 @@ struct FieldTypeInference: Sendable {
         case .object: return .object
         case .array: return .array
         }
+    }
+
+    /// How deep the containers of the valid JSON value at `range` nest (`depth(of:)` without
+    /// the tree): 1 for `{"a": 1}`, 2 for `{"a": [1]}`.
+    static func nestingDepth(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        var depth = 0
+        var deepest = 0
+        var index = range.lowerBound
+        while index < range.upperBound {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < range.upperBound, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return deepest
     }
 
     static func depth(of value: JSONValue) -> Int {
