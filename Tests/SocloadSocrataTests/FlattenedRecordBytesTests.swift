@@ -12,17 +12,22 @@ final class FlattenedRecordBytesTests: XCTestCase {
         #"{}"#,
     ]
 
-    func testTheBytesFlattenAsTheTreeDoes() throws {
-        let trees = try Self.records.map { record -> [JSONMember] in
+    /// Each record's members as a tree, and the names decided for the whole document, as `load`
+    /// decides them.
+    static func treesAndNames(_ records: [String]) throws -> ([[JSONMember]], [String: String]) {
+        let trees = try records.map { record -> [JSONMember] in
             guard case .object(let members) = try JSONValueParser.parse(Array(record.utf8)) else { throw CocoaError(.coderInvalidValue) }
             return members
         }
-        // Names decided for the whole document, as `load` decides them.
         var paths: [String] = []
         for members in trees {
             for member in JSONFlattening.flattenPaths(members) where !paths.contains(member.key) { paths.append(member.key) }
         }
-        let names = JSONFlattening.columnNames(forPaths: paths)
+        return (trees, JSONFlattening.columnNames(forPaths: paths))
+    }
+
+    func testTheBytesFlattenAsTheTreeDoes() throws {
+        let (trees, names) = try Self.treesAndNames(Self.records)
         var flattener = FlattenedRecordBytes(names: names)
         for (record, members) in zip(Self.records, trees) {
             let flattened = try Array(record.utf8).withUnsafeBufferPointer { bytes in
@@ -64,15 +69,7 @@ extension FlattenedRecordBytesTests {
             #"{"k\u00e9y": {"\u0000nul": "y"}, "address": {"zip": "0150"}, "a": {"b": 1}}"#,
         ]
         let records = Self.records + more + Self.records.reversed() + more
-        let trees = try records.map { record -> [JSONMember] in
-            guard case .object(let members) = try JSONValueParser.parse(Array(record.utf8)) else { throw CocoaError(.coderInvalidValue) }
-            return members
-        }
-        var paths: [String] = []
-        for members in trees {
-            for member in JSONFlattening.flattenPaths(members) where !paths.contains(member.key) { paths.append(member.key) }
-        }
-        let names = JSONFlattening.columnNames(forPaths: paths)
+        let (trees, names) = try Self.treesAndNames(records)
         var named = FlattenedRecordBytes(names: names)
         var pathed = FlattenedRecordBytes(names: [:], keepsPaths: true)
         var fromBytes = FieldTypeInference()
