@@ -88,6 +88,17 @@ enum SQLiteBatchBinder {
     /// first for each row, with the arena (for statements of its own, which it must leave unbound).
     static func run(_ statement: Statement, over batch: RowBatch,
                     _ perRow: ((Int, UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) throws {
+        try runEachRow(statement, of: batch, binding: { row, arena in
+            try perRow?(row, arena)
+            statement.reset()
+            try bind(batch, row: row, arena: arena, to: statement)
+        })
+    }
+
+    /// Runs `statement` once per row of `batch`, reset and bound by `binding(row, arena)`; a
+    /// constraint failure names the row.
+    static func runEachRow(_ statement: Statement, of batch: RowBatch,
+                           binding: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try batch.arena.withUnsafeBufferPointer { arena in
             defer {
                 // Nothing may keep pointing into the arena once it is released.
@@ -95,9 +106,7 @@ enum SQLiteBatchBinder {
                 statement.clearBindings()
             }
             for row in 0..<batch.rowCount {
-                try perRow?(row, arena)
-                statement.reset()
-                try bind(batch, row: row, arena: arena, to: statement)
+                try binding(row, arena)
                 do {
                     _ = try statement.step()
                 } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {

@@ -48,33 +48,21 @@ final class SQLiteLookupRowWriter {
 
     /// Inserts every row of `batch`; a constraint failure names the row.
     func insert(_ batch: RowBatch) throws {
-        try batch.arena.withUnsafeBufferPointer { arena in
-            defer {
-                // Nothing may keep pointing into the arena once it is released.
-                insert.reset()
-                insert.clearBindings()
-            }
-            for row in 0..<batch.rowCount {
-                let first = row * batch.columnCount
-                insert.reset()
-                for (index, source) in sources.enumerated() {
-                    let parameter = Int32(index + 1)
-                    switch source {
-                    case .cell(let cell):
-                        try SQLiteBatchBinder.bind(batch.values[first + cell], of: batch, arena: arena, at: parameter, to: insert)
-                    case .lookup(let resolver):
-                        let id = try resolvers[resolver].id(ofRow: row, in: batch, arena: arena)
-                        let code = id.map { sqlite3_bind_int64(insert.handle, parameter, $0) } ?? sqlite3_bind_null(insert.handle, parameter)
-                        if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: insert.sql) }
-                    }
-                }
-                do {
-                    _ = try insert.step()
-                } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {
-                    throw LoadError.constraint(row: batch.firstRowNumber + row, message: error.message)
+        try SQLiteBatchBinder.runEachRow(insert, of: batch, binding: { row, arena in
+            let first = row * batch.columnCount
+            insert.reset()
+            for (index, source) in sources.enumerated() {
+                let parameter = Int32(index + 1)
+                switch source {
+                case .cell(let cell):
+                    try SQLiteBatchBinder.bind(batch.values[first + cell], of: batch, arena: arena, at: parameter, to: insert)
+                case .lookup(let resolver):
+                    let id = try resolvers[resolver].id(ofRow: row, in: batch, arena: arena)
+                    let code = id.map { sqlite3_bind_int64(insert.handle, parameter, $0) } ?? sqlite3_bind_null(insert.handle, parameter)
+                    if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: insert.sql) }
                 }
             }
-        }
+        })
     }
 
     /// One lookup's find-or-create.
@@ -116,19 +104,22 @@ final class SQLiteLookupRowWriter {
         }
 
         private func findOrAdd(row first: Int, in batch: RowBatch, arena: UnsafeBufferPointer<UInt8>, rowNumber: Int) throws -> Int64 {
-            for statement in [find, add] {
+            func bindValue(to statement: Statement) throws {
                 statement.reset()
                 for (index, cell) in cells.enumerated() {
                     try SQLiteBatchBinder.bind(batch.values[first + cell], of: batch, arena: arena, at: Int32(index + 1), to: statement)
                 }
             }
             defer {
+                // Nothing may keep pointing into the arena.
                 for statement in [find, add] {
                     statement.reset()
                     statement.clearBindings()
                 }
             }
+            try bindValue(to: find)
             if try find.step() { return sqlite3_column_int64(find.handle, 0) }
+            try bindValue(to: add)
             try add.step()
             guard db.changesCount == 1 else {
                 throw LoadError.unsupported("row \(rowNumber): its value for the lookup \(lookup.table) matches one of its rows "

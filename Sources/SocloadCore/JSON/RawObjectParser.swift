@@ -102,31 +102,39 @@ package enum RawObjectParser {
 package enum RawJSONValidator {
     /// `depth`: how many containers enclose the value (1 for a cell of a row).
     package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, depth: Int) -> Bool {
+        nestingDepth(bytes, range, enclosedBy: depth) != nil
+    }
+
+    /// How deep the containers of the value nest (0 for a scalar, 1 for `{"a": 1}`, 2 for
+    /// `{"a": [1]}`) when it is valid, else nil: the check and the measure in one pass.
+    package static func nestingDepth(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, enclosedBy depth: Int) -> Int? {
         var index = range.lowerBound
         let end = range.upperBound
         var open: [UInt8] = [] // "[" or "{" for each container entered
+        var deepest = 0
         var expectKey = false
         while true {
             // A value (or, in an object, a key and its colon first).
             RawArrayParser.skipWhitespace(bytes, &index, end)
-            guard index < end else { return false }
+            guard index < end else { return nil }
             if expectKey {
                 guard bytes[index] == UInt8(ascii: "\""),
-                      (try? RawArrayParser.value(bytes, &index, end)) != nil else { return false }
+                      (try? RawArrayParser.value(bytes, &index, end)) != nil else { return nil }
                 RawArrayParser.skipWhitespace(bytes, &index, end)
-                guard index < end, bytes[index] == UInt8(ascii: ":") else { return false }
+                guard index < end, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
                 RawArrayParser.skipWhitespace(bytes, &index, end)
-                guard index < end else { return false }
+                guard index < end else { return nil }
                 expectKey = false
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
                 open.append(byte)
-                guard depth + open.count <= JSONValueParser.maximumDepth else { return false }
+                deepest = max(deepest, open.count)
+                guard depth + open.count <= JSONValueParser.maximumDepth else { return nil }
                 index += 1
                 RawArrayParser.skipWhitespace(bytes, &index, end)
-                guard index < end else { return false }
+                guard index < end else { return nil }
                 let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
                 if bytes[index] == close {
                     index += 1
@@ -136,13 +144,13 @@ package enum RawJSONValidator {
                     continue
                 }
             } else {
-                guard (try? RawArrayParser.value(bytes, &index, end)) != nil else { return false }
+                guard (try? RawArrayParser.value(bytes, &index, end)) != nil else { return nil }
             }
             // After a value: a separator, closing brackets, or the end.
             while true {
                 RawArrayParser.skipWhitespace(bytes, &index, end)
-                guard let container = open.last else { return index == end }
-                guard index < end else { return false }
+                guard let container = open.last else { return index == end ? deepest : nil }
+                guard index < end else { return nil }
                 let next = bytes[index]
                 index += 1
                 if next == UInt8(ascii: ",") {
@@ -150,7 +158,7 @@ package enum RawJSONValidator {
                     break
                 }
                 let close = container == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
-                guard next == close else { return false }
+                guard next == close else { return nil }
                 open.removeLast()
             }
         }

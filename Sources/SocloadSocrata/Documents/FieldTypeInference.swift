@@ -1,4 +1,3 @@
-import Foundation
 import SocloadCore
 
 /// Types the fields of plain JSON records from every value they hold (`socload load` without
@@ -95,7 +94,8 @@ struct FieldTypeInference: Sendable {
 
     /// Reused between records by `observe(text:...)`.
     private var scratch: [RawMember] = []
-    private var keyCache: [(bytes: [UInt8], key: String, field: Int)] = []
+    /// Each member key met, by its bytes, to its field's place in `fields`.
+    private var keyFields = MemberKeyTable()
 
     /// The same as `observe(_:record:line:)`, from the record's JSON text, without building
     /// its values: scalars are typed from their bytes, and only nested values are parsed. A
@@ -113,8 +113,14 @@ struct FieldTypeInference: Sendable {
         RawArrayParser.skipWhitespace(bytes, &end, bytes.count)
         guard end == bytes.count else { return try observeParsing(bytes, record: number, line: line) }
         count += 1
+        var keyFields = self.keyFields
+        self.keyFields = MemberKeyTable()
+        defer { self.keyFields = keyFields }
         for (position, member) in members.enumerated() {
-            let (key, field) = self.key(bytes, member, position: position)
+            let field = keyFields.cell(forKeyAt: member.keyStart..<member.keyEnd, in: bytes, position: position) {
+                index(of: member.key(in: bytes))
+            } ?? index(of: member.key(in: bytes))
+            let key = fields[field]
             let cell = member.value
             switch cell.kind {
             case .null:
@@ -133,12 +139,11 @@ struct FieldTypeInference: Sendable {
                 notArraysOfObjects[field] = true
             case .object:
                 // An object is `json` whatever it holds: checked and measured, not built.
-                let range = cell.start..<cell.end
-                guard RawJSONValidator.isValid(bytes, range, depth: 1) else {
+                guard let depth = RawJSONValidator.nestingDepth(bytes, cell.start..<cell.end, enclosedBy: 1) else {
                     count -= 1
                     return try observeParsing(bytes, record: number, line: line)
                 }
-                if 1 + Self.nestingDepth(bytes, range) > Self.maximumDepth {
+                if 1 + depth > Self.maximumDepth {
                     throw DocumentError.tooDeep(record: number, line: line, limit: Self.maximumDepth)
                 }
                 note(field, .object)
@@ -165,25 +170,6 @@ struct FieldTypeInference: Sendable {
             throw DocumentError.badRecord(record: number, line: line, detail: "\(error)")
         }
         try observe(value, record: number, line: line)
-    }
-
-    /// A member's key as a String, decoded once for a key that comes back at the same place.
-    private mutating func key(_ bytes: UnsafeBufferPointer<UInt8>, _ member: RawMember, position: Int) -> (String, Int) {
-        let raw = UnsafeBufferPointer(rebasing: bytes[member.keyStart..<member.keyEnd])
-        if position < keyCache.count, keyCache[position].bytes.count == raw.count,
-           keyCache[position].bytes.withUnsafeBufferPointer({ raw.isEmpty || memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
-            return (keyCache[position].key, keyCache[position].field)
-        }
-        var decoded: [UInt8] = []
-        if member.keyIsEscaped {
-            _ = JSONStringUnescaping.append(bytes, member.keyStart..<member.keyEnd, to: &decoded)
-        } else {
-            decoded = Array(raw)
-        }
-        let key = String(decoding: decoded, as: UTF8.self)
-        let entry = (bytes: Array(raw), key: key, field: index(of: key))
-        if position < keyCache.count { keyCache[position] = entry } else { keyCache.append(entry) }
-        return (entry.key, entry.field)
     }
 
     /// A JSON number's kind from its text.
@@ -248,32 +234,6 @@ struct FieldTypeInference: Sendable {
         case .object: return .object
         case .array: return .array
         }
-    }
-
-    /// How deep the containers of the valid JSON value at `range` nest (`depth(of:)` without
-    /// the tree): 1 for `{"a": 1}`, 2 for `{"a": [1]}`.
-    static func nestingDepth(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        var depth = 0
-        var deepest = 0
-        var index = range.lowerBound
-        while index < range.upperBound {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                while index < range.upperBound, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-            default:
-                break
-            }
-            index += 1
-        }
-        return deepest
     }
 
     static func depth(of value: JSONValue) -> Int {
