@@ -188,4 +188,33 @@ final class SQLLogTests: XCTestCase {
         }
         XCTAssertTrue(text.contains(#""""); DROP TABLE x; --""#), "the hostile column name is quoted:\n\(text)")
     }
+
+    /// `$SOCLOAD_SQL_LOG` may name a pipe (a FIFO another program reads): it cannot seek, and
+    /// once was a crash before the load began.
+    func testTheLogCanBeAPipe() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path("sql.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let received = LockedText()
+        let reader = Thread {
+            guard let handle = FileHandle(forReadingAtPath: fifo) else { return }
+            received.set(String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+        }
+        reader.start()
+        let path = directory.path("plain.json")
+        try Data(HostileInputTests.document(columns: [("n", "number")], rows: [#"["1"]"#]).utf8).write(to: URL(fileURLWithPath: path))
+        let run = try SocloadProcess.run(["fetch", path, "--table", "t", "--db", directory.path("pipe.sqlite")],
+                                         environment: ["SOCLOAD_SQL_LOG": fifo])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for _ in 0..<100 where received.text == nil { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(received.text?.contains(#"CREATE TABLE "t""#) == true, received.text ?? "nothing read")
+    }
+}
+
+/// Text one thread sets and another reads.
+private final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+    var text: String? { lock.withLock { value } }
+    func set(_ text: String) { lock.withLock { value = text } }
 }

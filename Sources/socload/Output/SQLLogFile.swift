@@ -11,9 +11,10 @@ enum SQLLogFile {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         guard let handle = FileHandle(forWritingAtPath: path) else { return }
-        handle.seekToEndOfFile()
+        // A pipe or FIFO cannot seek: it is written as it comes.
+        _ = try? handle.seekToEnd()
         queue.inDatabase { db in
-            db.trace { sql in handle.write(Data((sql.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)) }
+            db.trace { sql in try? handle.write(contentsOf: Data((sql.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)) }
         }
     }
 }
