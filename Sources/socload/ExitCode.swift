@@ -18,6 +18,9 @@ enum ExitCode: Int32 {
     case ioError = 74
     /// A statement ran past `--timeout` and was cancelled (EX_TEMPFAIL: try again later).
     case timedOut = 75
+    /// The project file (`socload.json`) is not what it must be: not JSON, an unknown key, a
+    /// value of the wrong kind (EX_CONFIG).
+    case configuration = 78
     /// Interrupted by SIGINT (Ctrl-C).
     case interrupted = 130
     /// Terminated by SIGTERM.

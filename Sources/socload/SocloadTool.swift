@@ -6,7 +6,7 @@ import SocloadSocrata
 /// error into one line on standard error and a sysexits exit code.
 enum SocloadTool {
     static var commands: [any Command.Type] { [
-        FetchCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
+        FetchCommand.self, RefreshCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
         InfoCommand.self, ChangesCommand.self, VerifyCommand.self, ExtractCommand.self, RecountCommand.self, DropCommand.self,
     ] }
 
@@ -121,6 +121,8 @@ enum SocloadTool {
             return (error.description, .ioError)
         case let error as RowDecodingError:
             return (error.description, .dataError)
+        case let error as ProjectFileError:
+            return (error.description, .configuration)
         case let failure as LoadFailure:
             return (failure.description, describe(failure.underlying).1)
         case let error as any CategorizedError:

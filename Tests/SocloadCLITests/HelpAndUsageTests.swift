@@ -37,7 +37,7 @@ final class HelpAndUsageTests: XCTestCase {
     }
 
     func testHelpCommandEqualsHelpFlag() throws {
-        for command in ["fetch", "sync", "query", "select", "tables", "schema", "info", "verify", "recount", "drop"] {
+        for command in ["fetch", "refresh", "sync", "query", "select", "tables", "schema", "info", "verify", "recount", "drop"] {
             let viaHelp = try SocloadProcess.run(["help", command])
             let viaFlag = try SocloadProcess.run([command, "--help"])
             let viaShort = try SocloadProcess.run([command, "-h"])
@@ -55,6 +55,7 @@ final class HelpAndUsageTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("""
             SUBCOMMANDS:
               fetch                   Download a dataset and load it into a table (replacing the previous copy).
+              refresh                 Bring every dataset of the project (socload.json) up to date.
               load                    Load a plain JSON document (an array of objects, NDJSON, a saved SODA response) into a table.
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.

@@ -179,6 +179,41 @@ struct Argument: SlotWrapper {
     }
 }
 
+/// The last positional arguments, any number of them: `<dataset> ...`. With `minimum` 1 the
+/// parser requires the first.
+@propertyWrapper
+struct Arguments: SlotWrapper {
+    private let storage: VariadicSlot
+    var slot: any ArgumentSlot { storage }
+    var wrappedValue: [String] { storage.values }
+
+    init(name: String, help: String, minimum: Int = 1) {
+        storage = VariadicSlot(name: name, help: help, isOptional: minimum == 0)
+    }
+}
+
+final class VariadicSlot: ArgumentSlot {
+    var name: String
+    let help: String
+    let isOptional: Bool
+    var values: [String] = []
+
+    init(name: String, help: String, isOptional: Bool) {
+        self.name = name
+        self.help = help
+        self.isOptional = isOptional
+    }
+
+    var declaration: SlotDeclaration {
+        .argument(ArgumentSpec(name: name, help: help, isOptional: isOptional, isVariadic: true))
+    }
+
+    func assign(from arguments: ParsedArguments, positionals: inout ArraySlice<String>, command: CommandSpec) throws {
+        values = Array(positionals)
+        positionals = []
+    }
+}
+
 /// A group of options shared by several commands (`DatabaseOptions`, `NetworkOptions`).
 @propertyWrapper
 struct OptionGroup<Group: ParsableArguments>: OptionGroupWrapper {

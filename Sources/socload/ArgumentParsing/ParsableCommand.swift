@@ -47,6 +47,11 @@ extension ParsableCommand {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws {
+        try make(arguments).run(context: context)
+    }
+
+    /// The command these parsed arguments make, each value converted and `validate()` passed.
+    static func make(_ arguments: ParsedArguments) throws -> Self {
         var command = Self()
         let spec = Self.spec
         var positionals = arguments.positionals[...]
@@ -54,7 +59,16 @@ extension ParsableCommand {
             try slot.assign(from: arguments, positionals: &positionals, command: spec)
         }
         try command.validate()
-        try command.run(context: context)
+        return command
+    }
+
+    /// The command as these arguments (those after its name) make it, checked, not run: how a
+    /// project file's entry becomes the command line it stands for.
+    static func parsed(_ arguments: [String]) throws -> Self {
+        guard case .run(let parsed) = try ArgumentParser.parse(arguments, for: spec) else {
+            throw UsageError("--help is not an option here", command: spec)
+        }
+        return try make(parsed)
     }
 }
 

@@ -12,10 +12,13 @@ struct FetchCommand: ParsableCommand {
             <dataset> is a local rows.json file, a portal URL (any form copied from the browser), or a
             dataset id such as n5m4-mism. An id is fetched from --domain; without a domain the bundled
             copy in the datasets directory is used. The whole load is one transaction: if anything
-            fails, the previous copy of the table is left as it was.
+            fails, the previous copy of the table is left as it was. Several datasets are loaded one
+            after another with the same options, each its own transaction; one failing does not stop
+            the others, and the exit code is the largest of the failed ones'.
             """)
 
-    @Argument(name: "dataset", help: "A file, a portal URL or a dataset id (abcd-1234).") var dataset: String
+    @Arguments(name: "dataset", help: "A file, a portal URL or a dataset id (abcd-1234); several load one after another.")
+    var references: [String]
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "name", help: "The table to load into.", default: "the dataset id with - as _") var table: String?
     @Option(valueName: "host", help: "The portal to fetch a dataset id from (also http://host:port).",
@@ -43,6 +46,10 @@ struct FetchCommand: ParsableCommand {
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
+        if table != nil, references.count > 1 {
+            throw UsageError("--table names the table of one dataset; with \(references.count) datasets each is named by "
+                             + "its id (fetch them one at a time, or name them in socload.json)", command: Self.spec)
+        }
         if incremental, !shape.extract.isEmpty {
             throw UsageError("--extract shapes a load, and --incremental only syncs rows: run socload extract TABLE COLUMNS "
                              + "to add a lookup to a table you sync", command: Self.spec)
@@ -50,6 +57,17 @@ struct FetchCommand: ParsableCommand {
     }
 
     func run(context: CommandContext) throws {
+        guard references.count > 1 else {
+            _ = try fetch(references.first ?? "", context: context)
+            return
+        }
+        try DatasetBatch.run(references.map { dataset in
+            DatasetBatch.Entry(name: dataset) { try fetch(dataset, context: context) }
+        }, quiet: quiet)
+    }
+
+    /// Fetches one dataset with these options: what happened, for the closing table of several.
+    func fetch(_ dataset: String, context: CommandContext) throws -> DatasetOutcome {
         let environment = context.environment
         let domain = self.domain ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
         let reference: DatasetReference
@@ -91,7 +109,7 @@ struct FetchCommand: ParsableCommand {
                 throw UsageError(error.description, command: Self.spec)
             }
             context.output.write(PlanText.describe(plan))
-            return
+            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)")
         }
 
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
@@ -106,7 +124,7 @@ struct FetchCommand: ParsableCommand {
             try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
                                  indexes: request.indexes, history: request.keepsHistory,
                                  schemaPolicy: try SyncCommand.policy(shape.onSchemaChange))
-            return
+            return DatasetOutcome(table: table ?? dataset, result: "synced")
         }
         let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {
             try session.loader.load(request)
@@ -115,7 +133,7 @@ struct FetchCommand: ParsableCommand {
         if summary.isUpToDate {
             session.inform("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
-            return
+            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.grouped(summary.rowCount)) rows")
         }
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
@@ -124,6 +142,8 @@ struct FetchCommand: ParsableCommand {
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
+        return DatasetOutcome(table: summary.tableName, result: "loaded \(NumberText.grouped(summary.rowCount)) rows"
+                                  + (summary.rowChanges.map { " (\($0.summary))" } ?? ""))
     }
 
     /// `Refreshed t: 12 added, 3 changed, 5 removed, 9,980 unchanged`, when the rows were counted.

@@ -1,0 +1,72 @@
+import Foundation
+
+/// What became of one dataset of several: its table and, in words, what was done.
+struct DatasetOutcome {
+    let table: String
+    let result: String
+}
+
+/// Several datasets loaded one after another by the same code as one (`fetch A B C`,
+/// `refresh`): each is its own transaction, one failure does not stop the others, and an
+/// interrupt (Ctrl-C, SIGTERM) stops them all, the datasets already done staying done.
+///
+/// The closing table goes to standard error, a line a dataset; the command then fails with the
+/// largest of the failed datasets' exit codes, or succeeds when none failed.
+enum DatasetBatch {
+    struct Entry {
+        /// How the dataset is named in messages: its id, URL or file, or a project entry's name.
+        let name: String
+        let load: () throws -> DatasetOutcome
+    }
+
+    enum Result {
+        case done(DatasetOutcome)
+        case failed(message: String, code: ExitCode)
+    }
+
+    static func run(_ entries: [Entry], quiet: Bool) throws {
+        var results: [(name: String, result: Result)] = []
+        for entry in entries {
+            do {
+                results.append((entry.name, .done(try entry.load())))
+            } catch {
+                let (message, code) = describe(error)
+                if code == .interrupted || code == .terminated {
+                    printTable(results + [(entry.name, .failed(message: "interrupted", code: code))])
+                    throw error
+                }
+                StandardError.line("Error: \(TerminalText.escaped(entry.name)): " + SocloadTool.oneLine(message))
+                results.append((entry.name, .failed(message: message, code: code)))
+            }
+        }
+        let failures = results.compactMap { item -> (String, ExitCode)? in
+            if case .failed(_, let code) = item.result { return (item.name, code) }
+            return nil
+        }
+        if !quiet || !failures.isEmpty { printTable(results) }
+        guard let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) else { return }
+        throw CommandFailure("\(failures.count) of \(results.count) datasets failed: "
+                             + failures.map { TerminalText.escaped($0.0) }.joined(separator: ", "), exitCode: worst)
+    }
+
+    /// A usage error of one dataset (a reference that is no dataset) is that dataset's failure.
+    static func describe(_ error: any Error) -> (String, ExitCode) {
+        if let usage = error as? UsageError { return (usage.message, .usage) }
+        return SocloadTool.describe(error)
+    }
+
+    /// `  n5m4-mism  n5m4_mism  loaded 300 rows`, a line a dataset, names padded to one width.
+    static func printTable(_ results: [(name: String, result: Result)]) {
+        let names = results.map { TerminalText.escaped($0.name) }
+        let width = min(names.map(\.count).max() ?? 0, 40)
+        for (name, item) in zip(names, results) {
+            let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
+            switch item.result {
+            case .done(let outcome):
+                StandardError.line("  \(padded)  \(TerminalText.escaped(outcome.table)): \(outcome.result)")
+            case .failed(let message, let code):
+                StandardError.line("  \(padded)  failed (exit \(code.rawValue)): " + SocloadTool.oneLine(message))
+            }
+        }
+    }
+}

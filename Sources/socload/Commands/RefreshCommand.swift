@@ -1,0 +1,49 @@
+import Foundation
+
+/// `socload refresh [NAME...]`: every dataset of the project file (or the named ones) brought
+/// up to date, one after another, each as `fetch` would with the entry's options.
+struct RefreshCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "refresh",
+        abstract: "Bring every dataset of the project (socload.json) up to date.",
+        discussion: """
+            Each dataset of the project file is fetched as `socload fetch` would with the entry's
+            options: conditionally (a dataset the portal says is unchanged costs one metadata
+            request), in its own transaction. One dataset's failure does not stop the others; the
+            closing table says which failed and why, and the exit code is the largest of their codes.
+            Two refreshes of one project never overlap: the second waits for the first, or with
+            --no-wait exits 75. A project file that is not right exits 78 naming the entry and key.
+            """)
+
+    @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
+    var names: [String]
+    @Option(valueName: "file", help: "The project file.", default: "socload.json in the current directory") var project: String?
+    @Flag(help: "Reload every dataset even when the portal says nothing changed.") var force: Bool
+    @Flag(help: "Exit 75 at once when another refresh of this project is running, instead of waiting.") var noWait: Bool
+    @Flag(short: "q", help: "Print only errors and warnings: no progress, no summaries, no closing table.") var quiet: Bool
+
+    func run(context: CommandContext) throws {
+        let path = project ?? "socload.json"
+        let file = try ProjectFile.load(path)
+        let chosen = try choose(from: file)
+        let lock = try ProjectLock(path: path, wait: !noWait, quiet: quiet)
+        defer { lock.release() }
+        let flags = (force ? ["--force"] : []) + (quiet ? ["--quiet"] : [])
+        try DatasetBatch.run(chosen.map { dataset in
+            DatasetBatch.Entry(name: dataset.name) {
+                let command = try FetchCommand.parsed(flags + dataset.arguments)
+                return try command.fetch(command.references.first ?? "", context: context)
+            }
+        }, quiet: quiet)
+    }
+
+    /// The named datasets in the file's order, or all; a name the project lacks is a usage error.
+    private func choose(from file: ProjectFile) throws -> [ProjectFile.Dataset] {
+        guard !names.isEmpty else { return file.datasets }
+        for name in names where !file.datasets.contains(where: { $0.name == name }) {
+            throw UsageError("\(file.path) has no dataset named '\(name)' (it has: "
+                             + file.datasets.map(\.name).joined(separator: ", ") + ")", command: Self.spec)
+        }
+        return file.datasets.filter { names.contains($0.name) }
+    }
+}

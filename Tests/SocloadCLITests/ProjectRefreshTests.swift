@@ -1,0 +1,141 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// `socload refresh` of a project file (`socload.json`) against loopback portals, and `fetch`
+/// of several datasets: every dataset in its own transaction, one failure not stopping the
+/// others, the exit code the largest of the failures', and a second refresh asking only what
+/// changed.
+final class ProjectRefreshTests: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    static func portal(_ id: String, rows: Int) throws -> FakeSocrataPortal {
+        try FakeSocrataPortal(datasetID: id, columns: [.init("name", "text"), .init("amount", "number")],
+                              rows: (1...rows).map { row($0) }, rowsUpdatedAt: 1_430_000_000)
+    }
+
+    static func row(_ index: Int) -> FakeSocrataPortal.Row {
+        .init(id: "row-\(index)", createdAt: 1_420_070_400 + index, updatedAt: 1_420_070_400 + index,
+              cells: ["name": .text("Nom \(index) — é"), "amount": .number("\(index).25")])
+    }
+
+    private func write(_ project: String, to name: String = "socload.json") throws -> String {
+        let path = directory.path(name)
+        try Data(project.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func rowCounts(_ db: String) throws -> String {
+        try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout
+    }
+
+    func testRefreshLoadsEveryDatasetAndThenAsksOnlyWhatChanged() throws {
+        let first = try Self.portal("proj-0001", rows: 5)
+        let second = try Self.portal("proj-0002", rows: 3)
+        defer { first.stop(); second.stop() }
+        _ = try write("""
+            {"database": "open.sqlite", "defaults": {"retries": 0},
+             "datasets": [{"id": "proj-0001", "domain": "\(first.baseURL)", "table": "first"},
+                          {"id": "proj-0002", "domain": "\(second.baseURL)", "pk": "_id"},
+                          {"id": "gone-0003", "domain": "http://127.0.0.1:9", "name": "unreachable"}]}
+            """)
+        let folder = URL(fileURLWithPath: directory.path(""))
+        let run = try SocloadProcess.run(["refresh"], environment: ["SOCLOAD_RETRY_DELAY": "0"], directory: folder)
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("  first        first: loaded 5 rows"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("  unreachable  failed (exit 69): "), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix("Error: 1 of 3 datasets failed: unreachable\n"), run.stderr)
+        let db = directory.path("open.sqlite")
+        XCTAssertEqual(try rowCounts(db), "table,rows,in_sql\r\nfirst,5,\"\"\"first\"\"\"\r\nproj_0002,3,proj_0002\r\n")
+
+        first.update({ rows, _ in rows.append(Self.row(6)) }, rowsUpdatedAt: 1_430_000_500)
+        let rowRequestsBefore = second.server.requests.filter { $0.path.contains("rows.json") }.count
+        let again = try SocloadProcess.run(["refresh", "first", "proj-0002"], directory: folder)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("first: loaded 6 rows (1 added, 0 changed, 0 removed, 5 unchanged)"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("proj_0002: up to date, 3 rows"), again.stderr)
+        XCTAssertEqual(second.server.requests.filter { $0.path.contains("rows.json") }.count, rowRequestsBefore,
+                       "an unchanged dataset costs its metadata request only")
+        XCTAssertEqual(try rowCounts(db), "table,rows,in_sql\r\nfirst,6,\"\"\"first\"\"\"\r\nproj_0002,3,proj_0002\r\n")
+
+        let unknown = try SocloadProcess.run(["refresh", "nope"], directory: folder)
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("has no dataset named 'nope' (it has: first, proj-0002, unreachable)"), unknown.stderr)
+        let quiet = try SocloadProcess.run(["refresh", "first", "--quiet", "--project", directory.path("socload.json")])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stderr, "")
+    }
+
+    func testFetchOfSeveralDatasetsGoesOnPastAFailure() throws {
+        let first = try Self.portal("many-0001", rows: 4)
+        defer { first.stop() }
+        let db = directory.path("many.sqlite")
+        let run = try SocloadProcess.run(["fetch", "many-0001", directory.path("missing.json"), "many-0001", "--domain", first.baseURL,
+                                          "--db", db])
+        XCTAssertEqual(run.status, 66, run.stderr)
+        XCTAssertTrue(run.stderr.contains("many_0001: up to date, 4 rows"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Error: 1 of 3 datasets failed: "), run.stderr)
+        XCTAssertEqual(try rowCounts(db), "table,rows,in_sql\r\nmany_0001,4,many_0001\r\n")
+        let named = try SocloadProcess.run(["fetch", "a-b", "c-d", "--table", "t", "--db", db])
+        XCTAssertEqual(named.status, 64)
+        XCTAssertTrue(named.stderr.contains("--table names the table of one dataset"), named.stderr)
+    }
+
+    /// Every mistake in a project file names the file, the entry and the key, exits 78, and
+    /// loads nothing.
+    func testABrokenProjectFileSaysWhere() throws {
+        let cases: [(String, String)] = [
+            (#"{"datasets": [], "databse": "x.sqlite"}"#, #"socload.json: key "databse" is not a key of a project file"#),
+            (#"{"datasets": [{"id": "abcd-1234", "page-sise": 10}]}"#,
+             #"socload.json: dataset 1 (abcd-1234), key "page-sise" is not an option of fetch"#),
+            (#"{"datasets": [{"id": "abcd-1234"}, {"id": "abcd-5678", "force": "yes"}]}"#,
+             #"socload.json: dataset 2 (abcd-5678), key "force" takes true or false"#),
+            (#"{"datasets": [{"id": "abcd-1234", "extract": "agency"}]}"#,
+             #"socload.json: dataset 1 (abcd-1234), key "extract" takes a list"#),
+            (#"{"datasets": [{"id": "abcd-1234", "page-size": "many"}]}"#,
+             #"socload.json: dataset 1 (abcd-1234), key "page-size" is wrong: --page-size"#),
+            (#"{"defaults": {"limit": -1}, "datasets": [{"id": "abcd-1234"}]}"#, #"socload.json: defaults, key "limit" is wrong"#),
+            (#"{"datasets": [{"table": "t"}]}"#, #"socload.json: dataset 1 names no dataset"#),
+            (#"{"datasets": [{"id": "abcd-1234", "db": "other.sqlite"}]}"#, #"socload.json: dataset 1 (abcd-1234), key "db" is the project's"#),
+            (#"{"datasets": [{"id": "abcd-1234", "incremental": true, "extract": ["a"]}]}"#,
+             #"socload.json: dataset 1 (abcd-1234) cannot be fetched as given: --extract shapes a load"#),
+            (#"{"datasets": [{"id": "abcd-1234"}, {"id": "abcd-1234"}]}"#, "socload.json: dataset 2 has the name 'abcd-1234'"),
+            (#"{"datasets": [{"id": "abcd-1234"}"#, "socload.json is not JSON"),
+            (#"{"database": "x.sqlite"}"#, #"socload.json: key "datasets" is missing"#),
+        ]
+        let folder = URL(fileURLWithPath: directory.path(""))
+        for (text, expected) in cases {
+            _ = try write(text)
+            let run = try SocloadProcess.run(["refresh"], directory: folder)
+            XCTAssertEqual(run.status, 78, "\(text): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("Error: " + expected), "\(text):\n\(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("x.sqlite")))
+        let missing = try SocloadProcess.run(["refresh", "--project", directory.path("none.json")])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertTrue(missing.stderr.contains("none.json does not exist"), missing.stderr)
+    }
+
+    /// A second refresh of the same project waits for the first, or with --no-wait exits 75.
+    func testTwoRefreshesOfOneProjectNeverOverlap() throws {
+        let portal = try Self.portal("lock-0001", rows: 2)
+        defer { portal.stop() }
+        let path = try write(#"{"database": "lock.sqlite", "datasets": [{"id": "lock-0001", "domain": ""# + portal.baseURL + #""}]}"#)
+        let holder = open(path, O_RDONLY)
+        XCTAssertEqual(flock(holder, LOCK_EX), 0)
+        let refused = try SocloadProcess.run(["refresh", "--no-wait", "--project", path])
+        XCTAssertEqual(refused.status, 75, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("another refresh of \(path) is running"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("lock.sqlite")))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { close(holder) }
+        let waited = try SocloadProcess.run(["refresh", "--project", path])
+        XCTAssertEqual(waited.status, 0, waited.stderr)
+        XCTAssertTrue(waited.stderr.hasPrefix("Waiting for another refresh of \(path) to finish"), waited.stderr)
+        XCTAssertEqual(try rowCounts(directory.path("lock.sqlite")), "table,rows,in_sql\r\nlock_0001,2,lock_0001\r\n")
+    }
+}
