@@ -4,6 +4,8 @@ import Foundation
 struct DatasetOutcome {
     let table: String
     let result: String
+    /// False when nothing was written (up to date, a plan only).
+    var wroteTable = true
 }
 
 /// Several datasets loaded one after another by the same code as one (`fetch A B C`,
@@ -24,7 +26,10 @@ enum DatasetBatch {
         case failed(message: String, code: ExitCode)
     }
 
-    static func run(_ entries: [Entry], quiet: Bool) throws {
+    /// `whenDone` sees every dataset's result before the command fails for the failed ones
+    /// (`refresh` records what the others loaded in the lock file).
+    static func run(_ entries: [Entry], quiet: Bool,
+                    whenDone: ([(name: String, result: Result)]) throws -> Void = { _ in }) throws {
         var results: [(name: String, result: Result)] = []
         for entry in entries {
             do {
@@ -44,6 +49,7 @@ enum DatasetBatch {
             return nil
         }
         if !quiet || !failures.isEmpty { printTable(results) }
+        try whenDone(results)
         guard let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) else { return }
         throw CommandFailure("\(failures.count) of \(results.count) datasets failed: "
                              + failures.map { TerminalText.escaped($0.0) }.joined(separator: ", "), exitCode: worst)

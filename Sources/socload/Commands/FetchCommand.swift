@@ -109,7 +109,7 @@ struct FetchCommand: ParsableCommand {
                 throw UsageError(error.description, command: Self.spec)
             }
             context.output.write(PlanText.describe(plan))
-            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)")
+            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false)
         }
 
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
@@ -133,7 +133,8 @@ struct FetchCommand: ParsableCommand {
         if summary.isUpToDate {
             session.inform("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
-            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.grouped(summary.rowCount)) rows")
+            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.grouped(summary.rowCount)) rows",
+                                  wroteTable: false)
         }
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
@@ -142,7 +143,7 @@ struct FetchCommand: ParsableCommand {
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
-        return DatasetOutcome(table: summary.tableName, result: "loaded \(NumberText.grouped(summary.rowCount)) rows"
+        return DatasetOutcome(table: summary.tableName, result: "loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
                                   + (summary.rowChanges.map { " (\($0.summary))" } ?? ""))
     }
 

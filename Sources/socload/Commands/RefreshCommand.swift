@@ -13,6 +13,8 @@ struct RefreshCommand: ParsableCommand {
             closing table says which failed and why, and the exit code is the largest of their codes.
             Two refreshes of one project never overlap: the second waits for the first, or with
             --no-wait exits 75. A project file that is not right exits 78 naming the entry and key.
+            socload.lock, beside the project file, then records what each dataset loaded: its
+            source, the portal's version stamps, the schema hash, the row count and a hash of its rows.
             """)
 
     @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
@@ -34,7 +36,31 @@ struct RefreshCommand: ParsableCommand {
                 let command = try FetchCommand.parsed(flags + dataset.arguments)
                 return try command.fetch(command.references.first ?? "", context: context)
             }
-        }, quiet: quiet)
+        }, quiet: quiet) { results in
+            try recordLoaded(results, project: file, context: context)
+        }
+    }
+
+    /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as
+    /// they were; datasets no longer in the project gone.
+    private func recordLoaded(_ results: [(name: String, result: DatasetBatch.Result)], project: ProjectFile,
+                              context: CommandContext) throws {
+        let path = SocloadLockFile.path(forProject: project.path)
+        let previous = try SocloadLockFile.read(path)
+        var next = previous
+        next.datasets = previous.datasets.filter { name, _ in project.datasets.contains { $0.name == name } }
+        let loaded = results.compactMap { item -> (String, DatasetOutcome)? in
+            if case .done(let outcome) = item.result { return (item.name, outcome) }
+            return nil
+        }
+        if let first = project.datasets.first(where: { dataset in loaded.contains { $0.0 == dataset.name } }) {
+            let database = try FetchCommand.parsed(first.arguments).database.openLoaded(context, command: FetchCommand.spec)
+            for (name, outcome) in loaded {
+                next.datasets[name] = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
+                                                                   unchanged: !outcome.wroteTable)
+            }
+        }
+        if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }
     }
 
     /// The named datasets in the file's order, or all; a name the project lacks is a usage error.
