@@ -138,4 +138,39 @@ final class ProjectRefreshTests: XCTestCase {
         XCTAssertTrue(waited.stderr.hasPrefix("Waiting for another refresh of \(path) to finish"), waited.stderr)
         XCTAssertEqual(try rowCounts(directory.path("lock.sqlite")), "table,rows,in_sql\r\nlock_0001,2,lock_0001\r\n")
     }
+
+    /// `--json`: one object a dataset on standard output, whatever became of it.
+    func testJSONResultsAreOneObjectADataset() throws {
+        let portal = try Self.portal("json-0001", rows: 4)
+        defer { portal.stop() }
+        let path = try write(#"{"database": "j.sqlite", "defaults": {"retries": 0}, "datasets": [{"id": "json-0001", "domain": ""#
+                             + portal.baseURL + #"", "pk": "_id"}, {"id": "gone-0002", "domain": "http://127.0.0.1:9"}]}"#)
+        func objects(_ run: SocloadRun) throws -> [[String: Any]] {
+            try run.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        }
+        let first = try SocloadProcess.run(["refresh", "--json", "--quiet", "--project", path], environment: ["SOCLOAD_RETRY_DELAY": "0"])
+        XCTAssertEqual(first.status, 69, first.stderr)
+        let reports = try objects(first)
+        XCTAssertEqual(reports.count, 2)
+        XCTAssertEqual(reports[0]["status"] as? String, "loaded")
+        XCTAssertEqual(reports[0]["table"] as? String, "json_0001")
+        XCTAssertEqual(reports[0]["rows"] as? Int, 4)
+        XCTAssertEqual(reports[1]["status"] as? String, "failed")
+        XCTAssertEqual(reports[1]["exit_code"] as? Int, 69)
+        XCTAssertNotNil(reports[1]["error"] as? String)
+
+        portal.update({ rows, _ in rows.removeFirst(); rows.append(Self.row(9)) }, rowsUpdatedAt: 1_430_000_700)
+        let second = try objects(try SocloadProcess.run(["refresh", "json-0001", "--json", "--quiet", "--project", path]))
+        XCTAssertEqual(second.count, 1)
+        XCTAssertEqual(second[0]["added"] as? Int, 1)
+        XCTAssertEqual(second[0]["removed"] as? Int, 1)
+        XCTAssertEqual(second[0]["unchanged"] as? Int, 3)
+        let third = try objects(try SocloadProcess.run(["refresh", "json-0001", "--json", "--quiet", "--project", path]))
+        XCTAssertEqual(third[0]["status"] as? String, "up_to_date")
+        XCTAssertEqual(third[0]["rows"] as? Int, 4)
+
+        let single = try SocloadProcess.run(["fetch", directory.path("missing.json"), "--json", "--db", directory.path("j.sqlite")])
+        XCTAssertEqual(single.status, 66)
+        XCTAssertEqual(try objects(single).first?["status"] as? String, "failed")
+    }
 }

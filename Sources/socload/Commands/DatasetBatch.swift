@@ -1,4 +1,5 @@
 import Foundation
+import SocloadSocrata
 
 /// What became of one dataset of several: its table and, in words, what was done.
 struct DatasetOutcome {
@@ -6,6 +7,9 @@ struct DatasetOutcome {
     let result: String
     /// False when nothing was written (up to date, a plan only).
     var wroteTable = true
+    /// `loaded`, `up_to_date`, `synced`, `planned` (`--json`).
+    var status = "loaded"
+    var summary: LoadSummary?
 }
 
 /// Several datasets loaded one after another by the same code as one (`fetch A B C`,
@@ -28,14 +32,17 @@ enum DatasetBatch {
 
     /// `whenDone` sees every dataset's result before the command fails for the failed ones
     /// (`refresh` records what the others loaded in the lock file).
-    static func run(_ entries: [Entry], quiet: Bool,
+    static func run(_ entries: [Entry], quiet: Bool, report: ((DatasetReport) -> Void)? = nil,
                     whenDone: ([(name: String, result: Result)]) throws -> Void = { _ in }) throws {
         var results: [(name: String, result: Result)] = []
         for entry in entries {
             do {
-                results.append((entry.name, .done(try entry.load())))
+                let outcome = try entry.load()
+                report?(DatasetReport(dataset: entry.name, outcome: outcome))
+                results.append((entry.name, .done(outcome)))
             } catch {
                 let (message, code) = describe(error)
+                report?(DatasetReport(dataset: entry.name, error: message, exitCode: code))
                 if code == .interrupted || code == .terminated {
                     printTable(results + [(entry.name, .failed(message: "interrupted", code: code))])
                     throw error

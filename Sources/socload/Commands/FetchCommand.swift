@@ -43,9 +43,13 @@ struct FetchCommand: ParsableCommand {
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
     @Flag(help: "Print the plan (table, columns, types, key, indexes) and load nothing.") var dryRun: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
+    @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
+        if json, dryRun {
+            throw UsageError("--dry-run prints the plan, not a result: leave out --json", command: Self.spec)
+        }
         if table != nil, references.count > 1 {
             throw UsageError("--table names the table of one dataset; with \(references.count) datasets each is named by "
                              + "its id (fetch them one at a time, or name them in socload.json)", command: Self.spec)
@@ -57,13 +61,22 @@ struct FetchCommand: ParsableCommand {
     }
 
     func run(context: CommandContext) throws {
+        let report: ((DatasetReport) -> Void)? = json ? { context.output.write($0.line + "\n"); context.output.flush() } : nil
         guard references.count > 1 else {
-            _ = try fetch(references.first ?? "", context: context)
+            let dataset = references.first ?? ""
+            do {
+                let outcome = try fetch(dataset, context: context)
+                report?(DatasetReport(dataset: dataset, outcome: outcome))
+            } catch {
+                let (message, code) = DatasetBatch.describe(error)
+                report?(DatasetReport(dataset: dataset, error: message, exitCode: code))
+                throw error
+            }
             return
         }
         try DatasetBatch.run(references.map { dataset in
             DatasetBatch.Entry(name: dataset) { try fetch(dataset, context: context) }
-        }, quiet: quiet)
+        }, quiet: quiet, report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
@@ -109,7 +122,7 @@ struct FetchCommand: ParsableCommand {
                 throw UsageError(error.description, command: Self.spec)
             }
             context.output.write(PlanText.describe(plan))
-            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false)
+            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
 
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
@@ -124,7 +137,7 @@ struct FetchCommand: ParsableCommand {
             try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
                                  indexes: request.indexes, history: request.keepsHistory,
                                  schemaPolicy: try SyncCommand.policy(shape.onSchemaChange))
-            return DatasetOutcome(table: table ?? dataset, result: "synced")
+            return DatasetOutcome(table: table ?? dataset, result: "synced", status: "synced")
         }
         let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {
             try session.loader.load(request)
@@ -134,7 +147,7 @@ struct FetchCommand: ParsableCommand {
             session.inform("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
             return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.grouped(summary.rowCount)) rows",
-                                  wroteTable: false)
+                                  wroteTable: false, status: "up_to_date", summary: summary)
         }
         session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
@@ -144,7 +157,7 @@ struct FetchCommand: ParsableCommand {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
         return DatasetOutcome(table: summary.tableName, result: "loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
-                                  + (summary.rowChanges.map { " (\($0.summary))" } ?? ""))
+                                  + (summary.rowChanges.map { " (\($0.summary))" } ?? ""), summary: summary)
     }
 
     /// `Refreshed t: 12 added, 3 changed, 5 removed, 9,980 unchanged`, when the rows were counted.

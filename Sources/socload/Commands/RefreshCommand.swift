@@ -23,6 +23,7 @@ struct RefreshCommand: ParsableCommand {
     @Flag(help: "Reload every dataset even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Exit 75 at once when another refresh of this project is running, instead of waiting.") var noWait: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summaries, no closing table.") var quiet: Bool
+    @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
 
     func run(context: CommandContext) throws {
         let path = project ?? "socload.json"
@@ -36,7 +37,7 @@ struct RefreshCommand: ParsableCommand {
                 let command = try FetchCommand.parsed(flags + dataset.arguments)
                 return try command.fetch(command.references.first ?? "", context: context)
             }
-        }, quiet: quiet) { results in
+        }, quiet: quiet, report: json ? { context.output.write($0.line + "\n"); context.output.flush() } : nil) { results in
             try recordLoaded(results, project: file, context: context)
         }
     }
