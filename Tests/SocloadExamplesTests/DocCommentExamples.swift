@@ -166,6 +166,11 @@ final class DocCommentExamples: ExampleTestCase {
             try reader.feed(chunk, onMetadata: { view in print(view.columns.count) }, onRow: { row in nil })   // each chunk
             try reader.finish()
         }
+        // CatalogSearch
+        let search = CatalogSearch(words: "bus delays", domain: "data.cityofnewyork.us", limit: 5)
+        print(search.url(catalog: CatalogSearch.defaultCatalog))   // then search.run(catalog:)
+        XCTAssertEqual(search.url(catalog: CatalogSearch.defaultCatalog),
+                       "https://api.us.socrata.com/api/catalog/v1?q=bus%20delays&domains=data.cityofnewyork.us&limit=5&offset=0")
     }
 
     func testPostgreSQLExamples() throws {

@@ -92,17 +92,22 @@ enum LoadSetup {
         return http
     }
 
-    /// A loader on `destination` wired to the terminal: progress, retry notices, Ctrl-C.
-    private static func session(destination: any LoadDestination, close: @escaping () -> Void, appToken: String?,
-                                retries: Int?, quiet: Bool, _ context: CommandContext) -> Session {
-        let environment = context.environment
-        let http = httpOptions(appToken: appToken, context)
+    /// `--retries`, and `$SOCLOAD_RETRY_DELAY` (seconds before the first retry; tests set 0).
+    static func retryPolicy(retries: Int?, _ context: CommandContext) -> RetryPolicy {
         var retry = RetryPolicy()
         if let retries { retry.maximumRetries = retries }
-        if let delay = environment["SOCLOAD_RETRY_DELAY"].flatMap(Double.init) {
+        if let delay = context.environment["SOCLOAD_RETRY_DELAY"].flatMap(Double.init) {
             retry.baseDelay = delay
             retry.maximumRetryAfter = max(delay * 10, 0)
         }
+        return retry
+    }
+
+    /// A loader on `destination` wired to the terminal: progress, retry notices, Ctrl-C.
+    private static func session(destination: any LoadDestination, close: @escaping () -> Void, appToken: String?,
+                                retries: Int?, quiet: Bool, _ context: CommandContext) -> Session {
+        let http = httpOptions(appToken: appToken, context)
+        let retry = retryPolicy(retries: retries, context)
         let cancellation = LoadCancellation()
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)
         let report: @Sendable (LoadProgress) -> Void = { meter.report($0) }

@@ -1,0 +1,56 @@
+import SocloadCore
+import SocloadSocrata
+
+/// `socload search WORDS`: datasets of a portal, or of every public portal, from the catalog.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "search",
+        abstract: "Find datasets on a portal, or on every public portal, through the Socrata catalog.",
+        discussion: """
+            Asks the Discovery API (/api/catalog/v1) and prints each result's id, name, type, when
+            its data was last updated, its column count (without the portal's computed region
+            columns), its portal and its page. The ids paste into `socload fetch` and socload.json.
+            Without --domain every public portal the catalog knows is searched. The catalog gives
+            no row counts.
+            """)
+
+    @Arguments(name: "words", help: "What to look for (in names, descriptions, columns).", minimum: 0)
+    var words: [String]
+    @Option(valueName: "host", help: "Only this portal's datasets.") var domain: String?
+    @Option(valueName: "category", help: "Only this category (the portal's own with --domain).") var category: String?
+    @Option(valueName: "n", help: "At most N results.", default: "10") var limit: Int?
+    @Option(valueName: "n", help: "Skip the first N results (the next page).", default: "0") var offset: Int?
+    @Option(valueName: "url", help: "The catalog to ask.", default: "$SOCLOAD_CATALOG, else \(CatalogSearch.defaultCatalog)")
+    var catalog: String?
+    @OptionGroup var network = NetworkOptions()
+    @OptionGroup var output = FormatOptions()
+
+    func validate() throws {
+        if let limit, limit < 1 || limit > 10_000 {
+            throw UsageError("--limit takes 1 to 10000 results, not \(limit)", command: Self.spec)
+        }
+        if words.isEmpty, domain == nil, category == nil {
+            throw UsageError("say what to look for: words, --domain or --category", command: Self.spec)
+        }
+    }
+
+    func run(context: CommandContext) throws {
+        let search = CatalogSearch(words: words.joined(separator: " "), domain: domain, category: category,
+                                   limit: limit ?? 10, offset: offset ?? 0)
+        let host = catalog ?? context.environment["SOCLOAD_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogSearch.defaultCatalog
+        let answer = try search.run(catalog: host, http: LoadSetup.httpOptions(appToken: network.appToken, context),
+                                    retry: LoadSetup.retryPolicy(retries: network.retries, context))
+        let writer = output.writer(context)
+        writer.begin(columns: ["id", "name", "type", "data_updated_at", "columns", "domain", "page"])
+        for result in answer.results {
+            writer.write([.text(result.id), .text(result.name), .text(result.type),
+                          result.dataUpdatedAt.map(DatabaseValue.text) ?? .null, .integer(Int64(result.columnCount)),
+                          result.domain.map(DatabaseValue.text) ?? .null, result.page.map(DatabaseValue.text) ?? .null])
+        }
+        writer.finish()
+        context.output.flush()
+        if let total = answer.total, total > answer.results.count + (offset ?? 0), StandardError.isTerminal {
+            StandardError.line("\(answer.results.count) of \(NumberText.grouped(total)) results (--limit and --offset page on)")
+        }
+    }
+}
