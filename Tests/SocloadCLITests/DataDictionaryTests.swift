@@ -38,6 +38,9 @@ final class DataDictionaryTests: XCTestCase {
         for db in [directory.path("dictionary.sqlite"), postgreSQL!.url] {
             XCTAssertEqual(try socload(["fetch", path, "--table", "d", "--quiet"], db: db).status, 0)
             let facts = try socload(["info", "d", "--format", "json"], db: db)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(facts.stdout.utf8)) as? [String: Any], facts.stdout)
+            XCTAssertEqual(object["table"] as? String, "d", "one object, field: value")
+            XCTAssertNotNil(object["rows"] as? Int)
             XCTAssertTrue(facts.stdout.contains(try String(decoding: JSONSerialization.data(withJSONObject: [description]), as: UTF8.self)
                 .dropFirst().dropLast()), facts.stdout)
             let dictionary = try socload(["info", "d", "--dictionary", "--format", "csv"], db: db)

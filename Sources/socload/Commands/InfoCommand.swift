@@ -79,6 +79,12 @@ struct InfoCommand: ParsableCommand {
             ("invalid_cells", .text(entry.invalidCells.isEmpty ? "none" : entry.invalidCells.map(\.summary).joined(separator: "\n"))),
             ("partial", entry.partialReason.map { .text($0) } ?? .null),
         ] + Self.dictionaryFacts(entry.dictionary)
+        if output.format == .json || output.format == .ndjson {
+            // One object, field: value (a pipeline reads `.rows`, not a search of pairs).
+            let members = fields.map { JSONWriter.quoted($0.0) + ":" + JSONWriter.literal($0.1) }
+            context.output.write("{" + members.joined(separator: ",") + "}\n")
+            return
+        }
         writer.begin(columns: ["field", "value"])
         for (name, value) in fields {
             writer.write([.text(name), value])
