@@ -56,6 +56,7 @@ final class HelpAndUsageTests: XCTestCase {
             SUBCOMMANDS:
               fetch                   Download a dataset and load it into a table (replacing the previous copy).
               refresh                 Bring every dataset of the project (socload.json) up to date.
+              status                  Say what a refresh of the project (socload.json) would do, without loading.
               search                  Find datasets on a portal, or on every public portal, through the Socrata catalog.
               load                    Load a plain JSON document (an array of objects, NDJSON, a saved SODA response) into a table.
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).

@@ -65,6 +65,9 @@ final class ProjectRefreshTests: XCTestCase {
         let unknown = try SocloadProcess.run(["refresh", "nope"], directory: folder)
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("has no dataset named 'nope' (it has: first, proj-0002, unreachable)"), unknown.stderr)
+        let byID = try SocloadProcess.run(["refresh", "proj-0001", "--project", directory.path("socload.json")])
+        XCTAssertEqual(byID.status, 0, byID.stderr)
+        XCTAssertTrue(byID.stderr.contains("  first  first: up to date, 6 rows"), "an entry is also called by its id:\n\(byID.stderr)")
         let quiet = try SocloadProcess.run(["refresh", "first", "--quiet", "--project", directory.path("socload.json")])
         XCTAssertEqual(quiet.status, 0, quiet.stderr)
         XCTAssertEqual(quiet.stderr, "")
@@ -172,5 +175,36 @@ final class ProjectRefreshTests: XCTestCase {
         let single = try SocloadProcess.run(["fetch", directory.path("missing.json"), "--json", "--db", directory.path("j.sqlite")])
         XCTAssertEqual(single.status, 66)
         XCTAssertEqual(try objects(single).first?["status"] as? String, "failed")
+    }
+
+    /// `status` says what a refresh would do from metadata alone: missing, changed rows, a
+    /// changed schema, and a dataset whose metadata fails; nothing is loaded.
+    func testStatusSaysWhatARefreshWouldDo() throws {
+        let loaded = try Self.portal("stat-0001", rows: 3)
+        let fresh = try Self.portal("stat-0002", rows: 2)
+        defer { loaded.stop(); fresh.stop() }
+        let path = try write(#"{"database": "s.sqlite", "defaults": {"retries": 0}, "datasets": [{"id": "stat-0001", "domain": ""#
+                             + loaded.baseURL + #""}, {"id": "stat-0002", "domain": ""# + fresh.baseURL + #""}]}"#)
+        XCTAssertEqual(try SocloadProcess.run(["refresh", "stat-0001", "--quiet", "--project", path]).status, 0)
+        func states() throws -> [[String]] {
+            let run = try SocloadProcess.run(["status", "--project", path, "--format", "csv"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return run.stdout.split(whereSeparator: \.isNewline).dropFirst().map { Array(CSVLine.fields(String($0)).prefix(5)) }
+        }
+        XCTAssertEqual(try states(), [["stat-0001", "stat_0001", "unchanged", "same", "3"], ["stat-0002", "stat_0002", "missing", "new", ""]])
+        loaded.update({ rows, columns in
+            rows.append(Self.row(4))
+            columns.append(.init("extra", "text"))
+        }, rowsUpdatedAt: 1_430_000_800)
+        let rowRequests = loaded.server.requests.filter { $0.path.contains("rows.json") }.count
+        XCTAssertEqual(try states().first, ["stat-0001", "stat_0001", "changed", "changed", "3"])
+        XCTAssertEqual(try rowCounts(directory.path("s.sqlite")), "table,rows,in_sql\r\nstat_0001,3,stat_0001\r\n", "nothing loaded")
+
+        let broken = try write(#"{"database": "s.sqlite", "defaults": {"retries": 0}, "datasets": [{"id": "gone-0003", "domain": "http://127.0.0.1:9"}]}"#,
+                               to: "broken.json")
+        let failed = try SocloadProcess.run(["status", "--project", broken, "--format", "csv"], environment: ["SOCLOAD_RETRY_DELAY": "0"])
+        XCTAssertEqual(failed.status, 69, failed.stderr)
+        XCTAssertTrue(failed.stdout.contains("gone-0003,,failed,"), failed.stdout)
+        XCTAssertEqual(loaded.server.requests.filter { $0.path.contains("rows.json") }.count, rowRequests, "status reads no rows")
     }
 }

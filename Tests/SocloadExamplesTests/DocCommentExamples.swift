@@ -130,6 +130,10 @@ final class DocCommentExamples: ExampleTestCase {
             for table in try database.tables() { print(table.name, table.rowCount) }
             XCTAssertEqual(try database.tables().map(\.rowCount), [300])
             XCTAssertThrowsError(try database.drop("n5m4_mism")) // read-only: opened without acceptsChanges
+            // TableContentHash
+            let hash = try TableContentHash.rows(of: "n5m4_mism", in: database)   // 32 hex digits
+            XCTAssertEqual(hash.count, 32)
+            XCTAssertEqual(hash, try TableContentHash.rows(of: "n5m4_mism", in: database))
         }
         let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop("n5m4_mism") }
         XCTAssertEqual(dropped, "n5m4_mism")

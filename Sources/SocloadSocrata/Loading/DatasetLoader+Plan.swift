@@ -6,11 +6,26 @@ extension DatasetLoader {
     /// and returns the plan `request` would load with. Nothing is written anywhere.
     public static func plan(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                             cancellation: LoadCancellation? = nil) throws -> LoadPlan {
+        try planAndStamp(for: request, http: http, retry: retry, cancellation: cancellation).plan
+    }
+
+    /// The plan a load would make now, and the source's `rowsUpdatedAt` (nil when it states
+    /// none): what `socload status` compares with the catalog, reading only metadata. With
+    /// `describedFirst`, a dataset on a portal is read from its description (`/api/views/ID.json`)
+    /// rather than from the start of its rows.json, which a portal starts to send whole.
+    public static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
+                                    cancellation: LoadCancellation? = nil,
+                                    describedFirst: Bool = false) throws -> (plan: LoadPlan, rowsUpdatedAt: String?) {
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
         let api = try request.resolvedAPI()
         switch api {
         case .rows, .auto:
-            return try request.plan(for: loader.readMetadata(request.reference))
+            // A description lacks the row id and timestamp columns a rows.json's metadata lists:
+            // the SODA layout adds them as a load would have them.
+            let described = try describedFirst ? SocrataPortal(reference: request.reference).flatMap(loader.viewIfAvailable)
+                .map { SODARowLayout(view: $0, selectedFields: nil).view } : nil
+            let view = try described ?? loader.readMetadata(request.reference)
+            return (try request.plan(for: view), view.rowsUpdatedAtText)
         case .soda2, .soda3:
             guard let portal = SocrataPortal(reference: request.reference) else {
                 throw LoadError.unsupported("SODA needs a dataset id on a portal")
@@ -21,7 +36,7 @@ extension DatasetLoader {
             }
             try view.requireTabular()
             let fields = request.query.select.map(SODARowLayout.fieldNames(inSelect:))
-            return try request.plan(for: SODARowLayout(view: view, selectedFields: fields).view)
+            return (try request.plan(for: SODARowLayout(view: view, selectedFields: fields).view), view.rowsUpdatedAtText)
         }
     }
 

@@ -81,36 +81,10 @@ struct FetchCommand: ParsableCommand {
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
     func fetch(_ dataset: String, context: CommandContext) throws -> DatasetOutcome {
-        let environment = context.environment
-        let domain = self.domain ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
-        let reference: DatasetReference
-        do {
-            reference = try DatasetReference.resolve(dataset, domain: domain,
-                                                     datasetsDirectories: Self.datasetsDirectories(datasets, environment))
-        } catch let error as DatasetReferenceError where error.kind == .usage {
-            throw UsageError(error.description, command: Self.spec)
-        }
+        let request = try loadRequest(for: dataset, context: context)
+        let reference = request.reference
         if reference.isBundledCopy, !quiet {
             StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
-        }
-        var request = LoadRequest(reference: reference, tableName: table, limit: limit, includeSystemColumns: systemColumns)
-        request.query = SoQLQuery(select: select, where: whereClause, order: order)
-        request.force = force
-        if let api { request.api = api }
-        request.pageSize = paging.rows
-        request.typeOverrides = shape.typeOverrides
-        request.indexes = shape.index.map(\.names)
-        request.strict = strict
-        request.maxRows = maxRows
-        request.distributeBy = distributeBy
-        request.primaryKey = shape.pk?.names
-        request.onSchemaChange = shape.onSchemaChange ?? .warn
-        request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
-        request.keepsHistory = shape.history
-        do {
-            request.extractions = try shape.extractions()
-        } catch let error as PlanError {
-            throw UsageError(error.description, command: Self.spec)
         }
         let table = self.table ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
 
@@ -158,6 +132,39 @@ struct FetchCommand: ParsableCommand {
         }
         return DatasetOutcome(table: summary.tableName, result: "loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
                                   + (summary.rowChanges.map { " (\($0.summary))" } ?? ""), summary: summary)
+    }
+
+    /// The load these options ask for of one dataset (a reference that is no dataset: exit 64).
+    func loadRequest(for dataset: String, context: CommandContext) throws -> LoadRequest {
+        let environment = context.environment
+        let domain = self.domain ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
+        let reference: DatasetReference
+        do {
+            reference = try DatasetReference.resolve(dataset, domain: domain,
+                                                     datasetsDirectories: Self.datasetsDirectories(datasets, environment))
+        } catch let error as DatasetReferenceError where error.kind == .usage {
+            throw UsageError(error.description, command: Self.spec)
+        }
+        var request = LoadRequest(reference: reference, tableName: table, limit: limit, includeSystemColumns: systemColumns)
+        request.query = SoQLQuery(select: select, where: whereClause, order: order)
+        request.force = force
+        if let api { request.api = api }
+        request.pageSize = paging.rows
+        request.typeOverrides = shape.typeOverrides
+        request.indexes = shape.index.map(\.names)
+        request.strict = strict
+        request.maxRows = maxRows
+        request.distributeBy = distributeBy
+        request.primaryKey = shape.pk?.names
+        request.onSchemaChange = shape.onSchemaChange ?? .warn
+        request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
+        request.keepsHistory = shape.history
+        do {
+            request.extractions = try shape.extractions()
+        } catch let error as PlanError {
+            throw UsageError(error.description, command: Self.spec)
+        }
+        return request
     }
 
     /// `Refreshed t: 12 added, 3 changed, 5 removed, 9,980 unchanged`, when the rows were counted.

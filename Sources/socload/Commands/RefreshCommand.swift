@@ -28,7 +28,7 @@ struct RefreshCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let path = project ?? "socload.json"
         let file = try ProjectFile.load(path)
-        let chosen = try choose(from: file)
+        let chosen = try file.datasets(named: names, command: Self.spec)
         let lock = try ProjectLock(path: path, wait: !noWait, quiet: quiet)
         defer { lock.release() }
         let flags = (force ? ["--force"] : []) + (quiet ? ["--quiet"] : [])
@@ -62,15 +62,5 @@ struct RefreshCommand: ParsableCommand {
             }
         }
         if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }
-    }
-
-    /// The named datasets in the file's order, or all; a name the project lacks is a usage error.
-    private func choose(from file: ProjectFile) throws -> [ProjectFile.Dataset] {
-        guard !names.isEmpty else { return file.datasets }
-        for name in names where !file.datasets.contains(where: { $0.name == name }) {
-            throw UsageError("\(file.path) has no dataset named '\(name)' (it has: "
-                             + file.datasets.map(\.name).joined(separator: ", ") + ")", command: Self.spec)
-        }
-        return file.datasets.filter { names.contains($0.name) }
     }
 }

@@ -34,7 +34,8 @@ enum ProjectEntryArguments {
             throw ProjectFileError(path: path, place: place, key: nil, problem: "cannot be fetched as given: " + error.message)
         }
         let table = try own.first { $0.key == "table" }.map { try ProjectFile.text($0.value, path: path, place: place, key: "table") }
-        return ProjectFile.Dataset(name: name ?? table ?? written, arguments: arguments)
+        return ProjectFile.Dataset(name: name ?? table ?? written, arguments: arguments,
+                                   aliases: [table, written].compactMap { $0 })
     }
 
     /// `--key=value` for each member (the `=` form, so a value that starts with dashes stays a

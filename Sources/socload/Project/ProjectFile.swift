@@ -18,8 +18,12 @@ struct ProjectFile {
     struct Dataset {
         /// How `refresh NAME` and messages name it: `name`, else `table`, else the id, URL or file.
         let name: String
-        /// The arguments after `fetch`: the reference first, then the options.
+        /// The arguments after `fetch`: the options, then `--` and the reference.
         let arguments: [String]
+        /// What else `refresh NAME` knows it by: its table and its id, URL or file as written.
+        var aliases: [String] = []
+
+        func isCalled(_ text: String) -> Bool { name == text || aliases.contains(text) }
     }
 
     let path: String
@@ -84,13 +88,24 @@ struct ProjectFile {
         var datasets: [Dataset] = []
         for (index, entry) in entries.enumerated() {
             let dataset = try ProjectEntryArguments.dataset(entry, number: index + 1, defaults: defaults, common: common, path: path)
-            if let clash = datasets.first(where: { $0.name == dataset.name }) {
+            if let clash = datasets.first(where: { $0.isCalled(dataset.name) || dataset.isCalled($0.name) }) {
                 throw ProjectFileError(path: path, place: "dataset \(index + 1)", key: nil,
                                        problem: "has the name '\(clash.name)' another entry has (give one a \"name\" or \"table\")")
             }
             datasets.append(dataset)
         }
         return ProjectFile(path: path, datasets: datasets)
+    }
+
+    /// The named datasets in the file's order, or all of them; a name the project lacks is a
+    /// usage error listing the names it has.
+    func datasets(named names: [String], command: CommandSpec) throws -> [Dataset] {
+        guard !names.isEmpty else { return datasets }
+        for name in names where !datasets.contains(where: { $0.isCalled(name) }) {
+            throw UsageError("\(path) has no dataset named '\(name)' (it has: "
+                             + datasets.map(\.name).joined(separator: ", ") + ")", command: command)
+        }
+        return datasets.filter { dataset in names.contains { dataset.isCalled($0) } }
     }
 
     /// A relative file path in the project is relative to the project file's folder, wherever

@@ -1,0 +1,87 @@
+import SocloadCore
+import SocloadSocrata
+
+/// `socload status [NAME...]`: what a refresh of the project would do, from metadata alone.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "status",
+        abstract: "Say what a refresh of the project (socload.json) would do, without loading.",
+        discussion: """
+            For each dataset of the project: whether it is missing from the database, whether the
+            portal changed its rows since the last load (its rowsUpdatedAt against the one
+            recorded), and whether the plan a load would make now has other columns, types or key
+            than the table has. Only metadata is read (a file's first bytes, a portal's
+            description); nothing is written. A dataset whose metadata cannot be read is listed
+            as failed, and the exit code is the largest of those failures'.
+            """)
+
+    @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
+    var names: [String]
+    @Option(valueName: "file", help: "The project file.", default: "socload.json in the current directory") var project: String?
+    @OptionGroup var output = FormatOptions()
+
+    func run(context: CommandContext) throws {
+        let file = try ProjectFile.load(project ?? "socload.json")
+        let chosen = try file.datasets(named: names, command: Self.spec)
+        var database: (any LoadedDatabase)?
+        if let first = chosen.first {
+            database = try? FetchCommand.parsed(first.arguments).database.openLoaded(context, command: FetchCommand.spec)
+        }
+        let writer = output.writer(context)
+        writer.begin(columns: ["dataset", "table", "state", "schema", "rows", "local_rows_updated_at", "portal_rows_updated_at", "note"])
+        var failures: [(String, ExitCode)] = []
+        for dataset in chosen {
+            do {
+                let row = try status(of: dataset, database: database, context: context)
+                writer.write([.text(dataset.name)] + row)
+            } catch {
+                let (message, code) = DatasetBatch.describe(error)
+                failures.append((dataset.name, code))
+                writer.write([.text(dataset.name), .null, .text("failed"), .null, .null, .null, .null,
+                              .text(SocloadTool.oneLine(message))])
+            }
+        }
+        writer.finish()
+        context.output.flush()
+        guard let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) else { return }
+        throw CommandFailure("the metadata of \(failures.count) of \(chosen.count) datasets could not be read: "
+                             + failures.map(\.0).joined(separator: ", "), exitCode: worst)
+    }
+
+    /// `table, state, schema, rows, local stamp, portal stamp, note` for one dataset.
+    private func status(of dataset: ProjectFile.Dataset, database: (any LoadedDatabase)?,
+                        context: CommandContext) throws -> [DatabaseValue] {
+        let command = try FetchCommand.parsed(dataset.arguments)
+        let request = try command.loadRequest(for: command.references.first ?? "", context: context)
+        let (plan, portalStamp) = try DatasetLoader.planAndStamp(
+            for: request, http: LoadSetup.httpOptions(appToken: command.network.appToken, context),
+            retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
+        let table = plan.mainTable.name
+        let text = { (value: String?) -> DatabaseValue in value.map(DatabaseValue.text) ?? .null }
+        guard let entry = try database?.entry(for: table), entry.tableName == table else {
+            return [.text(table), .text("missing"), .text("new"), .null, .null, text(portalStamp), .text("not loaded yet")]
+        }
+        let state: String
+        var note: String?
+        if case .file = request.reference.location {
+            state = "unknown"
+            note = "a file is loaded again by every refresh"
+        } else if let portalStamp, let local = entry.rowsUpdatedAt {
+            state = portalStamp == local ? "unchanged" : "changed"
+        } else {
+            state = "unknown"
+            note = "the source states no rowsUpdatedAt: a refresh reloads it"
+        }
+        let schema: String
+        if let loaded = entry.plan {
+            // The same comparison a load makes before --on-schema-change decides.
+            let changes = plan.schemaChanges(from: loaded, previousColumns: entry.columns, columns: [])
+            schema = changes.isEmpty ? "same" : "changed"
+            if !changes.isEmpty { note = ([note].compactMap { $0 } + changes.map(\.line)).joined(separator: "; ") }
+        } else {
+            schema = "unknown"
+        }
+        return [.text(table), .text(state), .text(schema), .integer(Int64(entry.rowCount)), text(entry.rowsUpdatedAt),
+                text(portalStamp), text(note)]
+    }
+}
