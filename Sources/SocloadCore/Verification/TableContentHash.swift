@@ -48,7 +48,7 @@ public enum TableContentHash {
         return (first.finalize(), second.finalize())
     }
 
-    /// A kind byte and the value's bytes: a number as its decimal text, so the same value read
+    /// A kind and the value's bytes: a number as its decimal text, so the same value read
     /// as an integer or a real the same way hashes the same every time.
     private static func canonical(_ value: DatabaseValue) -> (UInt64, [UInt8]) {
         switch value {

@@ -66,8 +66,8 @@ extension DatasetLoader {
     }
 }
 
-/// The destination of a loader that only plans.
-private struct NoDestination: LoadDestination {
+/// The destination of a loader that only plans or reads metadata.
+struct NoDestination: LoadDestination {
     func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
         throw LoadError.unsupported("this loader only plans")
     }

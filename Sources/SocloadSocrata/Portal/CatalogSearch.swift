@@ -63,16 +63,8 @@ public struct CatalogSearch: Sendable {
     /// catalog answer a `CatalogError`.
     public func run(catalog: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy()) throws -> Answer {
         let url = url(catalog: catalog)
-        let downloader = HTTPDownloader(options: http)
-        let body = try retry.run(cancellation: nil, onRetry: { _, _, _ in }) { () throws -> [UInt8] in
-            var body: [UInt8] = []
-            try downloader.download(url) { chunk in
-                body.append(contentsOf: chunk)
-                if body.count > 64 << 20 { throw HTTPError.bodyTooLarge(limit: 64 << 20, url: url) }
-            }
-            return body
-        }
-        return try Self.answer(body, url: url)
+        let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry)
+        return try Self.answer(loader.downloadDescription(url), url: url)
     }
 
     /// The results of a catalog response's bytes.

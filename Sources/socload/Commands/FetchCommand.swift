@@ -61,7 +61,7 @@ struct FetchCommand: ParsableCommand {
     }
 
     func run(context: CommandContext) throws {
-        let report: ((DatasetReport) -> Void)? = json ? { context.output.write($0.line + "\n"); context.output.flush() } : nil
+        let report = DatasetReport.printer(json, context)
         guard references.count > 1 else {
             let dataset = references.first ?? ""
             do {
@@ -123,15 +123,16 @@ struct FetchCommand: ParsableCommand {
             return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.grouped(summary.rowCount)) rows",
                                   wroteTable: false, status: "up_to_date", summary: summary)
         }
-        session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into \(summary.tableName) "
+        let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
+        session.inform("Loaded \(rows) into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
         Self.reportRowChanges(summary, session: session)
         Self.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
-        return DatasetOutcome(table: summary.tableName, result: "loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
-                                  + (summary.rowChanges.map { " (\($0.summary))" } ?? ""), summary: summary)
+        return DatasetOutcome(table: summary.tableName, result: "loaded \(rows)" + (summary.rowChanges.map { " (\($0.summary))" } ?? ""),
+                              summary: summary)
     }
 
     /// The load these options ask for of one dataset (a reference that is no dataset: exit 64).

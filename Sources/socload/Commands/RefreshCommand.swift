@@ -37,7 +37,7 @@ struct RefreshCommand: ParsableCommand {
                 let command = try FetchCommand.parsed(flags + dataset.arguments)
                 return try command.fetch(command.references.first ?? "", context: context)
             }
-        }, quiet: quiet, report: json ? { context.output.write($0.line + "\n"); context.output.flush() } : nil) { results in
+        }, quiet: quiet, report: DatasetReport.printer(json, context)) { results in
             try recordLoaded(results, project: file, context: context)
         }
     }

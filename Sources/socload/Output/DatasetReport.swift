@@ -55,6 +55,15 @@ struct DatasetReport: Encodable, Equatable {
         self.exitCode = exitCode.rawValue
     }
 
+    /// `--json`: each report a line on standard output, flushed as it comes (nil without it).
+    static func printer(_ json: Bool, _ context: CommandContext) -> ((DatasetReport) -> Void)? {
+        guard json else { return nil }
+        return { report in
+            context.output.write(report.line + "\n")
+            context.output.flush()
+        }
+    }
+
     /// The object as one line of compact JSON, keys in a fixed order (sorted).
     var line: String {
         let encoder = JSONEncoder()
