@@ -6,18 +6,33 @@ extension PostgreSQLCatalog {
     /// `SQLiteCatalog.migrate`), inside the load's transaction.
     func migrate() throws {
         let dialect = PostgreSQLDialect(schema: schema)
+        // Loads side by side: one at a time creates and rewrites these tables.
+        try PostgreSQLLoadTransaction.reserveSharedTables(of: schema, on: run())
         try run().execute(Self.createStatement(qualifiedName))
-        try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \"dictionary_json\" text")
+        // ALTER TABLE locks the table against every reader, even when the column is there: only
+        // when it is missing (a load side by side may have read the catalog and waits for this one).
+        if try !columns(of: qualifiedName).contains("dictionary_json") {
+            try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \"dictionary_json\" text")
+        }
         try run().execute(SchemaChangeLog(dialect: dialect).createStatement)
         try run().execute(RefreshLog(dialect: dialect).createStatement)
-        for (name, type) in RefreshLog.laterColumns {
-            try run().execute("ALTER TABLE \(dialect.table(RefreshLog.tableName)) ADD COLUMN IF NOT EXISTS \(name.quotedDatabaseIdentifier) "
+        let refreshLog = dialect.table(RefreshLog.tableName)
+        let refreshLogColumns = try columns(of: refreshLog)
+        for (name, type) in RefreshLog.laterColumns where !refreshLogColumns.contains(name) {
+            try run().execute("ALTER TABLE \(refreshLog) ADD COLUMN IF NOT EXISTS \(name.quotedDatabaseIdentifier) "
                               + dialect.declaredType(type))
         }
         try run().execute(CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)
         try run().execute(statements.delete)
         try run().execute(statements.insert)
+    }
+
+    /// The column names of a table (`"schema"."name"`).
+    private func columns(of qualifiedTable: String) throws -> Set<String> {
+        let result = try run().execute("SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass($1) "
+                                       + "AND attnum > 0 AND NOT attisdropped", [qualifiedTable])
+        return Set(result.rows.compactMap { $0.first ?? nil })
     }
 
     /// The catalog's version: 1 for a schema an earlier release loaded into, 0 for one with no catalog.

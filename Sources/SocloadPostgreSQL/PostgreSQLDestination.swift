@@ -53,8 +53,14 @@ public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
 
     /// Creates the schema when it does not exist (checked first: creating needs a privilege that
     /// loading into an existing schema does not).
+    /// Another load creating it at the same time is waited for: the second looks again in
+    /// `pg_namespace` itself (a table read sees what committed meanwhile, where the name
+    /// lookup's cache may not) and uses the schema the first made.
     private func ensureSchema() throws {
         guard try connection.value("SELECT to_regnamespace($1) IS NULL", [schema.quotedDatabaseIdentifier]) == "t" else { return }
+        try PostgreSQLLoadTransaction.reserveSharedTables(of: schema, on: connection)
+        let made = "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)"
+        guard try connection.value(made, [schema]) != "t" else { return }
         try connection.execute("CREATE SCHEMA \(schema.quotedDatabaseIdentifier)")
     }
 
@@ -83,6 +89,16 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         let catalog = PostgreSQLCatalog(connection: connection, schema: schema)
         self.catalog = catalog
         catalog.beforeStatement = { [unowned self] in try self.pauseCopy() }
+    }
+
+    func reserveSharedTables() throws {
+        try pauseCopy()
+        try Self.reserveSharedTables(of: schema, on: connection)
+    }
+
+    /// A transaction-level advisory lock named after the schema: released by COMMIT or ROLLBACK.
+    static func reserveSharedTables(of schema: String, on connection: PostgreSQLConnection) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(1936679788, hashtext($1))", [schema])
     }
 
     /// `"schema"."name"`.

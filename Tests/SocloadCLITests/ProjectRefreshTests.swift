@@ -148,8 +148,10 @@ final class ProjectRefreshTests: XCTestCase {
         defer { portal.stop() }
         let path = try write(#"{"database": "j.sqlite", "defaults": {"retries": 0}, "datasets": [{"id": "json-0001", "domain": ""#
                              + portal.baseURL + #"", "pk": "_id"}, {"id": "gone-0002", "domain": "http://127.0.0.1:9"}]}"#)
+        // One object a dataset as each ends (datasets load side by side): here in the project's order.
         func objects(_ run: SocloadRun) throws -> [[String: Any]] {
             try run.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                .sorted { ($0["dataset"] as? String ?? "") > ($1["dataset"] as? String ?? "") }
         }
         let first = try SocloadProcess.run(["refresh", "--json", "--quiet", "--project", path], environment: ["SOCLOAD_RETRY_DELAY": "0"])
         XCTAssertEqual(first.status, 69, first.stderr)

@@ -84,6 +84,12 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         set { lock.withLock { sendsETagValue = newValue } }
     }
     private var sendsETagValue = true
+    /// How rows.json bodies are sent (slowly, say).
+    public var rowsDelivery: LoopbackHTTPServer.Delivery {
+        get { lock.withLock { rowsDeliveryValue } }
+        set { lock.withLock { rowsDeliveryValue = newValue } }
+    }
+    private var rowsDeliveryValue = LoopbackHTTPServer.Delivery.contentLength
     /// How a broken server treats SODA 2's `$offset`.
     public enum OffsetHandling: Sendable {
         /// As it should.
@@ -223,7 +229,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         let body = Array("{\"meta\":{\"view\":".utf8) + json(view(system: true)) + Array("},\"data\":".utf8) + json(data)
             + Array("}".utf8)
         return .init(headers: [("Content-Type", "application/json"), ("Last-Modified", lastModified)] + (sendsETag ? [("ETag", etag)] : []),
-                     body: body)
+                     body: body, delivery: rowsDelivery)
     }
 
     func rowsJSONCell(_ cell: Cell?) -> Any {

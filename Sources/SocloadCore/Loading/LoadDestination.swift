@@ -77,6 +77,12 @@ public protocol LoadTransaction: AnyObject {
     /// socload's record of what it loaded.
     var catalog: any CatalogStore { get }
 
+    /// Waits until no other load is writing socload's shared tables (the catalog, the change
+    /// log), and keeps them to this load until its transaction ends. A load calls it before its
+    /// last steps, so that loads side by side on a database of several writers (PostgreSQL)
+    /// never both create or rewrite those tables; a database of one writer has nothing to wait for.
+    func reserveSharedTables() throws
+
     /// Runs `body` so that, if it throws, everything it wrote is undone while the load's
     /// transaction goes on: a failed page is retried alone.
     func withSavepoint<T>(_ body: () throws -> T) throws -> T
@@ -114,6 +120,9 @@ public protocol LoadTransaction: AnyObject {
 }
 
 extension LoadTransaction {
+    /// One writer at a time: nothing to wait for.
+    public func reserveSharedTables() throws {}
+
     /// No comparison: the old copy goes as the destination always did.
     public func replaceTable(_ table: PlanTable, previous: PlanTable?, comparison: (any PreviousCopyComparing)?) throws -> any TableWriter {
         try replaceTable(table, previous: previous)

@@ -24,9 +24,7 @@ extension DatasetLoader {
         case .file:
             return try runPipeline(request, headers: [], transaction: transaction, state: state)
         case .url:
-            var headers: [(name: String, value: String)] = []
-            if let etag = previous?.etag { headers.append(("If-None-Match", etag)) }
-            if let lastModified = previous?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+            let headers = Self.conditionalHeaders(since: previous)
             // A transfer that fails in a retryable way starts over, after undoing what it wrote.
             return try retry.run(cancellation: cancellation, onRetry: retryNotice) {
                 try transaction.withSavepoint {
@@ -129,9 +127,14 @@ extension DatasetLoader {
                     try FileByteSource.read(path, cancellation: stop, consume)
                     try reader.finish()
                 case .url(let url):
-                    let downloader = HTTPDownloader(options: http, cancellation: stop)
-                    head = try downloader.download(HTTPRequest(url: url, headers: headers),
-                                                   onResponse: { bytesExpected = $0.contentLength }, onChunk: consume)
+                    if case .download(let spool, _)? = request.prefetched, spool.claim() {
+                        // Spooled before the load's turn; read as it grows.
+                        head = try spool.read(cancellation: stop, onResponse: { bytesExpected = $0.contentLength }, consume)
+                    } else {
+                        let downloader = HTTPDownloader(options: http, cancellation: stop)
+                        head = try downloader.download(HTTPRequest(url: url, headers: headers),
+                                                       onResponse: { bytesExpected = $0.contentLength }, onChunk: consume)
+                    }
                     if head?.statusCode != 304 { try reader.finish() }
                 }
             } catch is LimitReached {}

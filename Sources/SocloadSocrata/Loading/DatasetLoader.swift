@@ -85,7 +85,7 @@ public final class DatasetLoader: @unchecked Sendable {
             state.keptChangeRefreshes = request.keptChangeRefreshes
             state.keepsHistory = request.keepsHistory
             let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
-            if let previous, let portal, try portalUnchanged(portal, since: previous, state: state) {
+            if let previous, let portal, try portalUnchanged(portal, since: previous, request: request, state: state) {
                 return upToDate(previous, state: state)
             }
             switch api {
@@ -102,6 +102,7 @@ public final class DatasetLoader: @unchecked Sendable {
             guard let plan = state.plan, let writer = state.writer, let view = state.view else {
                 throw RowsJSONError.missingMetadata
             }
+            try transaction.reserveSharedTables()
             var notes = state.notes + (try writer.finish(strict: request.strict))
             if request.partialReason == nil, let stated = view.statedRowCount, stated != state.rowCount {
                 notes.append("the portal's column statistics count \(stated) rows, but \(state.rowCount) were loaded "
@@ -138,20 +139,21 @@ public final class DatasetLoader: @unchecked Sendable {
 
     /// The catalog entry of a previous load of the same slice from the same place, unless `force`.
     private func previousEntry(for request: LoadRequest, api: DatasetAPI, catalog: any CatalogStore) throws -> CatalogEntry? {
-        guard !request.force, case .url = request.reference.location,
-              request.tableName != nil || request.reference.datasetID != nil else { return nil }
-        guard let entry = try catalog.entry(for: request.targetTable(view: nil)),
-              entry.tableName == request.targetTable(view: nil),
-              entry.requestSignature == request.signature(api: api),
-              entry.datasetID == request.reference.datasetID, entry.domain == request.reference.domain
-        else { return nil }
-        return entry
+        try Self.previousEntry(for: request, api: api) { try catalog.entry(for: $0) }
     }
 
     /// True when the portal's `rowsUpdatedAt` equals the one recorded at the last load. The view
-    /// metadata read here is kept for the load itself.
-    private func portalUnchanged(_ portal: SocrataPortal, since entry: CatalogEntry, state: LoadState) throws -> Bool {
-        guard let recorded = entry.rowsUpdatedAt, let view = try? fetchView(portal) else { return false }
+    /// metadata read here (or before the load's turn, `prefetch`) is kept for the load itself.
+    /// A download started before the turn was started because the dataset changed.
+    private func portalUnchanged(_ portal: SocrataPortal, since entry: CatalogEntry, request: LoadRequest,
+                                 state: LoadState) throws -> Bool {
+        let view: ViewMetadata?
+        switch request.prefetched {
+        case .download(_, let since)? where since == entry.fetchedAt: return false
+        case .description(let described)?: view = described
+        case .download?, nil: view = try? fetchView(portal)
+        }
+        guard let recorded = entry.rowsUpdatedAt, let view else { return false }
         state.view = view
         guard let current = view.rowsUpdatedAtText else { return false }
         return current == recorded

@@ -58,6 +58,9 @@ public struct LoadRequest: Sendable {
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false
+    /// What `DatasetLoader.prefetch` read or started before the load's turn: the load uses it
+    /// instead of asking the portal again.
+    public var prefetched: PrefetchedSource?
     /// What the destination can store; set by the loader from its destination.
     var storable = StorableValues.anything
     /// The destination's longest name; set by the loader from its destination.

@@ -43,6 +43,11 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.
+    /// True when `--db` names a PostgreSQL database (which takes several writers at once).
+    func isPostgreSQL(_ context: CommandContext) -> Bool {
+        PostgreSQLConnectionString(path(context)) != nil
+    }
+
     func path(_ context: CommandContext) -> String {
         db ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
     }

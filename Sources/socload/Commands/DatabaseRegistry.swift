@@ -11,7 +11,8 @@ extension DatabaseOptions {
     /// The loaded database `--db` names, for a read command (a SQLite file must exist). Its
     /// statements are cancelled by a signal or `--timeout`. Unless `acceptsChanges`, nothing it
     /// runs may change the database.
-    func openLoaded(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false) throws -> any LoadedDatabase {
+    func openLoaded(_ context: CommandContext, command: CommandSpec, acceptsChanges: Bool = false,
+                    watched: Bool = true) throws -> any LoadedDatabase {
         let database: any LoadedDatabase
         if let (connectionString, schema) = try postgreSQL(context, command: command) {
             database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
@@ -19,7 +20,7 @@ extension DatabaseOptions {
             let queue = try openExisting(context, command: command, acceptsChanges: acceptsChanges)
             database = SQLiteLoadedDatabase(queue: queue)
         }
-        context.statements.watch(database.cancelAction)
+        if watched { context.statements.watch(database.cancelAction) }
         return database
     }
 

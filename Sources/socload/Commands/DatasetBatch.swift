@@ -22,7 +22,7 @@ enum DatasetBatch {
     struct Entry {
         /// How the dataset is named in messages: its id, URL or file, or a project entry's name.
         let name: String
-        let load: () throws -> DatasetOutcome
+        let load: (DatasetJob) throws -> DatasetOutcome
     }
 
     enum Result {
@@ -30,26 +30,43 @@ enum DatasetBatch {
         case failed(message: String, code: ExitCode)
     }
 
+    /// Runs `entries`, `jobs` at a time (see `DatasetJob`). `oneWriter`: the database takes one
+    /// load at a time (SQLite), so loads side by side take turns and download ahead meanwhile.
     /// `whenDone` sees every dataset's result before the command fails for the failed ones
     /// (`refresh` records what the others loaded in the lock file).
-    static func run(_ entries: [Entry], quiet: Bool, report: ((DatasetReport) -> Void)? = nil,
+    static func run(_ entries: [Entry], jobs: Int = 1, oneWriter: Bool = true, quiet: Bool,
+                    report: ((DatasetReport) -> Void)? = nil,
                     whenDone: ([(name: String, result: Result)]) throws -> Void = { _ in }) throws {
-        var results: [(name: String, result: Result)] = []
-        for entry in entries {
+        let stop = LoadCancellation()
+        let trap = SignalTrap { stop.cancel(signal: $0) }
+        defer { trap.restore() }
+        let sideBySide = jobs > 1 && entries.count > 1
+        let job = DatasetJob(stop: stop, turn: sideBySide && oneWriter ? NSLock() : nil, showsProgress: !sideBySide)
+        let reportLock = NSLock()
+        let outcomes = DatasetJob.run(entries.count, jobs: sideBySide ? jobs : 1, stop: stop) { index -> Result in
+            let entry = entries[index]
             do {
-                let outcome = try entry.load()
-                report?(DatasetReport(dataset: entry.name, outcome: outcome))
-                results.append((entry.name, .done(outcome)))
+                try stop.check()
+                let outcome = try entry.load(job)
+                reportLock.withLock { report?(DatasetReport(dataset: entry.name, outcome: outcome)) }
+                return .done(outcome)
             } catch {
                 let (message, code) = describe(error)
-                report?(DatasetReport(dataset: entry.name, error: message, exitCode: code))
-                if code == .interrupted || code == .terminated {
-                    printTable(results + [(entry.name, .failed(message: "interrupted", code: code))])
-                    throw error
+                reportLock.withLock {
+                    report?(DatasetReport(dataset: entry.name, error: message, exitCode: code))
+                    if code != .interrupted && code != .terminated {
+                        StandardError.line("Error: \(TerminalText.escaped(entry.name)): " + SocloadTool.oneLine(message))
+                    }
                 }
-                StandardError.line("Error: \(TerminalText.escaped(entry.name)): " + SocloadTool.oneLine(message))
-                results.append((entry.name, .failed(message: message, code: code)))
+                return .failed(message: code == .interrupted || code == .terminated ? "interrupted" : message, code: code)
             }
+        }
+        let results: [(name: String, result: Result)] = zip(entries, outcomes).compactMap { entry, outcome in
+            outcome.map { (name: entry.name, result: $0) }
+        }
+        if let signal = stop.signal {
+            printTable(results)
+            throw LoadError.interrupted(signal: signal)
         }
         let failures = results.compactMap { item -> (String, ExitCode)? in
             if case .failed(_, let code) = item.result { return (item.name, code) }

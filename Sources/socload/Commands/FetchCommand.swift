@@ -42,11 +42,14 @@ struct FetchCommand: ParsableCommand {
     var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
     @Flag(help: "Print the plan (table, columns, types, key, indexes) and load nothing.") var dryRun: Bool
+    @Option(valueName: "n", help: "With several datasets, work on N at a time (SQLite writes one, downloading the others ahead).",
+            default: "4") var jobs: Int?
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
+        if let jobs, jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
         if json, dryRun {
             throw UsageError("--dry-run prints the plan, not a result: leave out --json", command: Self.spec)
         }
@@ -75,13 +78,14 @@ struct FetchCommand: ParsableCommand {
             return
         }
         try DatasetBatch.run(references.map { dataset in
-            DatasetBatch.Entry(name: dataset) { try fetch(dataset, context: context) }
-        }, quiet: quiet, report: report)
+            DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job) }
+        }, jobs: jobs ?? 4, oneWriter: !database.isPostgreSQL(context), quiet: quiet, report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
-    func fetch(_ dataset: String, context: CommandContext) throws -> DatasetOutcome {
-        let request = try loadRequest(for: dataset, context: context)
+    /// In a batch of datasets side by side, `job` says when it may write (`DatasetJob`).
+    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone) throws -> DatasetOutcome {
+        var request = try loadRequest(for: dataset, context: context)
         let reference = request.reference
         if reference.isBundledCopy, !quiet {
             StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
@@ -99,7 +103,19 @@ struct FetchCommand: ParsableCommand {
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
 
-        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
+        if job.turn != nil, !incremental { request = try downloadingAhead(request, context: context, job: job) }
+        defer { request.abandonPrefetch() }
+        try request.waitForPrefetch(cancellation: job.stop)
+        return try job.writing {
+            try job.stop.check()
+            return try load(request, dataset: dataset, table: table, context: context, showsProgress: job.showsProgress)
+        }
+    }
+
+    /// The load of `request` into the database, once it may write.
+    private func load(_ request: LoadRequest, dataset: String, table: String?, context: CommandContext,
+                      showsProgress: Bool) throws -> DatasetOutcome {
+        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
                                                               context, command: Self.spec) {
             if distributeBy != nil {
                 throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
@@ -133,6 +149,15 @@ struct FetchCommand: ParsableCommand {
         }
         return DatasetOutcome(table: summary.tableName, result: "loaded \(rows)" + (summary.rowChanges.map { " (\($0.summary))" } ?? ""),
                               summary: summary)
+    }
+
+    /// `request` with its download started into a temporary file while it waits for its turn,
+    /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
+    private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
+        let loaded = try? database.openLoaded(context, command: Self.spec, watched: false)
+        return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0) },
+                                          http: LoadSetup.httpOptions(appToken: network.appToken, context),
+                                          retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop)
     }
 
     /// The load these options ask for of one dataset (a reference that is no dataset: exit 64).

@@ -43,12 +43,12 @@ enum LoadSetup {
 
     /// Opens the database a load writes (see `destination`): a failure leaves no file, and a
     /// file that appears meanwhile is never replaced (see `perform`).
-    static func openForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool,
+    static func openForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool, progress: Bool = true,
                                _ context: CommandContext, command: CommandSpec,
                                sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
         let opened = try database.openDestination(mustExist: false, context, command: command, sqliteChecks: sqliteChecks)
         return (session(destination: opened.destination, close: opened.close, appToken: network.appToken,
-                        retries: network.retries, quiet: quiet, context), opened.staged)
+                        retries: network.retries, quiet: quiet, progress: progress, context), opened.staged)
     }
 
     /// Opens a database that must already exist, for a command that changes what a load made
@@ -105,11 +105,11 @@ enum LoadSetup {
 
     /// A loader on `destination` wired to the terminal: progress, retry notices, Ctrl-C.
     private static func session(destination: any LoadDestination, close: @escaping () -> Void, appToken: String?,
-                                retries: Int?, quiet: Bool, _ context: CommandContext) -> Session {
+                                retries: Int?, quiet: Bool, progress: Bool = true, _ context: CommandContext) -> Session {
         let http = httpOptions(appToken: appToken, context)
         let retry = retryPolicy(retries: retries, context)
         let cancellation = LoadCancellation()
-        let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet)
+        let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet && progress)
         let report: @Sendable (LoadProgress) -> Void = { meter.report($0) }
         let notice: @Sendable (String) -> Void = { notice in
             meter.clear()

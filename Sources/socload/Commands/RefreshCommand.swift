@@ -22,8 +22,14 @@ struct RefreshCommand: ParsableCommand {
     @Option(valueName: "file", help: "The project file.", default: "socload.json in the current directory") var project: String?
     @Flag(help: "Reload every dataset even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Exit 75 at once when another refresh of this project is running, instead of waiting.") var noWait: Bool
+    @Option(valueName: "n", help: "Work on N datasets at a time (SQLite writes one, downloading the others ahead).",
+            default: "4") var jobs: Int?
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summaries, no closing table.") var quiet: Bool
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
+    }
 
     func run(context: CommandContext) throws {
         let path = project ?? "socload.json"
@@ -32,12 +38,12 @@ struct RefreshCommand: ParsableCommand {
         let lock = try ProjectLock(path: path, wait: !noWait, quiet: quiet)
         defer { lock.release() }
         let flags = (force ? ["--force"] : []) + (quiet ? ["--quiet"] : [])
-        try DatasetBatch.run(chosen.map { dataset in
-            DatasetBatch.Entry(name: dataset.name) {
-                let command = try FetchCommand.parsed(flags + dataset.arguments)
-                return try command.fetch(command.references.first ?? "", context: context)
+        let commands = try chosen.map { try FetchCommand.parsed(flags + $0.arguments) }
+        try DatasetBatch.run(zip(chosen, commands).map { dataset, command in
+            DatasetBatch.Entry(name: dataset.name) { job in
+                try command.fetch(command.references.first ?? "", context: context, job: job)
             }
-        }, quiet: quiet, report: DatasetReport.printer(json, context)) { results in
+        }, jobs: jobs ?? 4, oneWriter: !(commands.first?.database.isPostgreSQL(context) ?? false), quiet: quiet, report: DatasetReport.printer(json, context)) { results in
             try recordLoaded(results, project: file, context: context)
         }
     }

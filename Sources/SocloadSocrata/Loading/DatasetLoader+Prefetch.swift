@@ -1,0 +1,86 @@
+import Foundation
+import SocloadCore
+
+/// What a load found out, or started, before its turn at the database (`DatasetLoader.prefetch`).
+public enum PrefetchedSource: Sendable {
+    /// The portal's description, read to compare its rowsUpdatedAt with the last load's. The
+    /// load compares it again with what its transaction sees, without asking the portal again.
+    case description(ViewMetadata)
+    /// The rows.json body, being downloaded into a temporary file (conditionally, as the load
+    /// would have asked for it), because the dataset changed since the load of `since` (the
+    /// `fetchedAt` of the catalog entry compared with; nil: there was none). When the load's
+    /// transaction finds another entry (an earlier dataset of the batch loaded the same
+    /// table meanwhile), it asks the portal again.
+    case download(SpooledDownload, since: String?)
+}
+
+extension DatasetLoader {
+    /// Does what a load of `request` can do before it may write, so that datasets waiting for
+    /// one writer (SQLite) are not waiting on the network too: the portal's description is
+    /// read to see whether the dataset changed since `previous` (the catalog entry of the
+    /// table, read by the caller, which needs no turn), and when it did, or cannot tell, the
+    /// rows.json download starts into a temporary file in `directory`. The request that comes
+    /// back carries what was found (`prefetched`); load it when its turn comes.
+    ///
+    /// Only a plain rows.json fetch from a portal is prefetched; a file, or a SODA paged query
+    /// (which asks page by page as it writes), comes back as it was.
+    public static func prefetch(_ request: LoadRequest, previous: (String) throws -> CatalogEntry?,
+                                http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
+                                cancellation: LoadCancellation? = nil,
+                                directory: String = NSTemporaryDirectory()) throws -> LoadRequest {
+        guard case .url(let url) = request.reference.location, request.prefetched == nil,
+              try request.resolvedAPI() == .rows else { return request }
+        var request = request
+        let entry = try previousEntry(for: request, api: .rows, lookup: previous)
+        if let entry, let portal = SocrataPortal(reference: request.reference), entry.rowsUpdatedAt != nil {
+            let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
+            if let view = try? loader.fetchView(portal), let current = view.rowsUpdatedAtText {
+                if current == entry.rowsUpdatedAt {
+                    request.prefetched = .description(view)
+                    return request
+                }
+            }
+        }
+        let download = HTTPRequest(url: url, headers: conditionalHeaders(since: entry))
+        request.prefetched = .download(try SpooledDownload(download, http: http, cancellation: cancellation, directory: directory),
+                                       since: entry?.fetchedAt)
+        return request
+    }
+
+    /// The catalog entry a refresh of `request` compares with: the same table, dataset, portal
+    /// and request; nil when there is none (or `--force`).
+    static func previousEntry(for request: LoadRequest, api: DatasetAPI,
+                              lookup: (String) throws -> CatalogEntry?) throws -> CatalogEntry? {
+        guard !request.force, case .url = request.reference.location,
+              request.tableName != nil || request.reference.datasetID != nil else { return nil }
+        let table = request.targetTable(view: nil)
+        guard let entry = try lookup(table), entry.tableName == table,
+              entry.requestSignature == request.signature(api: api),
+              entry.datasetID == request.reference.datasetID, entry.domain == request.reference.domain
+        else { return nil }
+        return entry
+    }
+
+    /// If-None-Match and If-Modified-Since from the last load's response.
+    static func conditionalHeaders(since previous: CatalogEntry?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        if let etag = previous?.etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified = previous?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        return headers
+    }
+}
+
+extension LoadRequest {
+    /// Returns when a download started ahead has ended (at once when there is none), so that a
+    /// dataset takes its turn at the database only when it can write without waiting on the
+    /// network: a slow download does not hold the others up.
+    public func waitForPrefetch(cancellation: LoadCancellation?) throws {
+        if case .download(let spool, _)? = prefetched { try spool.waitForEnd(cancellation: cancellation) }
+    }
+
+    /// Stops a download started ahead (`DatasetLoader.prefetch`) that the load no longer reads:
+    /// call it when the load has ended, whichever way.
+    public func abandonPrefetch() {
+        if case .download(let spool, _)? = prefetched { spool.abandon() }
+    }
+}

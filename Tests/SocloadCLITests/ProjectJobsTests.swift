@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import SocloadTestSupport
+import XCTest
+
+/// `refresh --jobs N` (and `fetch A B C`): datasets worked on side by side. On SQLite one writes
+/// at a time while the others download ahead into temporary files, so a slow download holds
+/// nobody up; on PostgreSQL they load at once, each on its own connection; an interrupt keeps
+/// what was committed and the previous copy of what was not.
+final class ProjectJobsTests: XCTestCase {
+    var directory: TemporaryDirectory!
+    var portals: [FakeSocrataPortal] = []
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        portals = try ["jobs-0001", "jobs-0002", "jobs-0003"].enumerated().map { index, id in
+            try ProjectRefreshTests.portal(id, rows: 40 * (index + 1))
+        }
+    }
+
+    override func tearDown() {
+        for portal in portals { portal.stop() }
+    }
+
+    private var folder: URL { URL(fileURLWithPath: directory.path("")) }
+
+    private func writeProject(database: String = "jobs.sqlite", defaults: String = "") throws {
+        let entries = portals.enumerated().map { index, portal in
+            #"{"id": "jobs-000\#(index + 1)", "domain": "\#(portal.baseURL)", "name": "d\#(index + 1)"}"#
+        }
+        let project = #"{"database": "\#(database)", "defaults": {"retries": 0\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
+        try Data(project.utf8).write(to: URL(fileURLWithPath: directory.path("socload.json")))
+    }
+
+    /// The datasets of `--json` output, in the order they finished.
+    private func finishingOrder(_ run: SocloadRun) throws -> [String] {
+        try run.stdout.split(separator: "\n").map { line in
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            XCTAssertEqual(object["status"] as? String, "loaded", run.stderr)
+            return try XCTUnwrap(object["dataset"] as? String)
+        }
+    }
+
+    private func rows(_ db: String) throws -> String {
+        try SocloadProcess.run(["tables", "--db", db, "--format", "csv"]).stdout
+    }
+
+    func testASlowDownloadDoesNotHoldTheOthersUpOnSQLite() throws {
+        try writeProject()
+        // About 2 s for the first dataset's rows.json; the others come at once.
+        portals[0].rowsDelivery = .drip(chunk: 512, interval: 0.15)
+        let run = try SocloadProcess.run(["refresh", "--json", "--quiet"], directory: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let order = try finishingOrder(run)
+        XCTAssertEqual(Set(order), ["d1", "d2", "d3"])
+        XCTAssertEqual(order.last, "d1", "the slow download was waited for alone:\n\(run.stdout)")
+        let db = directory.path("jobs.sqlite")
+        XCTAssertEqual(try rows(db), "table,rows,in_sql\r\njobs_0001,40,jobs_0001\r\njobs_0002,80,jobs_0002\r\njobs_0003,120,jobs_0003\r\n")
+        let first = try SocloadProcess.run(["query", "select name, amount from jobs_0001 where _id = 'row-40'", "--db", db, "--format", "csv"])
+        XCTAssertEqual(first.stdout, "name,amount\r\nNom 40 — é,40.25\r\n", "read from the spooled download whole")
+
+        // One at a time: in the project's order, slow or not.
+        portals[0].update({ rows, _ in rows.append(ProjectRefreshTests.row(41)) }, rowsUpdatedAt: 1_430_000_900)
+        let serial = try SocloadProcess.run(["refresh", "--json", "--quiet", "--force", "--jobs", "1"], directory: folder)
+        XCTAssertEqual(serial.status, 0, serial.stderr)
+        XCTAssertEqual(try finishingOrder(serial), ["d1", "d2", "d3"])
+        let bad = try SocloadProcess.run(["refresh", "--jobs", "0"], directory: folder)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("--jobs needs a number above 0"), bad.stderr)
+    }
+
+    func testDownloadsAheadAreConditionalAndLeaveNoFileBehind() throws {
+        try writeProject()
+        let spoolDirectory = directory.path("spool")
+        try FileManager.default.createDirectory(atPath: spoolDirectory, withIntermediateDirectories: true)
+        let environment = ["TMPDIR": spoolDirectory]
+        let first = try SocloadProcess.run(["refresh"], environment: environment, directory: folder)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let rowsRequests = { (portal: FakeSocrataPortal) in portal.server.requests.filter { $0.route.hasSuffix("/rows.json") } }
+        XCTAssertEqual(portals.map { rowsRequests($0).count }, [1, 1, 1])
+
+        portals[1].update({ rows, _ in rows.removeLast() }, rowsUpdatedAt: 1_430_001_000)
+        let second = try SocloadProcess.run(["refresh"], environment: environment, directory: folder)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("jobs_0002: loaded 79 rows (0 added, 0 changed, 1 removed, 79 unchanged)"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("jobs_0001: up to date, 40 rows"), second.stderr)
+        XCTAssertEqual(portals.map { rowsRequests($0).count }, [1, 2, 1], "unchanged datasets cost their metadata request only")
+        let conditional = try XCTUnwrap(rowsRequests(portals[1]).last)
+        XCTAssertNotNil(conditional.headers["if-none-match"], "the download ahead asks as the load would")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spoolDirectory), [], "no spool file is left")
+        XCTAssertTrue(try rows(directory.path("jobs.sqlite")).contains("jobs_0002,79,"))
+    }
+
+    func testAnInterruptKeepsWhatWasCommittedAndThePreviousCopyOfTheRest() throws {
+        try writeProject()
+        let db = directory.path("jobs.sqlite")
+        XCTAssertEqual(try SocloadProcess.run(["refresh", "--quiet"], directory: folder).status, 0)
+        for (index, portal) in portals.enumerated() {
+            portal.update({ rows, _ in rows.append(ProjectRefreshTests.row(500 + index)) }, rowsUpdatedAt: 1_430_002_000)
+        }
+        // The first dataset's new version never finishes arriving.
+        let body = 4096
+        portals[0].rowsDelivery = .partialThenStall(bytes: body, seconds: 30)
+        let process = Process()
+        process.executableURL = SocloadProcess.executable
+        process.arguments = ["refresh", "--quiet"]
+        process.currentDirectoryURL = folder
+        process.standardError = Pipe()
+        try process.run()
+        // Wait until the two others are committed, then stop the refresh.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let now = try rows(db)
+            if now.contains("jobs_0002,81,") && now.contains("jobs_0003,121,") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertEqual(try rows(db), "table,rows,in_sql\r\njobs_0001,40,jobs_0001\r\njobs_0002,81,jobs_0002\r\njobs_0003,121,jobs_0003\r\n")
+    }
+
+    func testPostgreSQLLoadsSideBySideIntoANewSchema() throws {
+        let database = try TestPostgreSQL.makeDatabase()
+        try writeProject(database: database.url, defaults: #", "schema": "jobs_side""#)
+        let first = try SocloadProcess.run(["refresh", "--jobs", "3"], directory: folder)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        for portal in portals {
+            portal.update({ rows, _ in rows.removeFirst() }, rowsUpdatedAt: 1_430_003_000)
+        }
+        let second = try SocloadProcess.run(["refresh", "--jobs", "3"], directory: folder)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        for (index, count) in [39, 79, 119].enumerated() {
+            XCTAssertTrue(second.stderr.contains("jobs_000\(index + 1): loaded \(count) rows (0 added, 0 changed, 1 removed"), second.stderr)
+        }
+        let changes = try SocloadProcess.run(["changes", "jobs_0003", "--db", database.url, "--schema", "jobs_side", "--format", "csv"])
+        XCTAssertEqual(changes.status, 0, changes.stderr)
+        XCTAssertTrue(changes.stdout.contains("removed"), changes.stdout)
+    }
+}
