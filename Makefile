@@ -2,7 +2,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libpq-dev sqlite3 python3 time
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libpq-dev sqlite3 python3 time
 # The tests also start a throwaway PostgreSQL 15 server, with PostGIS (scripts/with-postgres.sh).
 TEST_PACKAGES := postgresql-15 postgresql-15-postgis-3
 N ?= 1000000

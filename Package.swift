@@ -24,6 +24,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // gzip for the download cache (`"cache": DIR`).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // The core, with no C dependency: cell values, conditions (`Predicate`) and the date
         // rules, identifier quoting, and the SQL both databases share (lookups, glue tables).
@@ -34,7 +40,7 @@ let package = Package(
 
         // Socrata layer: dataset references, metadata, the load plan, the one converter, streaming
         // readers, HTTP, and the destination protocols. No SQLite in it.
-        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "CCurl"]),
+        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "CCurl", "CZlib"]),
 
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.

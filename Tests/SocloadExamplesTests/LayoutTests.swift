@@ -40,7 +40,7 @@ final class LayoutTests: XCTestCase {
         let allowed: [String: Set<String>] = [
             "SocloadCore": [],
             "SocloadDatabase": ["SocloadCore", "CSQLite"],
-            "SocloadSocrata": ["SocloadCore", "CCurl"],
+            "SocloadSocrata": ["SocloadCore", "CCurl", "CZlib"],
             "SocloadSQLite": ["SocloadCore", "SocloadDatabase", "CSQLite", "CFileSystem"],
             "SocloadPostgreSQL": ["SocloadCore", "CPostgreSQL"],
         ]

@@ -66,6 +66,9 @@ public enum LoadError: CategorizedError, Equatable {
     case tableMissing(String)
     /// A SODA page held more rows than it asked for (`$limit`): the server does not page.
     case pageTooLong(page: Int, limit: Int)
+    /// The source is another version than the load must load (`refresh --locked`): its
+    /// rowsUpdatedAt (nil: it states none).
+    case notTheExpectedVersion(expected: String, found: String?)
 
     public var description: String {
         switch self {
@@ -127,6 +130,8 @@ public enum LoadError: CategorizedError, Equatable {
         case let .tableMissing(table):
             return "the catalog lists \(table), but the database has no such table (dropped by hand?): fetch it again, "
                 + "or socload drop \(table) to forget it"
+        case let .notTheExpectedVersion(expected, found):
+            return "the source is not the locked version: it has rowsUpdatedAt \(found ?? "(none)"), the lock \(expected)"
         case let .pageTooLong(page, limit):
             return "the portal is not paging: page \(page) has more than the \(limit) rows it asked for (it ignores $limit?)"
         case let .userObjectLost(note):
@@ -147,7 +152,7 @@ public enum LoadError: CategorizedError, Equatable {
         case .reservedTableName, .tableTaken: return .usage
         case .fileNotFound: return .missingInput
         case .unreadableFile, .notEnoughSpace: return .database
-        case .notTabular, .schemaChanged, .tooManyDeletes: return .badData
+        case .notTabular, .schemaChanged, .tooManyDeletes, .notTheExpectedVersion: return .badData
         case .unsupported, .notFetchedFromPortal: return .usage
         case .notInCatalog, .tableMissing: return .missingInput
         }

@@ -12,6 +12,9 @@ public enum PrefetchedSource: Sendable {
     /// transaction finds another entry (an earlier dataset of the batch loaded the same
     /// table meanwhile), it asks the portal again.
     case download(SpooledDownload, since: String?)
+    /// A copy from the download cache, read instead of the portal; `head` stands for the
+    /// response it was (its ETag and Last-Modified, recorded as a download's would be).
+    case cachedCopy(path: String, head: HTTPResponseHead)
 }
 
 extension DatasetLoader {

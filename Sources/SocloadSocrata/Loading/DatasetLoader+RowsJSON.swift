@@ -78,6 +78,7 @@ extension DatasetLoader {
         var bytesRead: Int64 = 0
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
+        var stated: ViewMetadata?
 
         func flush() throws {
             guard batch.rowCount > 0 else { return }
@@ -86,6 +87,7 @@ extension DatasetLoader {
         }
 
         func onMetadata(_ view: ViewMetadata) throws {
+            stated = view
             try view.requireTabular()
             let plan = try request.plan(for: view)
             guard channel.send(.plan(plan, view)) else { throw Stopped() }
@@ -127,15 +129,32 @@ extension DatasetLoader {
                     try FileByteSource.read(path, cancellation: stop, consume)
                     try reader.finish()
                 case .url(let url):
+                    if case .cachedCopy(let path, let cachedHead)? = request.prefetched {
+                        try GzipFileReader.read(path, cancellation: stop, consume)
+                        head = cachedHead
+                        try reader.finish()
+                        break
+                    }
+                    // The cache's copy is written before the rows are read, so a body cut short
+                    // (--limit) is never kept.
+                    var copy = try request.cache?.startCopy()
+                    let keeping: (UnsafeRawBufferPointer) throws -> Void = copy == nil ? consume : { chunk in
+                        try copy?.write(chunk)
+                        try consume(chunk)
+                    }
                     if case .download(let spool, _)? = request.prefetched, spool.claim() {
                         // Spooled before the load's turn; read as it grows.
-                        head = try spool.read(cancellation: stop, onResponse: { bytesExpected = $0.contentLength }, consume)
+                        head = try spool.read(cancellation: stop, onResponse: { bytesExpected = $0.contentLength }, keeping)
                     } else {
                         let downloader = HTTPDownloader(options: http, cancellation: stop)
                         head = try downloader.download(HTTPRequest(url: url, headers: headers),
-                                                       onResponse: { bytesExpected = $0.contentLength }, onChunk: consume)
+                                                       onResponse: { bytesExpected = $0.contentLength }, onChunk: keeping)
                     }
-                    if head?.statusCode != 304 { try reader.finish() }
+                    if head?.statusCode != 304 {
+                        try reader.finish()
+                        try copy?.keep(datasetID: request.reference.datasetID ?? stated?.id, rowsUpdatedAt: stated?.rowsUpdatedAtText)
+                    }
+                    copy = nil
                 }
             } catch is LimitReached {}
             try flush()

@@ -102,6 +102,9 @@ public final class DatasetLoader: @unchecked Sendable {
             guard let plan = state.plan, let writer = state.writer, let view = state.view else {
                 throw RowsJSONError.missingMetadata
             }
+            if let expected = request.expectedRowsUpdatedAt, view.rowsUpdatedAtText != expected {
+                throw LoadError.notTheExpectedVersion(expected: expected, found: view.rowsUpdatedAtText)
+            }
             try transaction.reserveSharedTables()
             var notes = state.notes + (try writer.finish(strict: request.strict))
             if request.partialReason == nil, let stated = view.statedRowCount, stated != state.rowCount {
@@ -151,6 +154,7 @@ public final class DatasetLoader: @unchecked Sendable {
         switch request.prefetched {
         case .download(_, let since)? where since == entry.fetchedAt: return false
         case .description(let described)?: view = described
+        case .cachedCopy?: return false
         case .download?, nil: view = try? fetchView(portal)
         }
         guard let recorded = entry.rowsUpdatedAt, let view else { return false }

@@ -58,6 +58,12 @@ public struct LoadRequest: Sendable {
     /// Fail on the first cell that is not of its column's type, and on a user object that can no
     /// longer be rebuilt, instead of storing NULL or skipping it.
     public var strict = false
+    /// Keep a compressed copy of every rows.json this load downloads, under its version stamp
+    /// (`"cache": DIR`, `--cache DIR`).
+    public var cache: DownloadCache?
+    /// Load only this version (the rowsUpdatedAt the source states): another fails the load with
+    /// `LoadError.notTheExpectedVersion`, nothing changed (`refresh --locked`).
+    public var expectedRowsUpdatedAt: String?
     /// What `DatasetLoader.prefetch` read or started before the load's turn: the load uses it
     /// instead of asking the portal again.
     public var prefetched: PrefetchedSource?

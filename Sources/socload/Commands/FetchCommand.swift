@@ -26,6 +26,8 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets")
     var datasets: String?
     @OptionGroup var network = NetworkOptions()
+    @Option(valueName: "dir", help: "Keep a gzip copy of every rows.json downloaded, under its version (refresh --locked reads it).")
+    var cache: String?
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
     @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
     @Flag(help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta.") var systemColumns: Bool
@@ -84,8 +86,11 @@ struct FetchCommand: ParsableCommand {
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
     /// In a batch of datasets side by side, `job` says when it may write (`DatasetJob`).
-    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone) throws -> DatasetOutcome {
+    /// `adjusting` changes the request first (`refresh --locked`: the version, a cached copy).
+    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone,
+               adjusting: (inout LoadRequest) -> Void = { _ in }) throws -> DatasetOutcome {
         var request = try loadRequest(for: dataset, context: context)
+        adjusting(&request)
         let reference = request.reference
         if reference.isBundledCopy, !quiet {
             StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
@@ -174,6 +179,7 @@ struct FetchCommand: ParsableCommand {
         var request = LoadRequest(reference: reference, tableName: table, limit: limit, includeSystemColumns: systemColumns)
         request.query = SoQLQuery(select: select, where: whereClause, order: order)
         request.force = force
+        request.cache = cache.map(DownloadCache.init(directory:))
         if let api { request.api = api }
         request.pageSize = paging.rows
         request.typeOverrides = shape.typeOverrides

@@ -1,4 +1,5 @@
 import Foundation
+import SocloadSocrata
 
 /// `socload refresh [NAME...]`: every dataset of the project file (or the named ones) brought
 /// up to date, one after another, each as `fetch` would with the entry's options.
@@ -24,6 +25,10 @@ struct RefreshCommand: ParsableCommand {
     @Flag(help: "Exit 75 at once when another refresh of this project is running, instead of waiting.") var noWait: Bool
     @Option(valueName: "n", help: "Work on N datasets at a time (SQLite writes one, downloading the others ahead).",
             default: "4") var jobs: Int?
+    @Option(valueName: "dir", help: "Keep a gzip copy of every version downloaded here.", default: "the project's \"cache\"")
+    var cache: String?
+    @Flag(help: "Load exactly the versions socload.lock records (from the portal, else the cache), or fail (65) changing nothing.")
+    var locked: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summaries, no closing table.") var quiet: Bool
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
 
@@ -37,15 +42,44 @@ struct RefreshCommand: ParsableCommand {
         let chosen = try file.datasets(named: names, command: Self.spec)
         let lock = try ProjectLock(path: path, wait: !noWait, quiet: quiet)
         defer { lock.release() }
-        let flags = (force ? ["--force"] : []) + (quiet ? ["--quiet"] : [])
-        let commands = try chosen.map { try FetchCommand.parsed(flags + $0.arguments) }
+        let flags = (force || locked ? ["--force"] : []) + (quiet ? ["--quiet"] : []) + (cache.map { ["--cache=" + $0] } ?? [])
+        let commands = try chosen.map { dataset in
+            try FetchCommand.parsed(flags + dataset.arguments.filter { cache == nil || !$0.hasPrefix("--cache=") })
+        }
+        let oneWriter = !(commands.first?.database.isPostgreSQL(context) ?? false)
+        if locked {
+            return try refreshLocked(chosen, commands: commands, project: file, oneWriter: oneWriter, context: context)
+        }
         try DatasetBatch.run(zip(chosen, commands).map { dataset, command in
             DatasetBatch.Entry(name: dataset.name) { job in
                 try command.fetch(command.references.first ?? "", context: context, job: job)
             }
-        }, jobs: jobs ?? 4, oneWriter: !(commands.first?.database.isPostgreSQL(context) ?? false), quiet: quiet, report: DatasetReport.printer(json, context)) { results in
+        }, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context)) { results in
             try recordLoaded(results, project: file, context: context)
         }
+    }
+
+    /// `--locked`: every difference from the lock found before anything loads; then each
+    /// dataset not at its locked version loaded at it. The lock file stays as it is.
+    private func refreshLocked(_ chosen: [ProjectFile.Dataset], commands: [FetchCommand], project: ProjectFile,
+                               oneWriter: Bool, context: CommandContext) throws {
+        let lockPath = SocloadLockFile.path(forProject: project.path)
+        let lockFile = try SocloadLockFile.read(lockPath)
+        guard !lockFile.datasets.isEmpty else {
+            throw CommandFailure("\(lockPath) locks no dataset: a refresh without --locked writes it", exitCode: .noInput)
+        }
+        let refresh = LockedRefresh(project: project, lock: lockFile, cache: (cache ?? project.cache).map(DownloadCache.init(directory:)))
+        let database = try? commands.first?.database.openLoaded(context, command: FetchCommand.spec, watched: false)
+        let (ways, differences) = refresh.ways(for: chosen, commands: commands, database: database, context: context)
+        guard differences.isEmpty else {
+            throw CommandFailure("\(differences.count) of \(chosen.count) datasets cannot be loaded at their locked version, so "
+                                 + "nothing was changed: " + differences.joined(separator: "; "), exitCode: .dataError)
+        }
+        try DatasetBatch.run(chosen.indices.map { index in
+            DatasetBatch.Entry(name: chosen[index].name) { job in
+                try refresh.load(chosen[index], command: commands[index], way: ways[index] ?? .fromSource, context: context, job: job)
+            }
+        }, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
     }
 
     /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as

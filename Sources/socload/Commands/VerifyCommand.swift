@@ -16,12 +16,28 @@ struct VerifyCommand: ParsableCommand {
             checked against its rows too (65 when they drifted; socload recount repairs them).
             """)
 
-    @Argument(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism).") var tableOrID: String
+    @Arguments(name: "table-or-id", help: "A table name (n5m4_mism) or a dataset id (n5m4-mism); with --locked, project dataset names.",
+               minimum: 0)
+    var names: [String]
     @OptionGroup var database = DatabaseOptions()
     @OptionGroup var output = FormatOptions()
     @Flag(help: "Fail (exit 65) when the table cannot be compared with the portal's statistics.") var strict: Bool
+    @Flag(help: "Check the project's database against socload.lock instead, without the network.") var locked: Bool
+    @Option(valueName: "file", help: "With --locked: the project file.", default: "socload.json in the current directory")
+    var project: String?
+
+    func validate() throws {
+        if !locked, names.count != 1 {
+            throw UsageError(names.isEmpty ? "verify needs a table or dataset id (or --locked)" : "verify checks one table (or --locked)",
+                             command: Self.spec)
+        }
+        if locked, database.db != nil { throw UsageError("--locked checks the project's database: leave out --db", command: Self.spec) }
+        if !locked, project != nil { throw UsageError("--project goes with --locked", command: Self.spec) }
+    }
 
     func run(context: CommandContext) throws {
+        if locked { return try LockedVerification.run(project: project ?? "socload.json", names: names, output: output, context: context) }
+        let tableOrID = names[0]
         let writer = output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec)
         guard let verification = try database.verify(tableOrID) else {

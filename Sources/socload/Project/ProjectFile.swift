@@ -28,9 +28,11 @@ struct ProjectFile {
 
     let path: String
     let datasets: [Dataset]
+    /// `"cache": DIR`, relative to the project file's folder: every version downloaded is kept there.
+    var cache: String?
 
     /// The keys of the file itself.
-    static let fileKeys: Set<String> = ["database", "domain", "defaults", "datasets"]
+    static let fileKeys: Set<String> = ["database", "domain", "cache", "defaults", "datasets"]
     /// Keys that name an entry's dataset, and its own name.
     static let referenceKeys = ["id", "url", "file"]
     /// `fetch` options an entry may not set: the file's `database` names the database for all,
@@ -70,6 +72,8 @@ struct ProjectFile {
         if let domain = fields["domain"] {
             common += ["--domain=" + (try text(domain, path: path, place: nil, key: "domain"))]
         }
+        let cache = try fields["cache"].map { relativeToProject(try text($0, path: path, place: nil, key: "cache"), path) }
+        if let cache { common += ["--cache=" + cache] }
         var defaults: [JSONMember] = []
         if let value = fields["defaults"] {
             guard case .object(let members) = value else {
@@ -94,7 +98,7 @@ struct ProjectFile {
             }
             datasets.append(dataset)
         }
-        return ProjectFile(path: path, datasets: datasets)
+        return ProjectFile(path: path, datasets: datasets, cache: cache)
     }
 
     /// The named datasets in the file's order, or all of them; a name the project lacks is a

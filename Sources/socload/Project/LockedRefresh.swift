@@ -1,0 +1,99 @@
+import SocloadCore
+import SocloadSocrata
+
+/// `refresh --locked`: every dataset brought to exactly the version `socload.lock` records,
+/// from the portal while it still serves that version, else from the download cache. What
+/// cannot be satisfied (the portal moved on and no copy is kept, the schema a load would make
+/// changed, a dataset the lock lacks) is found from metadata alone before anything loads: the
+/// command then fails naming each difference, exit 65, and nothing changes.
+struct LockedRefresh {
+    /// How one dataset comes to its locked version.
+    enum Way {
+        /// The database holds it already: nothing to load, no request made.
+        case held
+        /// The portal (or the file) serves that version now.
+        case fromSource
+        /// From the cache's copy.
+        case fromCache(String)
+    }
+
+    let project: ProjectFile
+    let lock: SocloadLockFile
+    let cache: DownloadCache?
+
+    /// The way for each dataset, or the differences that stop the refresh.
+    func ways(for datasets: [ProjectFile.Dataset], commands: [FetchCommand], database: (any LoadedDatabase)?,
+              context: CommandContext) -> (ways: [Way?], differences: [String]) {
+        var ways: [Way?] = []
+        var differences: [String] = []
+        for (dataset, command) in zip(datasets, commands) {
+            do {
+                ways.append(try way(for: dataset, command: command, database: database, context: context))
+            } catch let difference as Difference {
+                ways.append(nil)
+                differences.append("\(dataset.name): \(difference.text)")
+            } catch {
+                ways.append(nil)
+                differences.append("\(dataset.name): " + SocloadTool.oneLine(DatasetBatch.describe(error).0))
+            }
+        }
+        return (ways, differences)
+    }
+
+    private struct Difference: Error { let text: String }
+
+    private func way(for dataset: ProjectFile.Dataset, command: FetchCommand, database: (any LoadedDatabase)?,
+                     context: CommandContext) throws -> Way {
+        guard let locked = lock.datasets[dataset.name] else {
+            throw Difference(text: "not in the lock file (a refresh without --locked adds it)")
+        }
+        guard let version = locked.rowsUpdatedAt else {
+            throw Difference(text: "the lock records no version stamp (its source states no rowsUpdatedAt), so it cannot be "
+                             + "loaded again as it was")
+        }
+        if let entry = try database?.entry(for: locked.table), entry.tableName == locked.table,
+           entry.rowsUpdatedAt == version, entry.rowCount == locked.rowCount,
+           try database?.planTable(named: entry.tableName).map(TableContentHash.schema) == locked.schemaHash {
+            return .held
+        }
+        let request = try command.loadRequest(for: command.references.first ?? "", context: context)
+        let (plan, current) = try DatasetLoader.planAndStamp(
+            for: request, http: LoadSetup.httpOptions(appToken: command.network.appToken, context),
+            retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
+        guard current == version else {
+            let datasetID = request.reference.datasetID ?? locked.datasetID
+            if let cache, let datasetID, let copy = cache.copy(datasetID: datasetID, rowsUpdatedAt: version) {
+                return .fromCache(copy)
+            }
+            throw Difference(text: "the source serves rowsUpdatedAt \(current ?? "(none)"), the lock \(version), and "
+                             + (cache.map { "\($0.directory) keeps no copy of it" } ?? "no cache keeps old versions (\"cache\": DIR)"))
+        }
+        let schema = TableContentHash.schema(of: plan.mainTable)
+        guard schema == locked.schemaHash else {
+            throw Difference(text: "the schema changed: a load now makes columns or a key of schema hash \(schema), "
+                             + "the lock \(locked.schemaHash)")
+        }
+        return .fromSource
+    }
+
+    /// Loads `command`'s dataset (a forced fetch: the version differs from the database's) at
+    /// the lock's version by `way`, refused inside the load when the source turns out to be
+    /// another version after all (the portal moved on meanwhile).
+    func load(_ dataset: ProjectFile.Dataset, command: FetchCommand, way: Way, context: CommandContext,
+              job: DatasetJob) throws -> DatasetOutcome {
+        guard let locked = lock.datasets[dataset.name] else { throw CommandFailure("not locked", exitCode: .dataError) }
+        if case .held = way {
+            return DatasetOutcome(table: locked.table, result: "at the locked version, \(NumberText.grouped(locked.rowCount)) rows",
+                                  wroteTable: false, status: "up_to_date")
+        }
+        return try command.fetch(command.references.first ?? "", context: context, job: job) { request in
+            request.expectedRowsUpdatedAt = locked.rowsUpdatedAt
+            if case .fromCache(let path) = way {
+                var headers: [String: String] = [:]
+                if let etag = locked.etag { headers["etag"] = etag }
+                if let lastModified = locked.lastModified { headers["last-modified"] = lastModified }
+                request.prefetched = .cachedCopy(path: path, head: HTTPResponseHead(statusCode: 200, headers: headers))
+            }
+        }
+    }
+}
