@@ -10,6 +10,8 @@ struct DatasetOutcome {
     /// `loaded`, `up_to_date`, `synced`, `planned` (`--json`).
     var status = "loaded"
     var summary: LoadSummary?
+    /// A sync's (`fetch --incremental`).
+    var sync: SyncSummary?
 }
 
 /// Several datasets loaded one after another by the same code as one (`fetch A B C`,

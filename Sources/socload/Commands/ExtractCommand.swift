@@ -32,8 +32,15 @@ struct ExtractCommand: ParsableCommand {
     @Flag(help: "Delete lookup rows that no row references any more.") var prune: Bool
     @Flag(help: "Fail on an index or trigger of yours that cannot be rebuilt, instead of skipping it.") var strict: Bool
     @Flag(short: "q", help: "Print only errors and warnings.") var quiet: Bool
+    @Flag(help: "Print one JSON object on standard output (status, table, rows, changes, error).") var json: Bool
 
     func run(context: CommandContext) throws {
+        try DatasetReport.reporting(json, dataset: table, context, { try extract(context: context) }) {
+            DatasetReport(dataset: table, extract: $0)
+        }
+    }
+
+    private func extract(context: CommandContext) throws -> ExtractSummary {
         var scanner = QuotedNameScanner(columns, separators: [","])
         var names: [String] = []
         repeat {
@@ -69,5 +76,6 @@ struct ExtractCommand: ParsableCommand {
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
+        return summary
     }
 }

@@ -129,10 +129,12 @@ struct FetchCommand: ParsableCommand {
         }
         defer { session.finish() }
         if incremental {
-            try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
-                                 indexes: request.indexes, history: request.keepsHistory,
-                                 schemaPolicy: try SyncCommand.policy(shape.onSchemaChange))
-            return DatasetOutcome(table: table ?? dataset, result: "synced", status: "synced")
+            let synced = try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
+                                              indexes: request.indexes, history: request.keepsHistory,
+                                              schemaPolicy: try SyncCommand.policy(shape.onSchemaChange))
+            let changed = synced.inserted + synced.updated
+            return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
+                                  sync: synced)
         }
         let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {
             try session.loader.load(request)

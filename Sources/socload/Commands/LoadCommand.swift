@@ -45,6 +45,7 @@ struct LoadCommand: ParsableCommand {
     @Flag(help: "Store nested objects as parent_child columns instead of JSON text.") var flatten: Bool
     @Flag(help: "Fail on a cell that is not of its column's type, instead of storing NULL.") var strict: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
+    @Flag(help: "Print one JSON object on standard output (status, table, rows, changes, child tables, error).") var json: Bool
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
@@ -52,6 +53,12 @@ struct LoadCommand: ParsableCommand {
     }
 
     func run(context: CommandContext) throws {
+        try DatasetReport.reporting(json, dataset: document, context, { try load(context: context) }) { summary in
+            DatasetReport(dataset: document, outcome: DatasetOutcome(table: summary.tableName, result: "", summary: summary))
+        }
+    }
+
+    private func load(context: CommandContext) throws -> LoadSummary {
         guard !document.isEmpty else {
             throw UsageError("missing the document to load (a file, a URL, or - for standard input)", command: Self.spec)
         }
@@ -103,5 +110,6 @@ struct LoadCommand: ParsableCommand {
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
+        return summary
     }
 }

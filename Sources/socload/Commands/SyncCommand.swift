@@ -31,6 +31,7 @@ struct SyncCommand: ParsableCommand {
             default: "fail")
     var onSchemaChange: SchemaChangePolicy?
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
+    @Flag(help: "Print one JSON object on standard output (status, table, rows, changes, error).") var json: Bool
 
     func run(context: CommandContext) throws {
         let session = try LoadSetup.openExistingForLoading(database, network: network, quiet: quiet,
@@ -39,13 +40,15 @@ struct SyncCommand: ParsableCommand {
         if maxDeletes != nil, !deletes {
             throw UsageError("--max-deletes limits --deletes: give --deletes too", command: Self.spec)
         }
-        try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
-                      maxDeletes: maxDeletes, history: history, schemaPolicy: try Self.policy(onSchemaChange))
+        try DatasetReport.reporting(json, dataset: tableOrID, context, {
+            try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
+                          maxDeletes: maxDeletes, history: history, schemaPolicy: try Self.policy(onSchemaChange))
+        }) { DatasetReport(dataset: tableOrID, sync: $0) }
     }
 
     static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = [],
                      deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false,
-                     schemaPolicy: SchemaChangePolicy = .fail) throws {
+                     schemaPolicy: SchemaChangePolicy = .fail) throws -> SyncSummary {
         let summary: SyncSummary
         do {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes, deletes: deletes,
@@ -71,6 +74,7 @@ struct SyncCommand: ParsableCommand {
         for change in summary.schemaChanges {
             StandardError.line("Warning: " + SocloadTool.oneLine("\(change.table): \(change.evolvedLine)"))
         }
+        return summary
     }
 
     /// A sync cannot take a new shape on its own: `fail` or `evolve`.

@@ -5,9 +5,10 @@ import SocloadSocrata
 /// `--json`: one JSON object a dataset on standard output, a line each, for a pipeline to act
 /// on with jq: `{"dataset":"n5m4-mism","status":"loaded","table":"n5m4_mism","rows":300,...}`.
 ///
-/// `status` is `loaded`, `up_to_date`, `synced`, `planned` or `failed`; the counts of added,
-/// changed, removed and unchanged rows are there when the load compared with the copy it
-/// replaced; `error` and `exit_code` when it failed. Keys that do not apply are left out.
+/// `status` is `loaded`, `up_to_date`, `synced`, `extracted`, `planned` or `failed`; the counts
+/// of added, changed, removed and unchanged rows are there when the load compared with the copy
+/// it replaced (a sync: added and changed are the rows it inserted and updated, removed those
+/// `--deletes` deleted); `error` and `exit_code` when it failed. Keys that do not apply are left out.
 struct DatasetReport: Encodable, Equatable {
     var dataset: String
     var status: String
@@ -21,18 +22,26 @@ struct DatasetReport: Encodable, Equatable {
     var invalidCells: [String: Int]?
     var warnings: [String]?
     var schemaChanges: [String]?
+    var childTables: [String: Int]?
+    /// `extract`: the lookup table made, and the column the table has in place of the values.
+    var lookup: String?
+    var foreignKey: String?
     var seconds: Double?
     var error: String?
     var exitCode: Int32?
 
     enum CodingKeys: String, CodingKey {
         case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error
-        case invalidCells = "invalid_cells", schemaChanges = "schema_changes", exitCode = "exit_code"
+        case invalidCells = "invalid_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
+        case childTables = "child_tables", foreignKey = "foreign_key"
     }
 
     init(dataset: String, outcome: DatasetOutcome) {
-        self.dataset = dataset
-        status = outcome.status
+        if let sync = outcome.sync {
+            self.init(dataset: dataset, sync: sync)
+            return
+        }
+        self.init(dataset: dataset, status: outcome.status)
         table = outcome.table
         guard let summary = outcome.summary else { return }
         rows = summary.rowCount
@@ -42,17 +51,58 @@ struct DatasetReport: Encodable, Equatable {
             invalidCells = Dictionary(summary.invalidCells.map { ($0.column, $0.count) }, uniquingKeysWith: +)
             warnings = summary.notes
             schemaChanges = summary.schemaChanges.map(\.line)
+            if !summary.childTables.isEmpty {
+                childTables = Dictionary(summary.childTables.map { ($0.tableName, $0.rowCount) }, uniquingKeysWith: +)
+            }
         }
         if let changes = summary.rowChanges {
             (added, changed, removed, unchanged) = (changes.added, changes.changed, changes.removed, changes.unchanged)
         }
     }
 
-    init(dataset: String, error message: String, exitCode: ExitCode) {
+    init(dataset: String, status: String) {
         self.dataset = dataset
-        status = "failed"
+        self.status = status
+    }
+
+    init(dataset: String, sync summary: SyncSummary) {
+        self.init(dataset: dataset, status: "synced")
+        table = summary.tableName
+        rows = summary.rowCount
+        seconds = (summary.elapsed * 1000).rounded() / 1000
+        (added, changed, removed) = (summary.inserted, summary.updated, summary.deleted)
+        if let changes = summary.rowChanges { unchanged = changes.unchanged }
+        invalidCells = Dictionary(summary.invalidCells.map { ($0.column, $0.count) }, uniquingKeysWith: +)
+        schemaChanges = summary.schemaChanges.map { "\($0.table): \($0.evolvedLine)" }
+    }
+
+    init(dataset: String, extract summary: ExtractSummary) {
+        self.init(dataset: dataset, status: "extracted")
+        table = summary.tableName
+        lookup = summary.lookup.table
+        foreignKey = summary.lookup.foreignKey
+        warnings = summary.notes
+    }
+
+    init(dataset: String, error message: String, exitCode: ExitCode) {
+        self.init(dataset: dataset, status: "failed")
         error = message
         self.exitCode = exitCode.rawValue
+    }
+
+    /// `body`'s report on standard output with `--json`, or its failure's (rethrown).
+    static func reporting<T>(_ json: Bool, dataset: String, _ context: CommandContext, _ body: () throws -> T,
+                             report: (T) -> DatasetReport) throws {
+        do {
+            let result = try body()
+            if json { printer(true, context)?(report(result)) }
+        } catch {
+            if json {
+                let (message, code) = DatasetBatch.describe(error)
+                printer(true, context)?(DatasetReport(dataset: dataset, error: message, exitCode: code))
+            }
+            throw error
+        }
     }
 
     /// `--json`: each report a line on standard output, flushed as it comes (nil without it).
