@@ -39,32 +39,36 @@ struct RefreshCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         let path = project ?? "socload.json"
         let file = try ProjectFile.load(path)
-        let chosen = try file.datasets(named: names, command: Self.spec)
         let lock = try ProjectLock(path: path, wait: !noWait, quiet: quiet)
         defer { lock.release() }
+        let lockFile = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
+        let expansion = try ProjectExpansion(file, names: names, lock: lockFile, fromLock: locked, context: context, command: Self.spec)
+        let chosen = expansion.datasets
         let flags = (force || locked ? ["--force"] : []) + (quiet ? ["--quiet"] : []) + (cache.map { ["--cache=" + $0] } ?? [])
         let commands = try chosen.map { dataset in
             try FetchCommand.parsed(flags + dataset.arguments.filter { cache == nil || !$0.hasPrefix("--cache=") })
         }
         let oneWriter = !(commands.first?.database.isPostgreSQL(context) ?? false)
         if locked {
-            return try refreshLocked(chosen, commands: commands, project: file, oneWriter: oneWriter, context: context)
+            return try refreshLocked(chosen, commands: commands, project: file, lockFile: lockFile, oneWriter: oneWriter,
+                                     failedSearches: expansion.reportedEntries, context: context)
         }
         try DatasetBatch.run(zip(chosen, commands).map { dataset, command in
             DatasetBatch.Entry(name: dataset.name) { job in
                 try command.fetch(command.references.first ?? "", context: context, job: job)
             }
-        }, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context)) { results in
-            try recordLoaded(results, project: file, context: context)
+        } + expansion.reportedEntries, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet,
+           report: DatasetReport.printer(json, context)) { results in
+            try recordLoaded(results, chosen: chosen, project: file, context: context)
         }
     }
 
     /// `--locked`: every difference from the lock found before anything loads; then each
     /// dataset not at its locked version loaded at it. The lock file stays as it is.
     private func refreshLocked(_ chosen: [ProjectFile.Dataset], commands: [FetchCommand], project: ProjectFile,
-                               oneWriter: Bool, context: CommandContext) throws {
+                               lockFile: SocloadLockFile, oneWriter: Bool, failedSearches: [DatasetBatch.Entry],
+                               context: CommandContext) throws {
         let lockPath = SocloadLockFile.path(forProject: project.path)
-        let lockFile = try SocloadLockFile.read(lockPath)
         guard !lockFile.datasets.isEmpty else {
             throw CommandFailure("\(lockPath) locks no dataset: a refresh without --locked writes it", exitCode: .noInput)
         }
@@ -79,26 +83,31 @@ struct RefreshCommand: ParsableCommand {
             DatasetBatch.Entry(name: chosen[index].name) { job in
                 try refresh.load(chosen[index], command: commands[index], way: ways[index] ?? .fromSource, context: context, job: job)
             }
-        }, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
+        } + failedSearches, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
     }
 
     /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as
-    /// they were; datasets no longer in the project gone.
-    private func recordLoaded(_ results: [(name: String, result: DatasetBatch.Result)], project: ProjectFile,
-                              context: CommandContext) throws {
+    /// they were; datasets no longer in the project gone (those a search of the project found
+    /// stay: a search that lists one no longer reports it, see `ProjectExpansion.left`).
+    private func recordLoaded(_ results: [(name: String, result: DatasetBatch.Result)], chosen: [ProjectFile.Dataset],
+                              project: ProjectFile, context: CommandContext) throws {
         let path = SocloadLockFile.path(forProject: project.path)
         let previous = try SocloadLockFile.read(path)
         var next = previous
-        next.datasets = previous.datasets.filter { name, _ in project.datasets.contains { $0.name == name } }
+        next.datasets = previous.datasets.filter { name, entry in
+            project.datasets.contains { $0.name == name } || project.searches.contains { $0.name == entry.search }
+        }
         let loaded = results.compactMap { item -> (String, DatasetOutcome)? in
             if case .done(let outcome) = item.result { return (item.name, outcome) }
             return nil
         }
-        if let first = project.datasets.first(where: { dataset in loaded.contains { $0.0 == dataset.name } }) {
+        if let first = chosen.first(where: { dataset in loaded.contains { $0.0 == dataset.name } }) {
             let database = try FetchCommand.parsed(first.arguments).database.openLoaded(context, command: FetchCommand.spec)
             for (name, outcome) in loaded {
-                next.datasets[name] = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
-                                                                   unchanged: !outcome.wroteTable)
+                var entry = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
+                                                      unchanged: !outcome.wroteTable)
+                entry?.search = chosen.first { $0.name == name }?.search ?? previous.datasets[name]?.search
+                next.datasets[name] = entry
             }
         }
         if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }

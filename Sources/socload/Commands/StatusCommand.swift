@@ -22,7 +22,9 @@ struct StatusCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let file = try ProjectFile.load(project ?? "socload.json")
-        let chosen = try file.datasets(named: names, command: Self.spec)
+        let lock = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
+        let expansion = try ProjectExpansion(file, names: names, lock: lock, fromLock: false, context: context, command: Self.spec)
+        let chosen = expansion.datasets
         var database: (any LoadedDatabase)?
         if let first = chosen.first {
             database = try? FetchCommand.parsed(first.arguments).database.openLoaded(context, command: FetchCommand.spec)
@@ -40,6 +42,15 @@ struct StatusCommand: ParsableCommand {
                 writer.write([.text(dataset.name), .null, .text("failed"), .null, .null, .null, .null,
                               .text(SocloadTool.oneLine(message))])
             }
+        }
+        for (name, error) in expansion.failedSearches {
+            let (message, code) = DatasetBatch.describe(error)
+            failures.append((name, code))
+            writer.write([.text(name), .null, .text("failed"), .null, .null, .null, .null, .text(SocloadTool.oneLine(message))])
+        }
+        for gone in expansion.left {
+            writer.write([.text(gone.name), .text(gone.table), .text("left_catalog"), .null, .null, .null, .null,
+                          .text("no longer listed by search '\(gone.search)'")])
         }
         writer.finish()
         context.output.flush()

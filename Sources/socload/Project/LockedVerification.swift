@@ -6,9 +6,10 @@ import SocloadCore
 enum LockedVerification {
     static func run(project path: String, names: [String], output: FormatOptions, context: CommandContext) throws {
         let project = try ProjectFile.load(path)
-        let chosen = try project.datasets(named: names, command: VerifyCommand.spec)
         let lockPath = SocloadLockFile.path(forProject: project.path)
         let lock = try SocloadLockFile.read(lockPath)
+        let chosen = try ProjectExpansion(project, names: names, lock: lock, fromLock: true, context: context,
+                                          command: VerifyCommand.spec).datasets
         guard !lock.datasets.isEmpty else {
             throw CommandFailure("\(lockPath) locks no dataset: socload refresh writes it", exitCode: .noInput)
         }

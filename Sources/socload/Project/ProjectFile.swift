@@ -22,12 +22,17 @@ struct ProjectFile {
         let arguments: [String]
         /// What else `refresh NAME` knows it by: its table and its id, URL or file as written.
         var aliases: [String] = []
+        /// The search entry that found it (`ProjectSearch`), when a search did.
+        var search: String?
 
         func isCalled(_ text: String) -> Bool { name == text || aliases.contains(text) }
     }
 
     let path: String
+    /// The entries that name one dataset each.
     let datasets: [Dataset]
+    /// The entries that name a catalog search (expanded by `ProjectExpansion`).
+    var searches: [ProjectSearch] = []
     /// `"cache": DIR`, relative to the project file's folder: every version downloaded is kept there.
     var cache: String?
 
@@ -90,26 +95,28 @@ struct ProjectFile {
                                    problem: fields["datasets"] == nil ? "is missing (a list of datasets)" : "must be a list of datasets")
         }
         var datasets: [Dataset] = []
+        var searches: [ProjectSearch] = []
+        let domain = try fields["domain"].map { try text($0, path: path, place: nil, key: "domain") }
         for (index, entry) in entries.enumerated() {
+            if case .object(let members) = entry, members.contains(where: { $0.key == "search" }) {
+                let search = try ProjectSearch.entry(members, number: index + 1, defaults: defaults, common: common, domain: domain,
+                                                     path: path)
+                if searches.contains(where: { $0.name == search.name }) || datasets.contains(where: { $0.isCalled(search.name) }) {
+                    throw ProjectFileError(path: path, place: "dataset \(index + 1)", key: "name",
+                                           problem: "is '\(search.name)', which another entry is called")
+                }
+                searches.append(search)
+                continue
+            }
             let dataset = try ProjectEntryArguments.dataset(entry, number: index + 1, defaults: defaults, common: common, path: path)
-            if let clash = datasets.first(where: { $0.isCalled(dataset.name) || dataset.isCalled($0.name) }) {
+            if let clash = datasets.first(where: { $0.isCalled(dataset.name) || dataset.isCalled($0.name) })
+                ?? searches.first(where: { dataset.isCalled($0.name) }).map({ Dataset(name: $0.name, arguments: []) }) {
                 throw ProjectFileError(path: path, place: "dataset \(index + 1)", key: nil,
                                        problem: "has the name '\(clash.name)' another entry has (give one a \"name\" or \"table\")")
             }
             datasets.append(dataset)
         }
-        return ProjectFile(path: path, datasets: datasets, cache: cache)
-    }
-
-    /// The named datasets in the file's order, or all of them; a name the project lacks is a
-    /// usage error listing the names it has.
-    func datasets(named names: [String], command: CommandSpec) throws -> [Dataset] {
-        guard !names.isEmpty else { return datasets }
-        for name in names where !datasets.contains(where: { $0.isCalled(name) }) {
-            throw UsageError("\(path) has no dataset named '\(name)' (it has: "
-                             + datasets.map(\.name).joined(separator: ", ") + ")", command: command)
-        }
-        return datasets.filter { dataset in names.contains { dataset.isCalled($0) } }
+        return ProjectFile(path: path, datasets: datasets, searches: searches, cache: cache)
     }
 
     /// A relative file path in the project is relative to the project file's folder, wherever

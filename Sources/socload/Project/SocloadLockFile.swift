@@ -18,9 +18,11 @@ struct SocloadLockFile: Codable, Equatable {
         var schemaHash: String
         var rowCount: Int
         var contentHash: String
+        /// The project's search entry that found the dataset (`ProjectSearch`), when one did.
+        var search: String?
 
         enum CodingKeys: String, CodingKey {
-            case table, etag
+            case table, etag, search
             case datasetID = "dataset_id", sourceURL = "source_url", rowsUpdatedAt = "rows_updated_at"
             case lastModified = "last_modified", fetchedAt = "fetched_at", schemaHash = "schema_hash"
             case rowCount = "row_count", contentHash = "content_hash"
