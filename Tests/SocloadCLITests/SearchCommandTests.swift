@@ -69,4 +69,38 @@ final class SearchCommandTests: XCTestCase {
         let nothing = try SocloadProcess.run(["search"])
         XCTAssertEqual(nothing.status, 64)
     }
+
+    /// `--rows`: each result's count from its portal's description (the recorded views of
+    /// ../shared/datasets, served as the portal of the recorded catalog's first results).
+    func testRowsComeFromEachPortalsDescription() throws {
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try recorded("catalog.api.us.socrata.com__v1-086e69.json")))
+                                 as? [String: Any])
+        let portal = try LoopbackHTTPServer()
+        defer { portal.stop() }
+        var results = try XCTUnwrap(root["results"] as? [[String: Any]])
+        let views = [("cnaz-c5je", try recorded("cnaz-c5je.views.json"), 6), ("gza6-uqxz", try recorded("koop-schools-view.json"), 80)]
+        for (index, (id, body, _)) in views.enumerated() {
+            var resource = try XCTUnwrap(results[index]["resource"] as? [String: Any])
+            resource["id"] = id
+            results[index]["resource"] = resource
+            results[index]["metadata"] = ["domain": portal.baseURL]
+            portal.route("/api/views/\(id).json", .init(body: body))
+        }
+        // The third result's portal does not describe it: no count, the others still print.
+        results[2]["metadata"] = ["domain": portal.baseURL]
+        root["results"] = Array(results.prefix(3))
+        let catalog = try LoopbackHTTPServer()
+        defer { catalog.stop() }
+        catalog.route("/api/catalog/v1", .init(body: Array(try JSONSerialization.data(withJSONObject: root))))
+        let run = try SocloadProcess.run(["search", "bus", "--rows", "--retries", "0", "--format", "csv", "--catalog", catalog.baseURL])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(whereSeparator: \.isNewline).map { CSVLine.fields(String($0)) }
+        XCTAssertEqual(lines.first, ["id", "name", "type", "data_updated_at", "columns", "rows", "domain", "page"])
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertEqual(lines[1][0], "cnaz-c5je")
+        XCTAssertEqual(lines[1][5], "6")
+        XCTAssertEqual(lines[2][5], "80")
+        XCTAssertEqual(lines[3][5], "")
+        XCTAssertEqual(portal.requests.count, 3, "one description request a result")
+    }
 }

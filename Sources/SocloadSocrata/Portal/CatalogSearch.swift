@@ -107,3 +107,17 @@ public struct CatalogError: CategorizedError, Equatable {
     public var kind: FailureKind { .unavailable }
     public var description: String { "The catalog's answer to \(url) \(problem)" }
 }
+
+extension CatalogSearch.Result {
+    /// The rows the portal's own statistics count for this result (`socload search --rows`):
+    /// one request, its description (`/api/views/ID.json`) on its portal. Nil when the portal
+    /// does not describe it or states no counts; `portal` overrides the result's domain.
+    public func statedRowCount(portal: String? = nil, http: HTTPOptions = HTTPOptions(),
+                               retry: RetryPolicy = RetryPolicy()) throws -> Int? {
+        guard let domain = portal ?? domain,
+              let reference = try? DatasetReference.resolve(id, domain: domain, datasetsDirectories: []),
+              let site = SocrataPortal(reference: reference) else { return nil }
+        let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry)
+        return try loader.viewIfAvailable(site)?.statedRowCount
+    }
+}

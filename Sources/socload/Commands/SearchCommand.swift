@@ -11,7 +11,8 @@ struct SearchCommand: ParsableCommand {
             its data was last updated, its column count (without the portal's computed region
             columns), its portal and its page. The ids paste into `socload fetch` and socload.json.
             Without --domain every public portal the catalog knows is searched. The catalog gives
-            no row counts.
+            no row counts: --rows adds the count each portal's own statistics state, at one
+            description request a result (empty when the portal states none).
             """)
 
     @Arguments(name: "words", help: "What to look for (in names, descriptions, columns).", minimum: 0)
@@ -22,6 +23,7 @@ struct SearchCommand: ParsableCommand {
     @Option(valueName: "n", help: "Skip the first N results (the next page).", default: "0") var offset: Int?
     @Option(valueName: "url", help: "The catalog to ask.", default: "$SOCLOAD_CATALOG, else \(CatalogSearch.defaultCatalog)")
     var catalog: String?
+    @Flag(help: "Add each result's row count, from its portal's description (one request a result).") var rows: Bool
     @OptionGroup var network = NetworkOptions()
     @OptionGroup var output = FormatOptions()
 
@@ -38,14 +40,21 @@ struct SearchCommand: ParsableCommand {
         let search = CatalogSearch(words: words.joined(separator: " "), domain: domain, category: category,
                                    limit: limit ?? 10, offset: offset ?? 0)
         let host = catalog ?? context.environment["SOCLOAD_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogSearch.defaultCatalog
-        let answer = try search.run(catalog: host, http: LoadSetup.httpOptions(appToken: network.appToken, context),
-                                    retry: LoadSetup.retryPolicy(retries: network.retries, context))
+        let http = LoadSetup.httpOptions(appToken: network.appToken, context)
+        let retry = LoadSetup.retryPolicy(retries: network.retries, context)
+        let answer = try search.run(catalog: host, http: http, retry: retry)
         let writer = output.writer(context)
-        writer.begin(columns: ["id", "name", "type", "data_updated_at", "columns", "domain", "page"])
+        writer.begin(columns: ["id", "name", "type", "data_updated_at", "columns"] + (rows ? ["rows"] : []) + ["domain", "page"])
         for result in answer.results {
+            var counted: [DatabaseValue] = []
+            if rows {
+                // A result whose description cannot be read has no count; the others still print.
+                let count = (try? result.statedRowCount(http: http, retry: retry)) ?? nil
+                counted = [count.map { .integer(Int64($0)) } ?? .null]
+            }
             writer.write([.text(result.id), .text(result.name), .text(result.type),
-                          result.dataUpdatedAt.map(DatabaseValue.text) ?? .null, .integer(Int64(result.columnCount)),
-                          result.domain.map(DatabaseValue.text) ?? .null, result.page.map(DatabaseValue.text) ?? .null])
+                          result.dataUpdatedAt.map(DatabaseValue.text) ?? .null, .integer(Int64(result.columnCount))] + counted
+                         + [result.domain.map(DatabaseValue.text) ?? .null, result.page.map(DatabaseValue.text) ?? .null])
         }
         writer.finish()
         context.output.flush()
