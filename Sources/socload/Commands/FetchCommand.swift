@@ -12,8 +12,8 @@ struct FetchCommand: ParsableCommand {
             <dataset> is a local rows.json file, a portal URL (any form copied from the browser), or a
             dataset id such as n5m4-mism. An id is fetched from --domain; without a domain the bundled
             copy in the datasets directory is used. The whole load is one transaction: if anything
-            fails, the previous copy of the table is left as it was. Several datasets are loaded one
-            after another with the same options, each its own transaction; one failing does not stop
+            fails, the previous copy of the table is left as it was. Several datasets are loaded with
+            the same options, --jobs at a time, each its own transaction; one failing does not stop
             the others, and the exit code is the largest of the failed ones'.
             """)
 
@@ -81,7 +81,7 @@ struct FetchCommand: ParsableCommand {
         }
         try DatasetBatch.run(references.map { dataset in
             DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job) }
-        }, jobs: jobs ?? 4, oneWriter: !database.isPostgreSQL(context), quiet: quiet, report: report)
+        }, jobs: dryRun ? 1 : jobs ?? 4, oneWriter: !database.isPostgreSQL(context), quiet: quiet, report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.

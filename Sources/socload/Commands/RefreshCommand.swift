@@ -16,6 +16,11 @@ struct RefreshCommand: ParsableCommand {
             --no-wait exits 75. A project file that is not right exits 78 naming the entry and key.
             socload.lock, beside the project file, then records what each dataset loaded: its
             source, the portal's version stamps, the schema hash, the row count and a hash of its rows.
+            --jobs N works on N datasets at a time: PostgreSQL loads them side by side; SQLite writes
+            one at a time while the others download into temporary files. --locked loads exactly the
+            locked versions, from the portal or the cache ("cache": DIR keeps every version
+            downloaded), or fails (65) naming what differs, changing nothing. An entry may name a
+            catalog search ({"search": {...}, "options": {...}}): every dataset it lists is refreshed.
             """)
 
     @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
