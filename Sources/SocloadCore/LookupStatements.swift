@@ -95,15 +95,29 @@ public struct LookupStatements: Sendable {
     /// How many lookup rows hold a kept count (`countColumn`) other than the rows of `table`
     /// give now: `distinct` nil counts the rows, else the distinct non-NULL values of that
     /// column. Nonzero means the counts drifted (a write the triggers did not see).
-    public func driftedRows(table: String, foreignKey: String, countColumn: String, distinct: String?) -> String {
+    /// `distributed` (Citus, which takes no correlated subquery over a distributed table): the
+    /// table's counts grouped once and joined instead.
+    public func driftedRows(table: String, foreignKey: String, countColumn: String, distinct: String?,
+                            distributed: Bool = false) -> String {
         let counted = distinct.map { "count(DISTINCT \"t\".\($0))" } ?? "count(*)"
-        return "SELECT count(*) FROM \(lookupTable) AS \"l\" WHERE \"l\".\(countColumn) <> "
-            + "(SELECT \(counted) FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) = \"l\".\(key))"
+        guard distributed else {
+            return "SELECT count(*) FROM \(lookupTable) AS \"l\" WHERE \"l\".\(countColumn) <> "
+                + "(SELECT \(counted) FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) = \"l\".\(key))"
+        }
+        return "SELECT count(*) FROM \(lookupTable) AS \"l\" LEFT JOIN (SELECT \"t\".\(foreignKey) AS \"k\", \(counted) AS \"n\" "
+            + "FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) IS NOT NULL GROUP BY \"t\".\(foreignKey)) AS \"g\" "
+            + "ON \"g\".\"k\" = \"l\".\(key) WHERE \"l\".\(countColumn) <> coalesce(\"g\".\"n\", 0)"
     }
 
-    /// Deletes the lookup rows no row of `table` references through `foreignKey`.
-    public func prune(table: String, foreignKey: String) -> String {
-        "DELETE FROM \(lookupTable) WHERE NOT EXISTS (SELECT 1 FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) = \(lookupTable).\(key))"
+    /// Deletes the lookup rows no row of `table` references through `foreignKey`
+    /// (`distributed`: with NOT IN, the subquery not correlated, as Citus needs).
+    public func prune(table: String, foreignKey: String, distributed: Bool = false) -> String {
+        guard distributed else {
+            return "DELETE FROM \(lookupTable) WHERE NOT EXISTS (SELECT 1 FROM \(table) AS \"t\" WHERE \"t\".\(foreignKey) = "
+                + "\(lookupTable).\(key))"
+        }
+        return "DELETE FROM \(lookupTable) WHERE \(key) NOT IN (SELECT \"t\".\(foreignKey) FROM \(table) AS \"t\" "
+            + "WHERE \"t\".\(foreignKey) IS NOT NULL)"
     }
 }
 

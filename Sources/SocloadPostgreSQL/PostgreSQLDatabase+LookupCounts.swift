@@ -22,6 +22,9 @@ extension PostgreSQLDatabase {
     public func recount(_ table: PlanTable) throws -> [KeptCountDrift] {
         try connection.execute("BEGIN")
         do {
+            // Citus: the reads of the distributed table and the writes to its reference lookups
+            // on one connection per worker, as in a load.
+            if table.distributionColumn != nil { try connection.execute("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'") }
             let drifts = try driftedCounts(of: table)
             for sql in LookupWriting(table: table, dialect: dialect).recountStatements() { try connection.execute(sql) }
             try connection.execute("COMMIT")

@@ -78,6 +78,11 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
     let swapLocking: PostgreSQLDestination.SwapLocking
     let catalog: any CatalogStore
     private var savepointDepth = 0
+    /// The new copy of each plan table this load made, qualified, by the plan table's name
+    /// (a child table is colocated with its parent's new copy).
+    var newTableNames: [String: String] = [:]
+    /// Set once the transaction asked Citus for one connection per worker.
+    var citusSequential = false
     /// Sends the end of the open COPY's data (its trailer) before the COPY ends.
     private var copyTrailer: (() throws -> Void)?
     private static let tableCounter = Counter()

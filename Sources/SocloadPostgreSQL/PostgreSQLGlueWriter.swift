@@ -38,7 +38,18 @@ final class PostgreSQLGlueWriter: TableWriter {
         try transaction.pauseCopy()
         let writing = GlueWriting(table: table, glue: glue, dialect: PostgreSQLDialect(schema: transaction.schema))
         let staging = stagingName.quotedDatabaseIdentifier
-        let existing = try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction)
+        var existing = try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction)
+        if existing.isEmpty, let column = table.distributionColumn {
+            // A new glue table of a distributed table: distributed while still empty, with its parent.
+            for sql in writing.tableStatements(existing: []) { try transaction.execute(sql) }
+            if table.column(named: column)?.type == .text {
+                // As the parent's key column is (PostgreSQLTableWriter): colocated tables' columns match.
+                try transaction.execute("ALTER TABLE \(transaction.qualified(table.name)) ALTER COLUMN \(column.quotedDatabaseIdentifier) "
+                                        + "TYPE text COLLATE \"C\"")
+            }
+            try transaction.distribute(transaction.qualified(table.name), by: column, table: table)
+            existing = try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction)
+        }
         let otherExists = try transaction.value("SELECT to_regclass($1) IS NOT NULL", [transaction.qualified(glue.otherTable)]) == "t"
         let keyList = PostgreSQLTableWriter.quotedList(table.primaryKey)
         // One row per pair, its last element's: ON CONFLICT cannot touch a row twice.

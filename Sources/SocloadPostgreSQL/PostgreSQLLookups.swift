@@ -10,6 +10,10 @@ struct PostgreSQLLookups {
     let transaction: PostgreSQLLoadTransaction
     let table: PlanTable
 
+    /// A table spread over a Citus cluster: its lookups are reference tables, which Citus keeps
+    /// no triggers on; their counts are made set-based after each load, sync and extract only.
+    var isDistributed: Bool { table.distributionColumn != nil }
+
     /// The SQL both databases share for these lookups.
     var writing: LookupWriting { LookupWriting(table: table, dialect: PostgreSQLDialect(schema: transaction.schema)) }
 
@@ -53,13 +57,17 @@ struct PostgreSQLLookups {
                                         + "(\(foreignKey)) REFERENCES \(transaction.qualified(lookup.table)) "
                                         + "(\(PlanLookup.keyColumn.quotedDatabaseIdentifier))")
             }
-            for sql in lookup.recountStatements(statements(lookup), table: target) { try transaction.execute(sql) }
-            try createTrigger(lookup)
+            for sql in lookup.recountStatements(statements(lookup), table: target, distributed: isDistributed) {
+                try transaction.execute(sql)
+            }
+            if !isDistributed { try createTrigger(lookup) }
         }
     }
 
     /// Drops socload's count triggers on the table, before socload writes rows into it itself.
     func dropTriggers() throws {
+        // Citus takes no trigger DDL on a distributed table, and socload made none there.
+        guard !isDistributed else { return }
         for lookup in table.lookups {
             for purpose in ["count", "truncate"] {
                 try transaction.execute("DROP TRIGGER IF EXISTS \(ownedName(lookup, purpose).quotedDatabaseIdentifier) "
@@ -81,8 +89,10 @@ struct PostgreSQLLookups {
                 + ["CONSTRAINT \(writing.dialect.kept("_socload_unique_" + lookup.table).quotedDatabaseIdentifier) "
                    + "UNIQUE NULLS NOT DISTINCT (\(statements(lookup).valueList))"]
             try transaction.execute("CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
+            if isDistributed { try transaction.makeReferenceTable(quoted) }
             return
         }
+        if isDistributed { try transaction.makeReferenceTable(quoted, ifLocal: true) }
         try PostgreSQLLookupShape(transaction: transaction).check(lookup, relation: quoted, counts: counts)
         for column in counts where !existing.contains(column) {
             try transaction.execute("ALTER TABLE \(quoted) ADD COLUMN \(column.quotedDatabaseIdentifier) bigint NOT NULL DEFAULT 0")

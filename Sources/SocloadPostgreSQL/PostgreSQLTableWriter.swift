@@ -21,7 +21,7 @@ final class PostgreSQLTableWriter: TableWriter {
     private let rowSource: RowSource?
 
     enum RowSource {
-        /// A temporary table the COPY fills, numbered in order by `_socload_order`.
+        /// A table the COPY fills (its quoted name), numbered in order by `_socload_order`: temporary, or for a distributed table a plain one distributed with it.
         case staging(String)
         /// The table as it is now (`socload extract`).
         case existingTable
@@ -47,39 +47,42 @@ final class PostgreSQLTableWriter: TableWriter {
             rowSource = .existingTable
         } else if !table.lookups.isEmpty {
             let staging = transaction.temporaryName("rows")
-            try transaction.execute("CREATE TEMPORARY TABLE \(staging.quotedDatabaseIdentifier) (" + (table.columns.map {
+            // The distribution column as the new copy has it (text: COLLATE "C"), so both colocate.
+            let columns = (table.columns.map {
                 "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
+                    + ($0.name == table.distributionColumn && $0.type == .text ? " COLLATE \"C\"" : "")
             } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
-                + ["\"_socload_order\" bigserial"]).joined(separator: ", ") + ") ON COMMIT DROP")
-            rowSource = .staging(staging)
+                + ["\"_socload_order\" bigserial"]).joined(separator: ", ")
+            // Citus joins no local table (a temporary one) with a distributed or reference
+            // table: a distributed table's staging is a plain table, distributed with the new
+            // copy, dropped once its rows are in.
+            let relation = table.distributionColumn == nil ? staging.quotedDatabaseIdentifier : transaction.qualified(staging)
+            try transaction.execute(table.distributionColumn == nil
+                                    ? "CREATE TEMPORARY TABLE \(relation) (\(columns)) ON COMMIT DROP"
+                                    : "CREATE TABLE \(relation) (\(columns))")
+            rowSource = .staging(relation)
         } else {
             rowSource = nil
         }
         self.geometries = geometries
         encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
         if case .staging(let staging) = rowSource {
-            copyTarget = staging.quotedDatabaseIdentifier
+            copyTarget = staging
         } else {
             copyTarget = transaction.qualified(newName)
         }
         for lookup in table.lookups { try PostgreSQLLookups(transaction: transaction, table: table).ensureTable(lookup) }
         try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName), geometries: geometries,
                                                     postGISSchema: postGIS))
+        transaction.newTableNames[table.name] = transaction.qualified(newName)
         if let column = table.distributionColumn {
-            try Self.distribute(transaction.qualified(newName), by: column, table: table.name, transaction: transaction)
+            try transaction.distribute(transaction.qualified(newName), by: column, table: table)
+            if case .staging(let staging) = rowSource {
+                var stagingTable = table
+                stagingTable.colocatedWith = table.name
+                try transaction.distribute(staging, by: column, table: stagingTable)
+            }
         }
-    }
-
-    /// Makes the new, still empty table a Citus distributed table, so the COPY routes its rows
-    /// to the workers; a clear error where Citus is not installed.
-    static func distribute(_ qualifiedName: String, by column: String, table: String,
-                           transaction: PostgreSQLLoadTransaction) throws {
-        guard try transaction.value("SELECT count(*) FROM pg_proc WHERE proname = 'create_distributed_table'") != "0" else {
-            throw PostgreSQLError(sqlState: "42883", message: "--distribute-by \(column) needs Citus, and this database has no "
-                                  + "create_distributed_table() (CREATE EXTENSION citus, on a Citus server)")
-                .withKind(.unavailable)
-        }
-        try transaction.execute("SELECT create_distributed_table($1::regclass, $2)", [qualifiedName, column])
     }
 
     /// `CREATE TABLE` with the columns' PostgreSQL types; key columns are NOT NULL, so an empty
@@ -148,7 +151,7 @@ final class PostgreSQLTableWriter: TableWriter {
         if let rowSource {
             let relation: String
             switch rowSource {
-            case .staging(let name): relation = name.quotedDatabaseIdentifier
+            case .staging(let name): relation = name
             case .existingTable: relation = transaction.qualified(table.name)
             }
             let present = Set(try PostgreSQLLookups.columnNames(of: relation, transaction: transaction))
@@ -170,10 +173,13 @@ final class PostgreSQLTableWriter: TableWriter {
             } catch let error as PostgreSQLError where error.sqlState == "23505" {
                 try transaction.execute("ROLLBACK TO SAVEPOINT socload_key")
                 if case .staging(let staging)? = rowSource {
-                    throw try duplicateKey(in: staging.quotedDatabaseIdentifier, rowNumber: "\"_socload_order\"") ?? error
+                    throw try duplicateKey(in: staging, rowNumber: "\"_socload_order\"") ?? error
                 }
                 throw try duplicateKey(in: newTable) ?? error
             }
+        }
+        if case .staging(let staging)? = rowSource, table.distributionColumn != nil {
+            try transaction.execute("DROP TABLE \(staging)")
         }
         var indexNames: [(temporary: String, final: String)] = []
         for index in table.indexes {

@@ -7,7 +7,9 @@ import SocloadCore
 final class PostgreSQLUpserter: RowUpserter {
     private let transaction: PostgreSQLLoadTransaction
     private let table: PlanTable
-    private let stagingName: String
+    /// The batches' staging table, quoted: temporary, or for a distributed table a plain one
+    /// distributed with it (Citus joins no temporary table with its tables), dropped at the end.
+    private let staging: String
     private var encoder: PostgreSQLCopyEncoder
     private let geometries: [PostgreSQLGeometryColumn]
     /// `sync --deletes`: the keys the portal still has, copied in binary like any rows.
@@ -20,7 +22,8 @@ final class PostgreSQLUpserter: RowUpserter {
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
         self.transaction = transaction
         self.table = table
-        stagingName = transaction.temporaryName("sync")
+        let stagingName = transaction.temporaryName("sync")
+        staging = table.distributionColumn == nil ? stagingName.quotedDatabaseIdentifier : transaction.qualified(stagingName)
         let postGIS = try transaction.postGISSchema()
         // The table's PostGIS columns, if it has them (a table loaded before PostGIS came has none).
         let existing = Set(try transaction.execute("""
@@ -31,15 +34,21 @@ final class PostgreSQLUpserter: RowUpserter {
         try PostgreSQLLookups(transaction: transaction, table: table).dropTriggers()
         let definitions = table.columns.map {
             "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
+                + ($0.name == table.distributionColumn && $0.type == .text ? " COLLATE \"C\"" : "")
         } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
             + ["\"_socload_order\" bigserial"]
-        try transaction.execute("CREATE TEMPORARY TABLE \(stagingName.quotedDatabaseIdentifier) "
-                                + "(\(definitions.joined(separator: ", "))) ON COMMIT DROP")
+        if let column = table.distributionColumn {
+            try transaction.execute("CREATE TABLE \(staging) (\(definitions.joined(separator: ", ")))")
+            var stagingTable = table
+            stagingTable.colocatedWith = table.name
+            try transaction.distribute(staging, by: column, table: stagingTable)
+        } else {
+            try transaction.execute("CREATE TEMPORARY TABLE \(staging) (\(definitions.joined(separator: ", "))) ON COMMIT DROP")
+        }
     }
 
     func upsert(_ batch: RowBatch) throws -> Int {
         guard batch.rowCount > 0 else { return 0 }
-        let staging = stagingName.quotedDatabaseIdentifier
         let connection = transaction.connection
         try transaction.execute("TRUNCATE \(staging)")
         let buffer = CopyBuffer(capacity: batch.arena.count + batch.values.count * 12 + 64)
@@ -75,6 +84,7 @@ final class PostgreSQLUpserter: RowUpserter {
 
     /// Counts the lookups again, prunes them, and makes their triggers again.
     func finish() throws {
+        if table.distributionColumn != nil { try transaction.execute("DROP TABLE IF EXISTS \(staging)") }
         try PostgreSQLLookups(transaction: transaction, table: table).finishRows()
     }
 

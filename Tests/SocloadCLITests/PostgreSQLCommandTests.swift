@@ -109,7 +109,8 @@ final class PostgreSQLCommandTests: XCTestCase {
             CREATE TABLE citus_calls (table_name text, distribution_column text, rows_then bigint);
             """)
         try database.connect().execute("""
-            CREATE FUNCTION create_distributed_table(table_name regclass, distribution_column text) RETURNS void
+            CREATE FUNCTION create_distributed_table(table_name regclass, distribution_column text,
+                                                     colocate_with text DEFAULT 'default') RETURNS void
             LANGUAGE plpgsql AS $$
             DECLARE n bigint;
             BEGIN

@@ -73,7 +73,8 @@ public final class RowChangeTracker: PreviousCopyComparing {
                 let log = RowChangeLog(dialect: dialect)
                 try sql.execute(log.createStatement, [])
                 for statement in statements.logStatements(newTable: newTable, newColumns: table.storedColumns.map(\.name),
-                                                          oldTable: oldTable, oldColumns: previous.storedColumns.map(\.name)) {
+                                                          oldTable: oldTable, oldColumns: previous.storedColumns.map(\.name),
+                                                          distributed: table.distributionColumn != nil) {
                     try sql.execute(statement, [.text(table.name), .text(refreshedAt)])
                 }
             }

@@ -38,6 +38,9 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// on PostgreSQL); nil for a table kept whole. It is always part of the key, since a
     /// distributed table's unique keys must include it.
     public var distributionColumn: String?
+    /// The table whose shards this one's go with (Citus `colocate_with`): a child or glue
+    /// table's parent, so that joins between them stay on one server. nil: a group of its own.
+    public var colocatedWith: String?
     /// Columns extracted into lookup tables: `columns` are the columns rows arrive in,
     /// `storedColumns` those the table holds, with a foreign key for each lookup.
     public var lookups: [PlanLookup]
@@ -72,6 +75,7 @@ public struct PlanTable: Sendable, Codable, Equatable {
         foreignKeys = try container.decodeIfPresent([PlanForeignKey].self, forKey: .foreignKeys) ?? []
         indexes = try container.decodeIfPresent([PlanIndex].self, forKey: .indexes) ?? []
         distributionColumn = try container.decodeIfPresent(String.self, forKey: .distributionColumn)
+        colocatedWith = try container.decodeIfPresent(String.self, forKey: .colocatedWith)
         lookups = try container.decodeIfPresent([PlanLookup].self, forKey: .lookups) ?? []
         nesting = try container.decodeIfPresent(PlanNesting.self, forKey: .nesting)
         glue = try container.decodeIfPresent(PlanGlue.self, forKey: .glue)

@@ -9,11 +9,13 @@ extension PlanLookup {
     /// The statements that make every count this lookup keeps for `table` (quoted) again from
     /// its rows, then prune it when it prunes: what a load's end, `recount` and PostgreSQL's
     /// TRUNCATE trigger run alike.
-    public func recountStatements(_ statements: LookupStatements, table: String) -> [String] {
+    /// `distributed`: the table is spread over servers (Citus), which take no correlated
+    /// subquery over it: the prune says NOT IN instead of NOT EXISTS.
+    public func recountStatements(_ statements: LookupStatements, table: String, distributed: Bool = false) -> [String] {
         let foreignKey = self.foreignKey.quotedDatabaseIdentifier
         return statements.recount(table: table, foreignKey: foreignKey, count: countColumn?.quotedDatabaseIdentifier,
                                   distinct: distinctCounts.map { ($0.sourceColumn.quotedDatabaseIdentifier,
                                                                   $0.countColumn.quotedDatabaseIdentifier) })
-            + (prune ? [statements.prune(table: table, foreignKey: foreignKey)] : [])
+            + (prune ? [statements.prune(table: table, foreignKey: foreignKey, distributed: distributed)] : [])
     }
 }

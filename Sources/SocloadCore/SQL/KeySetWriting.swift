@@ -30,8 +30,15 @@ public struct KeySetWriting {
     }
 
     /// True for a row of the table whose key is not in the set (the rows `deleteStatement` deletes).
+    /// A distributed table (Citus, which takes no correlated subquery over a local table from
+    /// it): the key compared with the set by NOT IN, the key columns being NOT NULL.
     public var missing: String {
         let target = dialect.table(table.name)
+        if table.distributionColumn != nil {
+            let list = keyColumns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
+            let own = keyColumns.map { "\(target).\($0.name.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+            return "(\(own)) NOT IN (SELECT \(list) FROM \(keysTable.quotedDatabaseIdentifier))"
+        }
         let matches = keyColumns.map { column -> String in
             let name = column.name.quotedDatabaseIdentifier
             return "\(keysTable.quotedDatabaseIdentifier).\(name) = \(target).\(name)"

@@ -80,7 +80,8 @@ public struct LookupWriting: Sendable {
             lookup.keptCounts.map { column, distinct in
                 (lookup.table, column, statements(lookup).driftedRows(
                     table: dialect.table(table.name), foreignKey: lookup.foreignKey.quotedDatabaseIdentifier,
-                    countColumn: column.quotedDatabaseIdentifier, distinct: distinct?.quotedDatabaseIdentifier))
+                    countColumn: column.quotedDatabaseIdentifier, distinct: distinct?.quotedDatabaseIdentifier,
+                    distributed: table.distributionColumn != nil))
             }
         }
     }
@@ -88,6 +89,8 @@ public struct LookupWriting: Sendable {
     /// Every kept count made again from the rows, and pruning lookups pruned: the end of a load,
     /// `socload recount`.
     public func recountStatements() -> [String] {
-        table.lookups.flatMap { lookup in lookup.recountStatements(statements(lookup), table: dialect.table(table.name)) }
+        table.lookups.flatMap { lookup in
+            lookup.recountStatements(statements(lookup), table: dialect.table(table.name), distributed: table.distributionColumn != nil)
+        }
     }
 }

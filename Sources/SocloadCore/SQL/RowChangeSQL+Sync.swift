@@ -41,8 +41,9 @@ public struct SyncChangeSQL {
 
     /// Before a batch is upserted: the old values of its rows whose content changed.
     public var captureOldRowsStatement: String {
-        "INSERT INTO \(dialect.table(oldRows)) (\"kh\", \"old_values\") SELECT \"n\".\"kh\", \(rowJSON) FROM \(dialect.table(batch)) AS \"n\" "
-            + "JOIN \(dialect.table(kept)) AS \"o\" ON \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" <> \"n\".\"h\" JOIN \(target) ON \(locate("n"))"
+        "INSERT INTO \(dialect.table(oldRows)) (\"kh\", \"old_values\") SELECT \"n\".\"kh\", \(rowJSON) FROM (SELECT \"n\".* FROM "
+            + "\(dialect.table(batch)) AS \"n\" JOIN \(dialect.table(kept)) AS \"o\" ON \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" <> \"n\".\"h\") "
+            + "AS \"n\" JOIN \(target) ON \(locate("n"))"
     }
 
     /// After it: the batch's fingerprints join the sync's.
@@ -63,11 +64,15 @@ public struct SyncChangeSQL {
     }
 
     /// The log's added and changed rows (bind the table's name and the time).
+    /// Each filters socload's own tables in a subquery before joining the data table: Citus
+    /// joins local tables with a distributed one only so.
     public var logStatements: [String] {
-        [logInsert + "'added', \(keyJSON), CAST(NULL AS TEXT), \(rowJSON) FROM \(dialect.table(synced)) AS \"n\" JOIN \(target) "
-            + "ON \(locate("n")) WHERE NOT EXISTS (SELECT 1 FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\")",
-         logInsert + "'changed', \(keyJSON), \"c\".\"old_values\", \(rowJSON) FROM \(dialect.table(synced)) AS \"n\" "
-            + "JOIN \(dialect.table(oldRows)) AS \"c\" ON \"c\".\"kh\" = \"n\".\"kh\" JOIN \(target) ON \(locate("n"))"]
+        [logInsert + "'added', \(keyJSON), CAST(NULL AS TEXT), \(rowJSON) FROM (SELECT \"n\".* FROM \(dialect.table(synced)) AS \"n\" "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\")) AS \"n\" "
+            + "JOIN \(target) ON \(locate("n"))",
+         logInsert + "'changed', \(keyJSON), \"n\".\"old_values\", \(rowJSON) FROM (SELECT \"n\".*, \"c\".\"old_values\" FROM "
+            + "\(dialect.table(synced)) AS \"n\" JOIN \(dialect.table(oldRows)) AS \"c\" ON \"c\".\"kh\" = \"n\".\"kh\") AS \"n\" "
+            + "JOIN \(target) ON \(locate("n"))"]
     }
 
     /// Before `sync --deletes` deletes: the rows outside the key set, logged as removed.
@@ -85,10 +90,17 @@ public struct SyncChangeSQL {
 
     public var forgetDeletedStatement: String {
         let keptTable = dialect.table(kept)
+        if table.distributionColumn != nil {
+            // Citus: the distributed table's keys read by a subquery of their own.
+            let own = (1...table.primaryKey.count).map { "\(keptTable).\"k\($0)\"" }.joined(separator: ", ")
+            let keys = table.primaryKey.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            return "DELETE FROM \(keptTable) WHERE (\(own)) NOT IN (SELECT \(keys) FROM \(target))"
+        }
         let matches = table.primaryKey.enumerated().map { "\(target).\($1.quotedDatabaseIdentifier) = \(keptTable).\"k\($0 + 1)\"" }
             .joined(separator: " AND ")
         return "DELETE FROM \(keptTable) WHERE NOT EXISTS (SELECT 1 FROM \(target) WHERE \(matches))"
     }
+
 
     // MARK: - History
 
@@ -106,8 +118,9 @@ public struct SyncChangeSQL {
     public var newVersions: String {
         let locate = table.primaryKey.enumerated().map { "\"t\".\($1.quotedDatabaseIdentifier) = \"n\".\"k\($0 + 1)\"" }
             .joined(separator: " AND ")
-        return "FROM \(dialect.table(synced)) AS \"n\" JOIN \(target) AS \"t\" ON \(locate) WHERE NOT EXISTS (SELECT 1 FROM "
-            + "\(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")"
+        return "FROM (SELECT \"n\".* FROM \(dialect.table(synced)) AS \"n\" WHERE NOT EXISTS (SELECT 1 FROM "
+            + "\(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")) AS \"n\" "
+            + "JOIN \(target) AS \"t\" ON \(locate)"
     }
 
     /// The keys `sync --deletes` is about to delete.

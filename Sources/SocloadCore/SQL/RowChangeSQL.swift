@@ -97,15 +97,20 @@ public struct RowChangeSQL {
     }
 
     /// The new copy's rows (`"t"`) that were added or changed, for the history's new versions.
+    /// The fingerprints are filtered in a subquery of their own before the join: Citus joins a
+    /// distributed table with local ones (the fingerprints) only that way.
     public func newVersions(in newTable: String) -> String {
-        "FROM \(n) JOIN \(newTable) AS \"t\" ON \(locateNew) WHERE NOT EXISTS "
-            + "(SELECT 1 FROM \(o) WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")"
+        "FROM (SELECT \"n\".* FROM \(n) WHERE NOT EXISTS "
+            + "(SELECT 1 FROM \(o) WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")) AS \"n\" "
+            + "JOIN \(newTable) AS \"t\" ON \(locateNew)"
     }
 
     /// The change log's rows for this refresh: added, removed, changed (a keyed table only).
     /// `newTable` / `oldTable` are the two copies (relations as the dialect names them) with
     /// their stored columns; bind the table's name and the refresh's time.
-    public func logStatements(newTable: String, newColumns: [String], oldTable: String, oldColumns: [String]) -> [String] {
+    /// `distributed`: the table is spread over a Citus cluster.
+    public func logStatements(newTable: String, newColumns: [String], oldTable: String, oldColumns: [String],
+                              distributed: Bool = false) -> [String] {
         guard isKeyed else { return [] }
         let log = dialect.table(RowChangeLog.tableName)
         let insert = "INSERT INTO \(log) (\"table_name\", \"refreshed_at\", \"kind\", \"row_key\", \"old_values\", \"new_values\") "
@@ -118,14 +123,32 @@ public struct RowChangeSQL {
         let locateOld = oldKey.enumerated().map { "\"p\".\($1.quotedDatabaseIdentifier) = \"o\".\"k\($0 + 1)\"" }
             .joined(separator: " AND ")
         let none = "CAST(NULL AS TEXT)"
-        return [
-            insert + head + "'added', \(newKeyJSON), \(none), \(object("t", newColumns)) FROM \(n) JOIN \(newTable) AS \"t\" "
-                + "ON \(locateNew) WHERE NOT EXISTS (SELECT 1 FROM \(o) WHERE \(keysMatch))",
-            insert + head + "'removed', \(oldKeyJSON), \(object("p", oldColumns)), \(none) FROM \(o) JOIN \(oldTable) AS \"p\" "
-                + "ON \(locateOld) WHERE NOT EXISTS (SELECT 1 FROM \(n) WHERE \(keysMatch))",
-            insert + head + "'changed', \(newKeyJSON), \(object("p", oldColumns)), \(object("t", newColumns)) FROM \(n) "
-                + "JOIN \(o) ON \(keysMatch) AND \"n\".\"h\" <> \"o\".\"h\" JOIN \(newTable) AS \"t\" ON \(locateNew) "
-                + "JOIN \(oldTable) AS \"p\" ON \(locateOld)",
+        // Each filters the fingerprints in a subquery of its own before joining a copy of the
+        // table (Citus joins local tables, the fingerprints, with a distributed one only so).
+        let added = "(SELECT \"n\".* FROM \(n) WHERE NOT EXISTS (SELECT 1 FROM \(o) WHERE \(keysMatch))) AS \"n\""
+        let removed = "(SELECT \"o\".* FROM \(o) WHERE NOT EXISTS (SELECT 1 FROM \(n) WHERE \(keysMatch))) AS \"o\""
+        var statements = [
+            insert + head + "'added', \(newKeyJSON), \(none), \(object("t", newColumns)) FROM \(added) JOIN \(newTable) AS \"t\" "
+                + "ON \(locateNew)",
+            insert + head + "'removed', \(oldKeyJSON), \(object("p", oldColumns)), \(none) FROM \(removed) JOIN \(oldTable) AS \"p\" "
+                + "ON \(locateOld)",
         ]
+        guard distributed else {
+            return statements + [
+                insert + head + "'changed', \(newKeyJSON), \(object("p", oldColumns)), \(object("t", newColumns)) FROM \(n) "
+                    + "JOIN \(o) ON \(keysMatch) AND \"n\".\"h\" <> \"o\".\"h\" JOIN \(newTable) AS \"t\" ON \(locateNew) "
+                    + "JOIN \(oldTable) AS \"p\" ON \(locateOld)",
+            ]
+        }
+        // Distributed: the two copies are in colocation groups of their own, so each is read
+        // alone (materialized) and the two joined on the coordinator by the key hash.
+        let changedNew = "(SELECT \"n\".* FROM \(n) JOIN \(o) ON \(keysMatch) AND \"n\".\"h\" <> \"o\".\"h\") AS \"n\""
+        let changedOld = "(SELECT \"o\".* FROM \(o) JOIN \(n) ON \(keysMatch) AND \"n\".\"h\" <> \"o\".\"h\") AS \"o\""
+        statements.append("WITH \"nv\" AS MATERIALIZED (SELECT \"n\".\"kh\" AS \"kh\", \(newKeyJSON) AS \"key\", "
+            + "\(object("t", newColumns)) AS \"v\" FROM \(changedNew) JOIN \(newTable) AS \"t\" ON \(locateNew)), "
+            + "\"ov\" AS MATERIALIZED (SELECT \"o\".\"kh\" AS \"kh\", \(object("p", oldColumns)) AS \"v\" FROM \(changedOld) "
+            + "JOIN \(oldTable) AS \"p\" ON \(locateOld)) "
+            + insert + head + "'changed', \"nv\".\"key\", \"ov\".\"v\", \"nv\".\"v\" FROM \"nv\" JOIN \"ov\" ON \"nv\".\"kh\" = \"ov\".\"kh\"")
+        return statements
     }
 }

@@ -17,6 +17,9 @@ public struct DocumentLoadRequest: Sendable {
     public var typeOverrides: [String: LogicalType] = [:]
     /// The table's key (`--pk`); a document whose records carry `:id` is keyed by it as `_id`.
     public var primaryKey: [String]?
+    /// Distribute the table by this column (Citus; `load --distribute-by`): its child and glue
+    /// tables go with it (`LoadPlan.distributeNestedTables`).
+    public var distributeBy: String?
     /// Extra indexes, one column list each (`--index`).
     public var indexes: [[String]] = []
     /// Columns to extract into lookup tables (`--extract`).

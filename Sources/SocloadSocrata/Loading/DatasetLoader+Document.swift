@@ -241,7 +241,7 @@ extension DatasetLoader {
                          + "fetch does, or --type \(numbersAsText[0])=decimal")
         }
         let options = PlanOptions(tableName: name, typeOverrides: request.typeOverrides, indexes: request.indexes,
-                                  primaryKey: request.primaryKey, extractions: request.extractions)
+                                  distributeBy: request.distributeBy, primaryKey: request.primaryKey, extractions: request.extractions)
         var plan: LoadPlan
         if var view = described.view {
             // A real description: typed as fetch types it.
@@ -263,6 +263,7 @@ extension DatasetLoader {
                                        childKey: request.childKeys[child.field])
             }
         }
+        try plan.distributeNestedTables()
         return plan
     }
 

@@ -228,6 +228,7 @@ public final class DatasetLoader: @unchecked Sendable {
         if plan.mainTable.distributionColumn == nil, let column = previous?.mainTable.distributionColumn {
             do {
                 try plan.tables[0].distribute(by: column)
+                try plan.distributeNestedTables()
             } catch let error as PlanError {
                 state.notes.append("\(plan.mainTable.name) is no longer distributed by \(column): \(error.description)")
             }

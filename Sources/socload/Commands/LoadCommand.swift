@@ -43,6 +43,9 @@ struct LoadCommand: ParsableCommand {
     var glue: [String]
     @OptionGroup var network = NetworkOptions()
     @Flag(help: "Store nested objects as parent_child columns instead of JSON text.") var flatten: Bool
+    @Option(valueName: "column", help: "PostgreSQL with Citus: distribute the table by this column (part of its key); "
+            + "child and glue tables go with it.")
+    var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, instead of storing NULL.") var strict: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
     @Flag(help: "Print one JSON object on standard output (status, table, rows, changes, child tables, error).") var json: Bool
@@ -67,6 +70,7 @@ struct LoadCommand: ParsableCommand {
         request.metadata = metadata
         request.typeOverrides = shape.typeOverrides
         request.primaryKey = shape.pk?.names
+        request.distributeBy = distributeBy
         request.onSchemaChange = shape.onSchemaChange ?? .warn
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
         request.keepsHistory = shape.history
@@ -89,7 +93,11 @@ struct LoadCommand: ParsableCommand {
         }
 
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
-                                                              context, command: Self.spec)
+                                                              context, command: Self.spec) {
+            if distributeBy != nil {
+                throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
+            }
+        }
         defer { session.finish() }
         let summary = try LoadSetup.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {
             try session.loader.loadDocument(request) {
