@@ -2,7 +2,7 @@ import SocloadDatabase
 
 /// The formats query results can be written in.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case table, csv, json, ndjson, markdown
+    case table, csv, json, ndjson, markdown, geojson
 
     static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
@@ -25,6 +25,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         case .json: return JSONWriter(output: output, lines: false)
         case .ndjson: return JSONWriter(output: output, lines: true)
         case .markdown: return MarkdownWriter(output: output)
+        case .geojson: return GeoJSONWriter(output: output)
         }
     }
 }
