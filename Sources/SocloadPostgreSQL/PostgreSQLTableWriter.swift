@@ -21,7 +21,7 @@ final class PostgreSQLTableWriter: TableWriter {
     private let rowSource: RowSource?
 
     enum RowSource {
-        /// A table the COPY fills (its quoted name), numbered in order by `_socload_order`: temporary, or for a distributed table a plain one distributed with it.
+        /// A table the COPY fills (its quoted name, `makeStagingTable`), numbered in order by `_socload_order`.
         case staging(String)
         /// The table as it is now (`socload extract`).
         case existingTable
@@ -44,44 +44,28 @@ final class PostgreSQLTableWriter: TableWriter {
         if rowsFromExistingTable {
             let existing = Set(try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction))
             geometries = geometries.filter { existing.contains($0.name) }
-            rowSource = .existingTable
-        } else if !table.lookups.isEmpty {
-            let staging = transaction.temporaryName("rows")
-            // The distribution column as the new copy has it (text: COLLATE "C"), so both colocate.
-            let columns = (table.columns.map {
-                "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
-                    + ($0.name == table.distributionColumn && $0.type == .text ? " COLLATE \"C\"" : "")
-            } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
-                + ["\"_socload_order\" bigserial"]).joined(separator: ", ")
-            // Citus joins no local table (a temporary one) with a distributed or reference
-            // table: a distributed table's staging is a plain table, distributed with the new
-            // copy, dropped once its rows are in.
-            let relation = table.distributionColumn == nil ? staging.quotedDatabaseIdentifier : transaction.qualified(staging)
-            try transaction.execute(table.distributionColumn == nil
-                                    ? "CREATE TEMPORARY TABLE \(relation) (\(columns)) ON COMMIT DROP"
-                                    : "CREATE TABLE \(relation) (\(columns))")
-            rowSource = .staging(relation)
-        } else {
-            rowSource = nil
         }
         self.geometries = geometries
         encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
-        if case .staging(let staging) = rowSource {
-            copyTarget = staging
-        } else {
-            copyTarget = transaction.qualified(newName)
-        }
         for lookup in table.lookups { try PostgreSQLLookups(transaction: transaction, table: table).ensureTable(lookup) }
         try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName), geometries: geometries,
                                                     postGISSchema: postGIS))
         transaction.newTableNames[table.name] = transaction.qualified(newName)
         if let column = table.distributionColumn {
             try transaction.distribute(transaction.qualified(newName), by: column, table: table)
-            if case .staging(let staging) = rowSource {
-                var stagingTable = table
-                stagingTable.colocatedWith = table.name
-                try transaction.distribute(staging, by: column, table: stagingTable)
-            }
+        }
+        // After the new copy, which a distributed table's staging goes with.
+        if rowsFromExistingTable {
+            rowSource = .existingTable
+        } else if !table.lookups.isEmpty {
+            rowSource = .staging(try transaction.makeStagingTable("rows", for: table, geometries: geometries, postGISSchema: postGIS))
+        } else {
+            rowSource = nil
+        }
+        if case .staging(let staging) = rowSource {
+            copyTarget = staging
+        } else {
+            copyTarget = transaction.qualified(newName)
         }
     }
 
@@ -178,9 +162,7 @@ final class PostgreSQLTableWriter: TableWriter {
                 throw try duplicateKey(in: newTable) ?? error
             }
         }
-        if case .staging(let staging)? = rowSource, table.distributionColumn != nil {
-            try transaction.execute("DROP TABLE \(staging)")
-        }
+        if case .staging(let staging)? = rowSource { try transaction.dropStaging(staging, for: table) }
         var indexNames: [(temporary: String, final: String)] = []
         for index in table.indexes {
             let name = transaction.temporaryName("index")

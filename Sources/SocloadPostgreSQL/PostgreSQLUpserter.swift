@@ -7,8 +7,7 @@ import SocloadCore
 final class PostgreSQLUpserter: RowUpserter {
     private let transaction: PostgreSQLLoadTransaction
     private let table: PlanTable
-    /// The batches' staging table, quoted: temporary, or for a distributed table a plain one
-    /// distributed with it (Citus joins no temporary table with its tables), dropped at the end.
+    /// The batches' staging table, quoted (`makeStagingTable`).
     private let staging: String
     private var encoder: PostgreSQLCopyEncoder
     private let geometries: [PostgreSQLGeometryColumn]
@@ -22,8 +21,6 @@ final class PostgreSQLUpserter: RowUpserter {
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
         self.transaction = transaction
         self.table = table
-        let stagingName = transaction.temporaryName("sync")
-        staging = table.distributionColumn == nil ? stagingName.quotedDatabaseIdentifier : transaction.qualified(stagingName)
         let postGIS = try transaction.postGISSchema()
         // The table's PostGIS columns, if it has them (a table loaded before PostGIS came has none).
         let existing = Set(try transaction.execute("""
@@ -32,19 +29,7 @@ final class PostgreSQLUpserter: RowUpserter {
         geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS).filter { existing.contains($0.name) }
         encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
         try PostgreSQLLookups(transaction: transaction, table: table).dropTriggers()
-        let definitions = table.columns.map {
-            "\($0.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType($0.type))"
-                + ($0.name == table.distributionColumn && $0.type == .text ? " COLLATE \"C\"" : "")
-        } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGIS ?? "public"))" }
-            + ["\"_socload_order\" bigserial"]
-        if let column = table.distributionColumn {
-            try transaction.execute("CREATE TABLE \(staging) (\(definitions.joined(separator: ", ")))")
-            var stagingTable = table
-            stagingTable.colocatedWith = table.name
-            try transaction.distribute(staging, by: column, table: stagingTable)
-        } else {
-            try transaction.execute("CREATE TEMPORARY TABLE \(staging) (\(definitions.joined(separator: ", "))) ON COMMIT DROP")
-        }
+        staging = try transaction.makeStagingTable("sync", for: table, geometries: geometries, postGISSchema: postGIS)
     }
 
     func upsert(_ batch: RowBatch) throws -> Int {
@@ -84,7 +69,7 @@ final class PostgreSQLUpserter: RowUpserter {
 
     /// Counts the lookups again, prunes them, and makes their triggers again.
     func finish() throws {
-        if table.distributionColumn != nil { try transaction.execute("DROP TABLE IF EXISTS \(staging)") }
+        try transaction.dropStaging(staging, for: table)
         try PostgreSQLLookups(transaction: transaction, table: table).finishRows()
     }
 
