@@ -51,6 +51,7 @@ public final class Database {
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, &ignored)
         _ = socload_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, &ignored)
         TextFolding.register(on: handle)
+        GeoPackageFunctions.register(on: handle)
         // A REPLACE (INSERT OR REPLACE, REPLACE INTO, UPDATE OR REPLACE) deletes the rows it
         // replaces without firing their DELETE triggers unless this is on: counts kept by
         // triggers (lookups) would drift. Every connection socload opens turns it on.

@@ -8,7 +8,8 @@ import CSQLite
 /// is asked about every action while a statement is prepared, so a refused statement never runs:
 /// it fails with SQLITE_AUTH ("not authorized").
 ///
-/// Allowed: SELECT, reading tables and columns, functions, recursive CTEs, transactions and
+/// Allowed: SELECT, reading tables and columns (a GeoPackage's spatial index among them: see
+/// `isSpatialIndexShadowTable`), functions, recursive CTEs, transactions and
 /// savepoints (which only group reads when nothing can write), and a fixed list of
 /// PRAGMAs that only report (`table_info`, `index_list`, `integrity_check`, ...; pragmas that
 /// set a value when given one, such as `user_version`, only without a value). Refused: every
@@ -32,6 +33,12 @@ enum ReadOnlyAuthorizer {
         "max_page_count",
     ]
 
+    /// `rtree_T_C_node`, `_rowid` or `_parent`: where an RTree virtual table keeps its nodes.
+    static func isSpatialIndexShadowTable(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.hasPrefix("rtree_") && ["_node", "_rowid", "_parent"].contains(where: lowered.hasSuffix)
+    }
+
     /// Installs the authorizer on a connection.
     static func install(on handle: OpaquePointer) {
         sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
@@ -44,6 +51,10 @@ enum ReadOnlyAuthorizer {
     static func decide(action: Int32, first: String?, second: String?) -> Int32 {
         switch action {
         case SQLITE_SELECT, SQLITE_READ, SQLITE_FUNCTION, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+            return SQLITE_OK
+        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE where first.map(isSpatialIndexShadowTable) == true:
+            // A GeoPackage's RTree prepares writes to its shadow tables when it is first read;
+            // they never run here (reads run under PRAGMA query_only, which SQLite enforces).
             return SQLITE_OK
         case SQLITE_UPDATE where first == "sqlite_master" || first == "sqlite_temp_master":
             // Asked while a table-valued function (json_each, pragma_table_info) is prepared.

@@ -9,8 +9,8 @@ struct PostgreSQLCopyEncoder {
     let columnNames: [String]
     /// PostGIS columns written after the plan's columns.
     let geometries: [PostgreSQLGeometryColumn]
-    /// Per geometry column: values that could not be read as one (left NULL), and the first row.
-    private(set) var unreadableGeometries: [Int: (count: Int, firstRow: Int)] = [:]
+    /// Values that could not be read as a geometry (left NULL).
+    private(set) var unreadableGeometries = UnreadableGeometries()
 
     /// What a binary COPY starts with: signature, flags, header extension length.
     static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
@@ -24,13 +24,7 @@ struct PostgreSQLCopyEncoder {
     }
 
     /// One line per geometry column that had values it could not read.
-    func geometryNotes(table: String) -> [String] {
-        unreadableGeometries.sorted { $0.key < $1.key }.map { index, found in
-            let geometry = geometries[index]
-            return "\(table).\(geometry.name): \(found.count) value\(found.count == 1 ? "" : "s") could not be read as a geometry "
-                + "(left NULL); first at row \(found.firstRow)"
-        }
-    }
+    func geometryNotes(table: String) -> [String] { unreadableGeometries.notes(table: table) }
 
     /// Appends every row of `batch` to `buffer`.
     mutating func encode(_ batch: RowBatch, into buffer: CopyBuffer) throws {
@@ -47,14 +41,13 @@ struct PostgreSQLCopyEncoder {
                                                    message: "\(columnNames[column]): PostgreSQL cannot take \(refusal)")
                     }
                 }
-                for (number, geometry) in geometries.enumerated() {
+                for geometry in geometries {
                     if let bytes = geometry.value(row: row, of: batch, arena: arena) {
                         bytes.withUnsafeBufferPointer { buffer.field($0) }
                     } else {
                         buffer.null()
                         if geometry.hasSource(row: row, of: batch) {
-                            let found = unreadableGeometries[number] ?? (0, batch.firstRowNumber + row)
-                            unreadableGeometries[number] = (found.count + 1, found.firstRow)
+                            unreadableGeometries.count(column: geometry.name, row: batch.firstRowNumber + row)
                         }
                     }
                 }

@@ -86,12 +86,15 @@ enum SQLiteBatchBinder {
 
     /// Runs `statement` once per row of `batch`; a constraint failure names the row. `perRow` runs
     /// first for each row, with the arena (for statements of its own, which it must leave unbound).
-    static func run(_ statement: Statement, over batch: RowBatch,
+    /// `geometry` binds the parameter after the batch's columns (a GeoPackage's geometry).
+    static func run(_ statement: Statement, over batch: RowBatch, geometry: SQLiteGeometryBinder? = nil,
                     _ perRow: ((Int, UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) throws {
+        let geometryParameter = Int32(batch.columnCount + 1)
         try runEachRow(statement, of: batch, binding: { row, arena in
             try perRow?(row, arena)
             statement.reset()
             try bind(batch, row: row, arena: arena, to: statement)
+            try geometry?.bind(row: row, of: batch, arena: arena, at: geometryParameter, to: statement)
         })
     }
 

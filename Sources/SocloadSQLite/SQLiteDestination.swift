@@ -11,9 +11,18 @@ public struct SQLiteDestination: LoadDestination {
     /// The most columns this SQLite build lets a table have (`SQLITE_LIMIT_COLUMN`, 2,000 in
     /// Debian's), read once.
     public let columnLimit: ColumnLimit?
+    /// True: make the database a GeoPackage (`GeoPackageFile`) with this load, if it is not one
+    /// yet. A database that is one stays one whatever this says.
+    public let makesGeoPackage: Bool
 
-    public init(queue: DatabaseQueue) {
+    /// With `geoPackage`, the database becomes a GeoPackage that GIS programs open: each table
+    /// a layer, with its first place (or `--geometry`'s) as its geometry.
+    ///
+    ///     let queue = try DatabaseQueue(path: "crashes.gpkg")
+    ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue, geoPackage: true))
+    public init(queue: DatabaseQueue, geoPackage: Bool = false) {
         self.queue = queue
+        makesGeoPackage = geoPackage
         columnLimit = ColumnLimit(maximum: queue.inDatabase { $0.maximumColumns }, database: "SQLite")
     }
 
@@ -43,7 +52,14 @@ public struct SQLiteDestination: LoadDestination {
         defer {
             if isEmpty { queue.inDatabase { db in _ = try? db.fetchValue(sql: "PRAGMA journal_mode = WAL") } }
         }
-        let result = try queue.write { db in try body(SQLiteLoadTransaction(db: db)) }
+        let result = try queue.write { db in
+            let geoPackage = try makesGeoPackage || GeoPackageFile.isGeoPackage(db)
+            if geoPackage { try GeoPackageFile.prepare(db) }
+            let transaction = SQLiteLoadTransaction(db: db, geoPackage: geoPackage)
+            let result = try body(transaction)
+            if geoPackage { try GeoPackageFile.synchronize(db, changedTables: transaction.writtenTables) }
+            return result
+        }
         queue.checkpoint()
         return result
     }
@@ -59,10 +75,22 @@ final class SQLiteLoadTransaction: LoadTransaction {
     private let db: Database
     let catalog: any CatalogStore
     private var savepointDepth = 0
+    /// True in a GeoPackage: tables are laid out as `GeoPackageTable` says.
+    private let geoPackage: Bool
 
-    init(db: Database) {
+    init(db: Database, geoPackage: Bool = false) {
         self.db = db
+        self.geoPackage = geoPackage
         catalog = SQLiteCatalog(db: db)
+    }
+
+    /// The tables this load wrote or synced, lowercased.
+    private(set) var writtenTables: Set<String> = []
+
+    /// The table's layout in a GeoPackage (nil in any other database); noted as written.
+    private func layout(_ table: PlanTable) -> GeoPackageTable? {
+        writtenTables.insert(table.name.lowercased())
+        return geoPackage ? GeoPackageTable(table) : nil
     }
 
     func withSavepoint<T>(_ body: () throws -> T) throws -> T {
@@ -72,17 +100,17 @@ final class SQLiteLoadTransaction: LoadTransaction {
     }
 
     func replaceTable(_ table: PlanTable, previous: PlanTable?) throws -> any TableWriter {
-        try SQLiteTableWriter(db: db, table: table, previous: previous)
+        try SQLiteTableWriter(db: db, table: table, previous: previous, geoPackage: layout(table))
     }
 
     func replaceTable(_ table: PlanTable, previous: PlanTable?, comparison: (any PreviousCopyComparing)?) throws -> any TableWriter {
-        try SQLiteTableWriter(db: db, table: table, previous: previous, comparison: comparison)
+        try SQLiteTableWriter(db: db, table: table, previous: previous, comparison: comparison, geoPackage: layout(table))
     }
 
     var sql: (any SQLExecuting)? { SQLiteSQLExecutor(db: db) }
 
     func rebuildTable(_ table: PlanTable, previous: PlanTable) throws -> any TableWriter {
-        try SQLiteTableWriter(db: db, table: table, previous: previous, rowsFromExistingTable: true)
+        try SQLiteTableWriter(db: db, table: table, previous: previous, rowsFromExistingTable: true, geoPackage: layout(table))
     }
 
     func dropTable(_ name: String) throws {
@@ -98,7 +126,7 @@ final class SQLiteLoadTransaction: LoadTransaction {
     }
 
     func upserter(for table: PlanTable) throws -> any RowUpserter {
-        try SQLiteUpserter(db: db, table: table)
+        try SQLiteUpserter(db: db, table: table, geoPackage: layout(table))
     }
 }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import SocloadCore
 import SocloadDatabase
 
@@ -37,9 +38,12 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
 
     public func tables() throws -> [TableSummary] {
         try queue.read { db in
+            // A GeoPackage's own tables and spatial indexes are its bookkeeping, as socload's are.
+            let geoPackage = try GeoPackageFile.isGeoPackage(db)
+                ? " and name not like 'gpkg\\_%' escape '\\' and name not like 'rtree\\_%' escape '\\'" : ""
             let names = try db.fetchAll(String.self, sql: """
                 select name from sqlite_schema
-                where type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like '\\_socload\\_%' escape '\\'
+                where type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like '\\_socload\\_%' escape '\\'\(geoPackage)
                 order by name
                 """)
             return try names.map { name in
@@ -122,7 +126,12 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
     }
 
     public func drop(_ tableOrDatasetID: String) throws -> String? {
-        let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop(tableOrDatasetID) }
+        let dropped = try queue.write { db in
+            let dropped = try SQLiteCatalog(db: db).drop(tableOrDatasetID)
+            // A GeoPackage forgets the layer (and drops its spatial index).
+            if try GeoPackageFile.isGeoPackage(db) { try GeoPackageFile.synchronize(db, changedTables: []) }
+            return dropped
+        }
         queue.checkpoint()
         return dropped
     }
@@ -162,9 +171,15 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         var arguments = StatementArguments(positional: parameters.positional.map { .text($0) })
         for (name, value) in parameters.named { arguments.named[name] = .text(value) }
         do {
-            try queue.inDatabase { db in try Self.run(sql, arguments, in: db, columns: columns, row: row) }
+            try queue.inDatabase { db in
+                // SQLite itself refuses every write too (the authorizer lets a GeoPackage's
+                // spatial index prepare its own, see `ReadOnlyAuthorizer`).
+                if !allowingChanges { try db.execute(sql: "PRAGMA query_only = 1") }
+                defer { if !allowingChanges { try? db.execute(sql: "PRAGMA query_only = 0") } }
+                try Self.run(sql, arguments, in: db, columns: columns, row: row)
+            }
             if allowingChanges { queue.checkpoint() }
-        } catch let error as DatabaseError where error.isNotAuthorized && !allowingChanges {
+        } catch let error as DatabaseError where (error.isNotAuthorized || error.resultCode == SQLITE_READONLY) && !allowingChanges {
             throw ReadError.changeRefused
         } catch let error as DatabaseError where error.isArgumentMismatch {
             throw ReadError.parameters(error.message)

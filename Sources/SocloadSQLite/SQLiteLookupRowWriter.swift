@@ -18,9 +18,12 @@ final class SQLiteLookupRowWriter {
     private let insert: Statement
     private let sources: [Source]
     private let resolvers: [Resolver]
+    /// A GeoPackage's geometry, bound after the stored columns.
+    private let geometry: SQLiteGeometryBinder?
 
     /// Prepares the statements; the lookup tables must exist (`SQLiteLookups.ensureTable`).
-    init(db: Database, table: PlanTable, writing: LookupWriting) throws {
+    init(db: Database, table: PlanTable, writing: LookupWriting, geometry: SQLiteGeometryBinder? = nil) throws {
+        self.geometry = geometry
         let columnIndex = Dictionary(table.columns.enumerated().map { ($0.element.name.lowercased(), $0.offset) },
                                      uniquingKeysWith: { first, _ in first })
         var resolvers: [Resolver] = []
@@ -41,8 +44,9 @@ final class SQLiteLookupRowWriter {
         }
         self.sources = sources
         self.resolvers = resolvers
-        let names = table.storedColumns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: sources.count).joined(separator: ", ")
+        let stored = table.storedColumns.map(\.name) + (geometry.map { [$0.place.name] } ?? [])
+        let names = stored.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: stored.count).joined(separator: ", ")
         insert = try db.makeStatement(sql: "INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names)) VALUES (\(placeholders))")
     }
 
@@ -62,6 +66,7 @@ final class SQLiteLookupRowWriter {
                     if code != SQLITE_OK { throw DatabaseError(extendedResultCode: code, message: "cannot bind a value", sql: insert.sql) }
                 }
             }
+            try geometry?.bind(row: row, of: batch, arena: arena, at: Int32(sources.count + 1), to: insert)
         })
     }
 

@@ -19,6 +19,9 @@ final class SQLiteTableWriter: TableWriter {
     private let stagesRows: Bool
     /// Writes the rows of a table with lookups, their foreign keys found as they stream.
     private let lookupRowWriter: SQLiteLookupRowWriter?
+    /// In a GeoPackage: the table's layout there, and the binder of its geometry.
+    private let geoPackage: GeoPackageTable?
+    private let geometry: SQLiteGeometryBinder?
     /// Compares the new copy with the old before the old goes (a refresh's row changes).
     private let comparison: (any PreviousCopyComparing)?
     /// True when the old copy was renamed aside (`previousCopy(of:)`) for the comparison.
@@ -36,10 +39,13 @@ final class SQLiteTableWriter: TableWriter {
     /// With a `comparison`, the old table is renamed aside (`previousCopy(of:)`) rather than
     /// dropped, unless foreign keys are enforced on the connection (then SQLite would point
     /// other tables' references at the renamed copy, so it is dropped at once, and only counted).
+    /// In a GeoPackage (`geoPackage`), the table is laid out as `GeoPackageTable` says.
     init(db: Database, table: PlanTable, previous: PlanTable?, rowsFromExistingTable: Bool = false,
-         comparison: (any PreviousCopyComparing)? = nil) throws {
+         comparison: (any PreviousCopyComparing)? = nil, geoPackage: GeoPackageTable? = nil) throws {
         self.db = db
         self.table = table
+        self.geoPackage = geoPackage
+        geometry = SQLiteGeometryBinder.binder(for: geoPackage)
         self.comparison = comparison
         try SQLiteFreeSpace.check(db: db, table: table.name)
         let owned = SQLiteTypes.ownedObjectNames(table).union(previous.map(SQLiteTypes.ownedObjectNames) ?? [])
@@ -74,29 +80,33 @@ final class SQLiteTableWriter: TableWriter {
             keepsPreviousCopy = true
         }
         try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)") }
-        try db.execute(sql: Self.createTableSQL(table))
+        try db.execute(sql: Self.createTableSQL(table, geoPackage: geoPackage))
         if !rowsFromExistingTable, !table.lookups.isEmpty {
             let lookups = SQLiteLookups(db: db, table: table)
             for lookup in table.lookups { try lookups.ensureTable(lookup) }
-            lookupRowWriter = try SQLiteLookupRowWriter(db: db, table: table, writing: lookups.writing)
+            lookupRowWriter = try SQLiteLookupRowWriter(db: db, table: table, writing: lookups.writing, geometry: geometry)
             insertStatement = nil
             return
         }
         lookupRowWriter = nil
-        let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        let names = table.columns.map(\.name) + (geometry.map { [$0.place.name] } ?? [])
+        let columns = Self.quotedList(names)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         insertStatement = rowsFromExistingTable ? nil : try db.makeStatement(
             sql: "INSERT INTO \(quotedTable) (\(columns)) VALUES (\(placeholders))")
     }
 
     /// `CREATE TABLE` with the columns' types; key columns are NOT NULL, and the key itself is a
-    /// unique index built after the rows.
-    static func createTableSQL(_ table: PlanTable) -> String {
+    /// unique index built after the rows. In a GeoPackage, with its feature id and geometry.
+    static func createTableSQL(_ table: PlanTable, geoPackage: GeoPackageTable? = nil) -> String {
         let key = Set(table.primaryKey.map { $0.lowercased() })
-        var definitions = table.storedColumns.map { column in
-            "\(column.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType(column.type))"
+        var definitions = geoPackage.map { [$0.leadingDefinition] } ?? []
+        definitions += table.storedColumns.map { column in
+            "\(column.name.quotedDatabaseIdentifier) "
+                + (geoPackage == nil ? SQLiteTypes.declaredType(column.type) : GeoPackageTable.declaredType(column.type))
                 + (key.contains(column.name.lowercased()) ? " NOT NULL" : "")
         }
+        definitions += geoPackage?.trailingDefinitions ?? []
         for foreignKey in table.foreignKeys {
             definitions.append("FOREIGN KEY (\(quotedList(foreignKey.columns))) REFERENCES "
                                + "\(foreignKey.referencedTable.quotedDatabaseIdentifier) (\(quotedList(foreignKey.referencedColumns)))")
@@ -115,7 +125,7 @@ final class SQLiteTableWriter: TableWriter {
     func insert(_ batch: RowBatch) throws {
         if let lookupRowWriter { return try lookupRowWriter.insert(batch) }
         guard let insertStatement else { throw LoadError.unsupported("rows inserted into a table rebuilt from itself") }
-        try SQLiteBatchBinder.run(insertStatement, over: batch)
+        try SQLiteBatchBinder.run(insertStatement, over: batch, geometry: geometry)
     }
 
     func finish(strict: Bool) throws -> [String] {
@@ -126,8 +136,12 @@ final class SQLiteTableWriter: TableWriter {
             let staged = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info('_socload_rows', 'temp')"))
             try lookups.addMissingValues(from: Self.stagingTable, columns: staged)
             let rows = lookups.writing.storedRows(table.storedColumns.map(\.name), relationColumns: staged)
-            try db.execute(sql: "INSERT INTO \(quotedTable) (\(Self.quotedList(table.storedColumns.map(\.name)))) "
-                                + "SELECT \(rows.select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
+            // A GeoPackage's geometry goes along from the old copy.
+            let geometry = (geoPackage?.geometry?.name).flatMap { staged.contains($0.lowercased()) ? $0 : nil }
+            let names = table.storedColumns.map(\.name) + (geometry.map { [$0] } ?? [])
+            let select = rows.select + (geometry.map { ", \"s\".\($0.quotedDatabaseIdentifier)" } ?? "")
+            try db.execute(sql: "INSERT INTO \(quotedTable) (\(Self.quotedList(names))) "
+                                + "SELECT \(select) FROM \(Self.stagingTable) AS \"s\" \(rows.joins) ORDER BY \"s\".rowid")
             try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
         }
         let previousCopy = Self.previousCopy(of: table.name)
@@ -153,7 +167,8 @@ final class SQLiteTableWriter: TableWriter {
                                 + "ON \(quotedTable) (\(Self.quotedList(index.columns)))")
         }
         try lookups.finishRows()
-        var notes: [String] = []
+        if let geoPackage { try GeoPackageFile.register(geoPackage, db: db) }
+        var notes = geometry?.notes(table: table.name) ?? []
         for object in userObjects {
             do {
                 try db.withSavepoint(named: "socload_user_object") { try db.execute(sql: object.sql) }

@@ -12,9 +12,9 @@ enum SQLiteTypes {
 
     /// The names of the objects socload builds for a table, known from its plan (never from a
     /// name's prefix: a trigger of the user's may be called `_socload_mine`): its key, its
-    /// `--index` indexes, and per lookup the foreign key's indexes and the count triggers.
+    /// `--index` indexes, a GeoPackage's spatial index triggers, and per lookup the foreign key's indexes and the count triggers.
     static func ownedObjectNames(_ table: PlanTable) -> Set<String> {
-        var names = [keyIndexName(table)] + table.indexes.map(\.name)
+        var names = [keyIndexName(table)] + table.indexes.map(\.name) + GeoPackageTable(table).triggerNames
         let writing = LookupWriting(table: table, dialect: SQLiteDialect())
         for lookup in table.lookups {
             names += ["fk", "insert", "update", "delete"].map { writing.ownedName(lookup, $0) }

@@ -14,17 +14,22 @@ final class SQLiteUpserter: RowUpserter {
     /// `sync --deletes`: the keys the portal still has, and the statement that adds them.
     private lazy var keySet = KeySetWriting(dialect: SQLiteDialect(), table: table, keysTable: "_socload_keys")
     private var keyInsert: Statement?
+    /// A GeoPackage's geometry, written with the rows (when the table has its column).
+    private let geometry: SQLiteGeometryBinder?
 
-    init(db: Database, table: PlanTable) throws {
+    init(db: Database, table: PlanTable, geoPackage: GeoPackageTable? = nil) throws {
         self.db = db
         self.table = table
         lookups = SQLiteLookups(db: db, table: table)
         let quotedTable = table.name.quotedDatabaseIdentifier
-        let names = table.columns.map { $0.name.quotedDatabaseIdentifier }
+        let existing = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?)", arguments: [table.name]))
+        geometry = SQLiteGeometryBinder.binder(for: geoPackage).flatMap { existing.contains($0.place.name.lowercased()) ? $0 : nil }
+        let geometryName = geometry.map { [$0.place.name] } ?? []
+        let names = (table.columns.map(\.name) + geometryName).map(\.quotedDatabaseIdentifier)
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let key = Set(table.primaryKey)
-        let updates = table.storedColumns.filter { !key.contains($0.name) }.map {
-            "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"
+        let updates = (table.storedColumns.map(\.name) + geometryName).filter { !key.contains($0) }.map {
+            "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)"
         }
         let keyList = SQLiteTableWriter.quotedList(table.primaryKey)
         let conflict = "ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))"
@@ -35,9 +40,9 @@ final class SQLiteUpserter: RowUpserter {
         } else {
             try lookups.dropTriggers()
             try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteTableWriter.stagingTable)")
-            try db.execute(sql: "CREATE TEMP TABLE \"_socload_rows\" (" + table.columns.map {
+            try db.execute(sql: "CREATE TEMP TABLE \"_socload_rows\" (" + (table.columns.map {
                 "\($0.name.quotedDatabaseIdentifier) \(SQLiteTypes.declaredType($0.type))"
-            }.joined(separator: ", ") + ")")
+            } + geometryName.map { "\($0.quotedDatabaseIdentifier) BLOB" }).joined(separator: ", ") + ")")
             upsertStatement = try db.makeStatement(sql: """
                 INSERT INTO \(SQLiteTableWriter.stagingTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
                 """)
@@ -52,7 +57,7 @@ final class SQLiteUpserter: RowUpserter {
         var inserted = 0
         let existsStatement = existsStatement
         let keyColumns = keyColumns
-        try SQLiteBatchBinder.run(upsertStatement, over: batch) { row, arena in
+        try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry) { row, arena in
             existsStatement.reset()
             for (parameter, column) in keyColumns.enumerated() {
                 try SQLiteBatchBinder.bind(batch.values[row * batch.columnCount + column], of: batch, arena: arena,
@@ -68,7 +73,7 @@ final class SQLiteUpserter: RowUpserter {
     private func upsertThroughLookups(_ batch: RowBatch) throws -> Int {
         let staging = SQLiteTableWriter.stagingTable
         let quotedTable = table.name.quotedDatabaseIdentifier
-        try SQLiteBatchBinder.run(upsertStatement, over: batch)
+        try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry)
         let keyList = SQLiteTableWriter.quotedList(table.primaryKey)
         let matches = table.primaryKey.map { "\"t\".\($0.quotedDatabaseIdentifier) = \"k\".\($0.quotedDatabaseIdentifier)" }
             .joined(separator: " AND ")
@@ -79,14 +84,16 @@ final class SQLiteUpserter: RowUpserter {
         let staged = Set(table.columns.map { $0.name.lowercased() })
         try lookups.addMissingValues(from: staging, columns: staged)
         let rows = lookups.writing.storedRows(table.storedColumns.map(\.name), relationColumns: staged)
+        let geometryName = geometry.map { [$0.place.name] } ?? []
         let key = Set(table.primaryKey)
-        let updates = table.storedColumns.filter { !key.contains($0.name) }.map {
-            "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"
+        let updates = (table.storedColumns.map(\.name) + geometryName).filter { !key.contains($0) }.map {
+            "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)"
         }
+        let select = rows.select + geometryName.map { ", \"s\".\($0.quotedDatabaseIdentifier)" }.joined()
         // WHERE true: SQLite reads an ON after a join as the join's unless the SELECT has a WHERE.
         try db.execute(sql: """
-            INSERT INTO \(quotedTable) (\(SQLiteTableWriter.quotedList(table.storedColumns.map(\.name))))
-            SELECT \(rows.select) FROM \(staging) AS "s" \(rows.joins) WHERE true ORDER BY "s".rowid
+            INSERT INTO \(quotedTable) (\(SQLiteTableWriter.quotedList(table.storedColumns.map(\.name) + geometryName)))
+            SELECT \(select) FROM \(staging) AS "s" \(rows.joins) WHERE true ORDER BY "s".rowid
             ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
             """)
         try db.execute(sql: "DELETE FROM \(staging)")

@@ -41,6 +41,9 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// The table whose shards this one's go with (Citus `colocate_with`): a child or glue
     /// table's parent, so that joins between them stay on one server. nil: a group of its own.
     public var colocatedWith: String?
+    /// The place a GeoPackage keeps as the table's one geometry (`--geometry`, matched to
+    /// `PlanGeometry.sourceColumn`); nil: the first (`PlanGeometry.chosen(in:)`).
+    public var geometryColumn: String?
     /// Columns extracted into lookup tables: `columns` are the columns rows arrive in,
     /// `storedColumns` those the table holds, with a foreign key for each lookup.
     public var lookups: [PlanLookup]
@@ -76,6 +79,7 @@ public struct PlanTable: Sendable, Codable, Equatable {
         indexes = try container.decodeIfPresent([PlanIndex].self, forKey: .indexes) ?? []
         distributionColumn = try container.decodeIfPresent(String.self, forKey: .distributionColumn)
         colocatedWith = try container.decodeIfPresent(String.self, forKey: .colocatedWith)
+        geometryColumn = try container.decodeIfPresent(String.self, forKey: .geometryColumn)
         lookups = try container.decodeIfPresent([PlanLookup].self, forKey: .lookups) ?? []
         nesting = try container.decodeIfPresent(PlanNesting.self, forKey: .nesting)
         glue = try container.decodeIfPresent(PlanGlue.self, forKey: .glue)
@@ -94,6 +98,9 @@ public struct PlanColumn: Sendable, Codable, Equatable {
     public var name: String
     public var type: LogicalType
     public var source: ColumnSource
+    /// For a `.geometry` column, the one kind of shape its values are (a Socrata `multipolygon`
+    /// column's); nil: any, or not a geometry.
+    public var geometryKind: Geometry.Kind?
 
     public init(name: String, type: LogicalType, source: ColumnSource) {
         self.name = name

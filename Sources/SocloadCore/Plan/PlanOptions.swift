@@ -21,6 +21,9 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     /// `--history`: every version of every row is kept in `T_history` (`HistorySQL`). Kept by
     /// later refreshes.
     public var keepsHistory: Bool?
+    /// `--geometry COLUMN`: the place a GeoPackage keeps as the table's geometry. Kept by later
+    /// refreshes.
+    public var geometryColumn: String?
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
                 indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil,
@@ -46,6 +49,7 @@ public struct PlanOptions: Sendable, Codable, Equatable {
         extractions = try container.decodeIfPresent([Extraction].self, forKey: .extractions) ?? []
         keptChangeRefreshes = try container.decodeIfPresent(Int.self, forKey: .keptChangeRefreshes)
         keepsHistory = try container.decodeIfPresent(Bool.self, forKey: .keepsHistory)
+        geometryColumn = try container.decodeIfPresent(String.self, forKey: .geometryColumn)
     }
 }
 

@@ -14,6 +14,21 @@ extension PlanTable {
         if let column = options.distributeBy {
             try distribute(by: column)
         }
+        if let column = options.geometryColumn {
+            try chooseGeometry(column)
+        }
+    }
+
+    /// Makes the place `name` the table's one geometry in a GeoPackage (`--geometry`): a
+    /// location, point, line or polygon column of the table.
+    public mutating func chooseGeometry(_ name: String) throws {
+        let places = PlanGeometry.all(in: self)
+        guard let place = places.first(where: { $0.sourceColumn.lowercased() == name.lowercased() }) else {
+            let choices = places.isEmpty ? "it has no location, point, line or polygon column"
+                : "its places: \(places.map(\.sourceColumn).shortList())"
+            throw PlanError("--geometry \(name): \(self.name) has no place '\(name)' (\(choices))")
+        }
+        geometryColumn = place.sourceColumn
     }
     /// Makes these columns the table's key (`--pk`), instead of the row identifier: each must
     /// exist (matched as destinations match names) and appear once.

@@ -20,6 +20,8 @@ public struct DocumentLoadRequest: Sendable {
     /// Distribute the table by this column (Citus; `load --distribute-by`): its child and glue
     /// tables go with it (`LoadPlan.distributeNestedTables`).
     public var distributeBy: String?
+    /// `--geometry COLUMN`: the place a GeoPackage keeps as the table's geometry.
+    public var geometryColumn: String?
     /// Extra indexes, one column list each (`--index`).
     public var indexes: [[String]] = []
     /// Columns to extract into lookup tables (`--extract`).

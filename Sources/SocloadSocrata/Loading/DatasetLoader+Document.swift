@@ -240,8 +240,9 @@ extension DatasetLoader {
                          + "string (as SODA 2 sends numbers), stored as text; --metadata VIEW.json types \(one ? "it" : "them") as "
                          + "fetch does, or --type \(numbersAsText[0])=decimal")
         }
-        let options = PlanOptions(tableName: name, typeOverrides: request.typeOverrides, indexes: request.indexes,
+        var options = PlanOptions(tableName: name, typeOverrides: request.typeOverrides, indexes: request.indexes,
                                   distributeBy: request.distributeBy, primaryKey: request.primaryKey, extractions: request.extractions)
+        options.geometryColumn = request.geometryColumn
         var plan: LoadPlan
         if var view = described.view {
             // A real description: typed as fetch types it.

@@ -10,6 +10,11 @@ extension DatasetLoader {
         if let kept = state.keptChangeRefreshes ?? previous?.options?.keptChangeRefreshes {
             plan.options?.keptChangeRefreshes = kept
         }
+        if plan.tables[0].geometryColumn == nil, let kept = previous?.mainTable.geometryColumn {
+            // --geometry is kept while the place is there.
+            try? plan.tables[0].chooseGeometry(kept)
+            plan.options?.geometryColumn = plan.tables[0].geometryColumn
+        }
         let keepsHistory = state.keepsHistory || previous?.options?.keepsHistory == true
         if keepsHistory {
             guard !plan.mainTable.primaryKey.isEmpty else {

@@ -41,6 +41,8 @@ public struct LoadRequest: Sendable {
     /// Distribute the table by this column (Citus; `--distribute-by`). A refresh keeps the
     /// distribution of the table it replaces unless this says otherwise.
     public var distributeBy: String?
+    /// `--geometry COLUMN`: the place a GeoPackage keeps as the table's geometry.
+    public var geometryColumn: String?
     /// The table's key, one column or a compound (`--pk`), instead of `_id`; sync upserts by it.
     /// A refresh keeps the key of the table it replaces unless this says otherwise.
     public var primaryKey: [String]?
@@ -110,9 +112,11 @@ public struct LoadRequest: Sendable {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
-        var plan = try LoadPlan.socrata(view: view, options: PlanOptions(
+        var options = PlanOptions(
             tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes,
-            distributeBy: distributeBy, primaryKey: primaryKey, extractions: extractions))
+            distributeBy: distributeBy, primaryKey: primaryKey, extractions: extractions)
+        options.geometryColumn = geometryColumn
+        var plan = try LoadPlan.socrata(view: view, options: options)
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         try columnLimit?.check(plan)

@@ -52,7 +52,9 @@ extension LoadPlan {
             for (suffix, type, part) in socrataColumns(dataTypeName: column.dataTypeName) {
                 let source: ColumnSource = part.map { .part(cell: index, part: $0, subColumnTypes: column.subColumnTypes) }
                     ?? .field(cell: index)
-                columns.append(PlanColumn(name: names.allocate(base + suffix), type: type, source: source))
+                var planColumn = PlanColumn(name: names.allocate(base + suffix), type: type, source: source)
+                if type == .geometry, part == nil { planColumn.geometryKind = column.dataTypeName.flatMap(Geometry.Kind.init(socrataType:)) }
+                columns.append(planColumn)
             }
         }
 

@@ -140,6 +140,11 @@ struct TableShapeOptions: ParsableArguments {
     var keepChanges: Int?
     @Flag(help: "Keep every version of every row in TABLE_history, with _valid_from and _valid_to (kept on refresh).")
     var history: Bool
+    @Flag(help: "Make the SQLite file a GeoPackage that GIS programs open (also: a --db path ending in .gpkg; kept after).")
+    var geopackage: Bool
+    @Option(valueName: "column", help: "In a GeoPackage: the location, point, line or polygon column that is the table's "
+                                + "geometry (kept on refresh).", default: "the first")
+    var geometry: String?
 
     /// `--keep-changes`, checked.
     func keptChangeRefreshes(command: CommandSpec) throws -> Int? {

@@ -27,11 +27,16 @@ extension DatabaseOptions {
     /// The destination `--db` names, opened: PostgreSQL for a `postgresql://` URL, else a SQLite
     /// file (with `SOCLOAD_SQL_LOG`), checked (`sqliteChecks` runs after the path is). Unless
     /// `mustExist`, a SQLite file that is new is built beside its target (`staged`) and moved into
-    /// place only when the load commits.
-    func openDestination(mustExist: Bool, _ context: CommandContext, command: CommandSpec,
+    /// place only when the load commits. With `geoPackage`, or a path ending in `.gpkg`, the
+    /// SQLite file becomes a GeoPackage.
+    func openDestination(mustExist: Bool, geoPackage: Bool = false, _ context: CommandContext, command: CommandSpec,
                          sqliteChecks: () throws -> Void = {})
         throws -> (destination: any LoadDestination, close: () -> Void, staged: StagedDatabaseFile?) {
         if let (connectionString, schema) = try postgreSQL(context, command: command) {
+            if geoPackage {
+                throw UsageError("--geopackage makes a SQLite file a GeoPackage; PostgreSQL keeps geometries with PostGIS",
+                                 command: command)
+            }
             let connection = try PostgreSQLConnection(connectionString)
             return (PostgreSQLDestination(connection: connection, schema: schema), {}, nil)
         }
@@ -41,6 +46,7 @@ extension DatabaseOptions {
         let staged = mustExist || FileManager.default.fileExists(atPath: path) ? nil : try StagedDatabaseFile(target: path)
         let queue = try DatabaseQueue(path: staged?.path ?? path)
         SQLLogFile.attach(to: queue, environment: context.environment)
-        return (SQLiteDestination(queue: queue), { queue.close() }, staged)
+        let makesGeoPackage = geoPackage || path.lowercased().hasSuffix(".gpkg")
+        return (SQLiteDestination(queue: queue, geoPackage: makesGeoPackage), { queue.close() }, staged)
     }
 }

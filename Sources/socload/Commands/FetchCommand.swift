@@ -121,7 +121,7 @@ struct FetchCommand: ParsableCommand {
     private func load(_ request: LoadRequest, dataset: String, table: String?, context: CommandContext,
                       showsProgress: Bool) throws -> DatasetOutcome {
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
-                                                              context, command: Self.spec) {
+                                                              geoPackage: shape.geopackage, context, command: Self.spec) {
             if distributeBy != nil {
                 throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
             }
@@ -189,6 +189,7 @@ struct FetchCommand: ParsableCommand {
         request.strict = strict
         request.maxRows = maxRows
         request.distributeBy = distributeBy
+        request.geometryColumn = shape.geometry
         request.primaryKey = shape.pk?.names
         request.onSchemaChange = shape.onSchemaChange ?? .warn
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)

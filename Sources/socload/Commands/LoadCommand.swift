@@ -71,6 +71,7 @@ struct LoadCommand: ParsableCommand {
         request.typeOverrides = shape.typeOverrides
         request.primaryKey = shape.pk?.names
         request.distributeBy = distributeBy
+        request.geometryColumn = shape.geometry
         request.onSchemaChange = shape.onSchemaChange ?? .warn
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
         request.keepsHistory = shape.history
@@ -92,7 +93,7 @@ struct LoadCommand: ParsableCommand {
             throw UsageError(error.description, command: Self.spec)
         }
 
-        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet,
+        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, geoPackage: shape.geopackage,
                                                               context, command: Self.spec) {
             if distributeBy != nil {
                 throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)

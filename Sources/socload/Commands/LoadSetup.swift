@@ -44,9 +44,10 @@ enum LoadSetup {
     /// Opens the database a load writes (see `destination`): a failure leaves no file, and a
     /// file that appears meanwhile is never replaced (see `perform`).
     static func openForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool, progress: Bool = true,
-                               _ context: CommandContext, command: CommandSpec,
+                               geoPackage: Bool = false, _ context: CommandContext, command: CommandSpec,
                                sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
-        let opened = try database.openDestination(mustExist: false, context, command: command, sqliteChecks: sqliteChecks)
+        let opened = try database.openDestination(mustExist: false, geoPackage: geoPackage, context, command: command,
+                                                  sqliteChecks: sqliteChecks)
         return (session(destination: opened.destination, close: opened.close, appToken: network.appToken,
                         retries: network.retries, quiet: quiet, progress: progress, context), opened.staged)
     }

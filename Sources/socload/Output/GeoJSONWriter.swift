@@ -8,7 +8,9 @@ import SocloadDatabase
 /// numbers in the row, the first pair's columns left out of the properties. Else it comes from the
 /// first column whose value is WKT (`POINT (-87.6 41.8)`, as a line or polygon is stored) or a
 /// GeoJSON geometry (as SODA sends one), chosen on the first row that has one and left out of
-/// the properties. Every other column is a property, typed as in `--format json`. A row without a geometry is a Feature whose geometry is null.
+/// the properties. Every other column is a property, typed as in `--format json`, but for a
+/// GeoPackage's geometry blob (the same place again, in binary). A row without a geometry is a
+/// Feature whose geometry is null.
 final class GeoJSONWriter: ResultWriter {
     private let output: OutputSink
     private var keys: [String] = []
@@ -48,7 +50,7 @@ final class GeoJSONWriter: ResultWriter {
         }
         var properties: [String] = []
         for (index, value) in values.enumerated()
-        where index != pair?.longitude && index != pair?.latitude && index != shapeColumn {
+        where index != pair?.longitude && index != pair?.latitude && index != shapeColumn && !Self.isGeoPackageGeometry(value) {
             properties.append(keys[index] + ":" + JSONWriter.literal(value))
         }
         let feature = "{\"type\":\"Feature\",\"geometry\":\(geometry ?? "null"),\"properties\":{\(properties.joined(separator: ","))}}"
@@ -59,6 +61,12 @@ final class GeoJSONWriter: ResultWriter {
     func finish() {
         output.write(rowCount == 0 ? "]}\n" : "\n]}\n")
         output.flush()
+    }
+
+    /// True for a GeoPackage geometry blob (`GeoPackageBinary`).
+    static func isGeoPackageGeometry(_ value: DatabaseValue) -> Bool {
+        guard case .blob(let bytes) = value else { return false }
+        return GeoPackageBinary.header(of: Array(bytes)) != nil
     }
 
     /// A Point of two numbers in range; nil for NULL, text that is no number, or out of range.
