@@ -16,6 +16,8 @@ final class SQLiteUpserter: RowUpserter {
     private var keyInsert: Statement?
     /// A GeoPackage's geometry, written with the rows (when the table has its column).
     private let geometry: SQLiteGeometryBinder?
+    /// The table's GeoPackage layout, whose spatial index is built again at the end.
+    private let geoPackage: GeoPackageTable?
 
     init(db: Database, table: PlanTable, geoPackage: GeoPackageTable? = nil) throws {
         self.db = db
@@ -24,6 +26,13 @@ final class SQLiteUpserter: RowUpserter {
         let quotedTable = table.name.quotedDatabaseIdentifier
         let existing = Set(try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?)", arguments: [table.name]))
         geometry = SQLiteGeometryBinder.binder(for: geoPackage).flatMap { existing.contains($0.place.name.lowercased()) ? $0 : nil }
+        self.geoPackage = geometry == nil ? nil : geoPackage
+        if let geoPackage = self.geoPackage {
+            // GeoPackage 1.3's RTree triggers insert OR REPLACE, which an upsert's own ON CONFLICT
+            // overrides (the update of a row that has a geometry would fail): the index is built
+            // again from the table in `finish()`.
+            for trigger in geoPackage.triggerNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger.quotedDatabaseIdentifier)") }
+        }
         let geometryName = geometry.map { [$0.place.name] } ?? []
         let names = (table.columns.map(\.name) + geometryName).map(\.quotedDatabaseIdentifier)
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -101,8 +110,10 @@ final class SQLiteUpserter: RowUpserter {
         return 0
     }
 
-    /// Counts the lookups again, prunes them, and makes their triggers again.
+    /// Counts the lookups again, prunes them, and makes their triggers again; builds a
+    /// GeoPackage's spatial index again.
     func finish() throws {
+        if let geoPackage { try GeoPackageFile.register(geoPackage, db: db) }
         guard !table.lookups.isEmpty else { return }
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteTableWriter.stagingTable)")
         try lookups.finishRows()

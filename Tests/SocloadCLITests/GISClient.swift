@@ -66,7 +66,7 @@ enum GISClient {
         let run = try run(ogrinfo, [file, "-sql", sql])
         XCTAssertEqual(run.status, 0, run.errors)
         XCTAssertFalse(run.errors.contains("ERROR"), run.errors)
-        return run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.contains(") = ") || $0.hasPrefix("POINT") || $0.hasPrefix("MULTI") || $0.hasPrefix("POLYGON") }
+        return run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.contains(") = ") || ["POINT", "LINESTRING", "POLYGON", "MULTI"].contains(where: $0.hasPrefix) }
     }
 
     /// GDAL's validator on the file: its output when it fails, nil when it passes.

@@ -97,4 +97,33 @@ final class GeoPackageTests: XCTestCase {
         XCTAssertEqual(try csv("PRAGMA user_version", db: db), ["10300"])
         XCTAssertEqual(try csv("SELECT srs_id FROM gpkg_spatial_ref_sys ORDER BY srs_id", db: db), ["-1", "0", "4326"])
     }
+
+    func testDocumentsWithChildTablesAndHostileNamesMakeValidLayers() throws {
+        let document = directory.path("places.json")
+        try Data(#"""
+            [{"fid": "mine", "name": "A \"quoted\" é", "where": {"type": "Point", "coordinates": [-87.6, 41.8]},
+              "visits": [{"day": "2024-01-01", "n": 2}, {"day": "2024-01-02", "n": 3}]},
+             {"fid": "also", "name": "B", "where": "LINESTRING (-87.5 41.9, -87.4 42)", "visits": [{"day": "2024-02-01", "n": 1}]},
+             {"fid": "none", "name": "C", "where": "nowhere", "visits": []}]
+            """#.utf8).write(to: URL(fileURLWithPath: document))
+        let db = directory.path("places.gpkg")
+        let table = #"we"ird; places"#
+        let load = try succeed(["load", document, "--table", table, "--pk", "fid", "--type", "where=geometry", "--db", db])
+        XCTAssertTrue(load.stderr.contains("where_geom: 1 value could not be read as a geometry (left NULL); first at row 3"), load.stderr)
+        try assertValid(db, "after loading a document with a child table")
+        let layers = try GISClient.layers(of: db)
+        XCTAssertEqual(Set(layers.keys), [table, table + "_visits"])
+        let features = try XCTUnwrap(layers[table])
+        XCTAssertTrue(features.contains("Geometry: Unknown (any)\n"), features)
+        XCTAssertTrue(features.contains("Feature Count: 3\n"), features)
+        XCTAssertTrue(features.contains("FID Column = fid2\n"), "the dataset's own fid stays a column: \(features)")
+        XCTAssertTrue(features.contains("Extent: (-87.600000, 41.800000) - (-87.400000, 42.000000)"), features)
+        XCTAssertTrue(try XCTUnwrap(layers[table + "_visits"]).contains("Feature Count: 3\n"))
+        let read = try GISClient.sql(#"SELECT where_geom FROM "we""ird; places" ORDER BY fid2"#, file: db)
+        XCTAssertEqual(read.filter { $0.hasPrefix("POINT") || $0.hasPrefix("LINESTRING") },
+                       ["POINT (-87.6 41.8)", "LINESTRING (-87.5 41.9,-87.4 42.0)"])
+        // A refresh of the document keeps it valid.
+        _ = try succeed(["load", document, "--table", table, "--pk", "fid", "--type", "where=geometry", "--db", db, "-q"])
+        try assertValid(db, "after loading it again")
+    }
 }

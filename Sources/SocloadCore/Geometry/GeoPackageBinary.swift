@@ -29,6 +29,11 @@ public enum GeoPackageBinary {
         public var isEmpty: Bool
         /// nil for an empty geometry.
         public var envelope: Geometry.Envelope?
+
+        public init(isEmpty: Bool, envelope: Geometry.Envelope?) {
+            self.isEmpty = isEmpty
+            self.envelope = envelope
+        }
     }
 
     public static func header<Bytes: Collection<UInt8>>(of blob: Bytes) -> Header? where Bytes.Index == Int {

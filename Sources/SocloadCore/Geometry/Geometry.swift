@@ -53,6 +53,10 @@ public struct Geometry: Sendable {
     /// The smallest rectangle holding every point.
     public struct Envelope: Sendable, Equatable {
         public var minX, maxX, minY, maxY: Double
+
+        public init(minX: Double, maxX: Double, minY: Double, maxY: Double) {
+            (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
+        }
     }
 
     public let kind: Kind

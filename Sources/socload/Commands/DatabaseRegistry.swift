@@ -47,6 +47,10 @@ extension DatabaseOptions {
         let queue = try DatabaseQueue(path: staged?.path ?? path)
         SQLLogFile.attach(to: queue, environment: context.environment)
         let makesGeoPackage = geoPackage || path.lowercased().hasSuffix(".gpkg")
+        if geoPackage, !path.lowercased().hasSuffix(".gpkg") {
+            StandardError.line("Warning: \(TerminalText.escaped(path)) becomes a GeoPackage; GIS programs expect its name to end in "
+                               + ".gpkg (GDAL warns on every other)")
+        }
         return (SQLiteDestination(queue: queue, geoPackage: makesGeoPackage), { queue.close() }, staged)
     }
 }
