@@ -16,11 +16,15 @@ public final class Database {
     private var traceObserver: Unmanaged<TraceObserver>?
     /// Flipped by `DatabaseQueue.interrupt()` from another thread.
     let interruption: DatabaseInterruption
+    /// False: opened with `acceptsChanges = false`, under the read-only authorizer and
+    /// `PRAGMA query_only` for its whole life.
+    public let acceptsChanges: Bool
 
     /// Opens (or creates) the database file at `path`. A read-only connection to a file in a
     /// directory it cannot write opens it `immutable=1` when that is safe (see `ReadOnlyOpening`).
     public init(path: String, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
         self.path = path
+        acceptsChanges = configuration.acceptsChanges
         // No SQLite mutex: DatabaseQueue already guarantees that one thread at a time uses it.
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         if configuration.readonly {
@@ -57,6 +61,9 @@ public final class Database {
         // triggers (lookups) would drift. Every connection socload opens turns it on.
         _ = sqlite3_exec(handle, "PRAGMA recursive_triggers = ON", nil, nil, nil)
         if !configuration.acceptsChanges {
+            // SQLite itself refuses every write; the authorizer also refuses what SQLite would run
+            // even so (VACUUM INTO, PRAGMA journal_mode...).
+            _ = sqlite3_exec(handle, "PRAGMA query_only = ON", nil, nil, nil)
             ReadOnlyAuthorizer.install(on: handle)
         } else if configuration.writeAheadLogging, !configuration.readonly, !isInMemory {
             // Best effort: some file systems and locked files refuse WAL; the default journal still works.

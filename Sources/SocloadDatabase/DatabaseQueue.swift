@@ -130,6 +130,8 @@ public final class DatabaseQueue: @unchecked Sendable {
     }
 
     private static func performRead<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
+        // A connection that does not accept changes stays under query_only.
+        guard database.acceptsChanges else { return try database.inTransaction(.deferred) { try body(database) } }
         try database.execute(sql: "PRAGMA query_only = 1")
         defer { try? database.execute(sql: "PRAGMA query_only = 0") }
         return try database.inTransaction(.deferred) { try body(database) }

@@ -21,9 +21,6 @@ enum ReadOnlyAuthorizer {
         "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
         "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check", "collation_list",
         "function_list", "module_list", "pragma_list", "database_list", "compile_options",
-        // Switches this connection's own read-only flag (DatabaseQueue.read sets it); the
-        // authorizer refuses writes whatever its value.
-        "query_only",
     ]
 
     /// PRAGMAs that report without an argument and change a setting with one.
@@ -31,6 +28,8 @@ enum ReadOnlyAuthorizer {
         "user_version", "schema_version", "application_id", "page_size", "page_count", "freelist_count",
         "encoding", "journal_mode", "auto_vacuum", "data_version", "foreign_keys", "synchronous",
         "max_page_count",
+        // Set when the connection opens, before the authorizer: it cannot be turned off.
+        "query_only",
     ]
 
     /// `rtree_T_C_node`, `_rowid` or `_parent`: where an RTree virtual table keeps its nodes.
@@ -52,9 +51,11 @@ enum ReadOnlyAuthorizer {
         switch action {
         case SQLITE_SELECT, SQLITE_READ, SQLITE_FUNCTION, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
             return SQLITE_OK
-        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE where first.map(isSpatialIndexShadowTable) == true:
+        case SQLITE_INSERT where first.map(isSpatialIndexShadowTable) == true,
+             SQLITE_UPDATE where first.map(isSpatialIndexShadowTable) == true,
+             SQLITE_DELETE where first.map(isSpatialIndexShadowTable) == true:
             // A GeoPackage's RTree prepares writes to its shadow tables when it is first read;
-            // they never run here (reads run under PRAGMA query_only, which SQLite enforces).
+            // they never run (the connection is under PRAGMA query_only, which SQLite enforces).
             return SQLITE_OK
         case SQLITE_UPDATE where first == "sqlite_master" || first == "sqlite_temp_master":
             // Asked while a table-valued function (json_each, pragma_table_info) is prepared.

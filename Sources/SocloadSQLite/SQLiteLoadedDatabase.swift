@@ -173,9 +173,11 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         do {
             try queue.inDatabase { db in
                 // SQLite itself refuses every write too (the authorizer lets a GeoPackage's
-                // spatial index prepare its own, see `ReadOnlyAuthorizer`).
-                if !allowingChanges { try db.execute(sql: "PRAGMA query_only = 1") }
-                defer { if !allowingChanges { try? db.execute(sql: "PRAGMA query_only = 0") } }
+                // spatial index prepare its own, see `ReadOnlyAuthorizer`); a connection opened
+                // without accepting changes is under query_only already.
+                let guarding = !allowingChanges && db.acceptsChanges
+                if guarding { try db.execute(sql: "PRAGMA query_only = 1") }
+                defer { if guarding { try? db.execute(sql: "PRAGMA query_only = 0") } }
                 try Self.run(sql, arguments, in: db, columns: columns, row: row)
             }
             if allowingChanges { queue.checkpoint() }

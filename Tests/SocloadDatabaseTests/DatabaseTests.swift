@@ -204,6 +204,19 @@ final class ReadOnlyConnectionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target))
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "select count(*) from t") }, .integer(1))
         XCTAssertEqual(try queue.inDatabase { db in try db.fetchValue(sql: "pragma journal_mode") }, .text("wal"))
+        // A GeoPackage's RTree may prepare writes to its shadow tables, but SQLite refuses to run
+        // them: the connection is under query_only, which cannot be lifted.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "create virtual table rtree_t_g using rtree(id, minx, maxx, miny, maxy); "
+                                + "insert into rtree_t_g values (1, 0, 1, 0, 1)")
+        }
+        let reader = try DatabaseQueue(path: path, configuration: guarded)
+        XCTAssertEqual(try reader.inDatabase { db in try db.fetchValue(sql: "select count(*) from rtree_t_g") }, .integer(1))
+        XCTAssertThrowsError(try reader.inDatabase { db in try db.execute(sql: "pragma query_only = 0") })
+        for sql in ["delete from rtree_t_g_node", "delete from rtree_t_g", "insert into rtree_t_g values (2, 0, 1, 0, 1)"] {
+            XCTAssertThrowsError(try reader.inDatabase { db in try db.execute(sql: sql) }, sql)
+        }
+        XCTAssertEqual(try reader.read { db in try db.fetchValue(sql: "select count(*) from rtree_t_g") }, .integer(1))
     }
 }
 

@@ -252,24 +252,6 @@ final class DocCommentExamples: ExampleTestCase {
         XCTAssertEqual(counts["agency"], 300)
     }
 
-    func testGeometryExamples() throws {
-        // Geometry
-        let text = Array("POINT (-87.6 41.8)".utf8)
-        let point = text.withUnsafeBufferPointer { Geometry(text: $0) }
-        XCTAssertEqual(point?.kind, .point)
-        XCTAssertEqual(point?.envelope.minX, -87.6)
-        // GeoPackageBinary
-        let blob = GeoPackageBinary.encode(Geometry.point(longitude: -87.6, latitude: 41.8)!)
-        XCTAssertEqual(Array(blob.prefix(2)), [0x47, 0x50])
-        XCTAssertEqual(GeoPackageBinary.header(of: blob)?.envelope?.minX, -87.6)
-        // SQLiteDestination(queue:geoPackage:)
-        let queue = try DatabaseQueue(path: "crashes.gpkg")
-        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue, geoPackage: true))
-        let reference = try DatasetReference.resolve("geo5-shps", domain: nil, datasetsDirectories: ["Datasets"])
-        _ = try loader.load(LoadRequest(reference: reference))
-        XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT count(*) FROM gpkg_geometry_columns") }, .integer(1))
-    }
-
     func testDocumentExamples() throws {
         // DatasetLoader.loadDocument
         try #"[{"name": "Budget", "members": 7}]"#.write(toFile: "committees.json", atomically: true, encoding: .utf8)
@@ -280,12 +262,15 @@ final class DocCommentExamples: ExampleTestCase {
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT members FROM committees") }, .integer(7))
     }
 
-    /// Every line of every code example in the doc comments of the libraries is in this file, so
+    /// Every line of every code example in the doc comments of the libraries is in this file (or
+    /// its extension), so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
     func testTheDocCommentsExamplesAreTheseOnes() throws {
-        let here = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/DocCommentExamples.swift"),
-                              encoding: .utf8)
+        let folder = Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests")
+        let here = try ["DocCommentExamples.swift", "DocCommentExamples+Geometry.swift"].map {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+        }.joined(separator: "\n")
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0
         for library in ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"] {
