@@ -20,7 +20,7 @@ enum GeoPackageFunctions {
                     sqlite3_result_null(context)
                     return
                 }
-                let blob = UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(argument))).bindMemory(to: UInt8.self)
+                let blob = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_value_bytes(argument)))
                 guard let header = GeoPackageBinary.header(of: blob) else {
                     sqlite3_result_null(context)
                     return

@@ -73,12 +73,17 @@ enum GeoPackageFile {
 
     /// Registers a table just written (`GeoPackageTable`): its geometry column, and its RTree
     /// index, built from its rows, with the triggers that keep it. Any other geometry column or
-    /// index registered for the table before (another `--geometry`) goes.
-    static func register(_ layout: GeoPackageTable, db: Database) throws {
+    /// index registered for the table before (another `--geometry`) goes. `extent`: that of every
+    /// geometry in the table, when the writer saw them all (nil: measured by `synchronize`).
+    static func register(_ layout: GeoPackageTable, db: Database, extent: Geometry.Envelope? = nil) throws {
         let name = layout.table.name
         try dropSpatialIndexes(db: db, where: "table_name = ?", [.text(name)])
         try db.execute(sql: "DELETE FROM gpkg_geometry_columns WHERE table_name = ?", arguments: [name])
         try upsertContents(db: db, table: name, dataType: layout.geometry == nil ? "attributes" : "features")
+        let bounds: [DatabaseValue] = extent.map { [.real($0.minX), .real($0.maxX), .real($0.minY), .real($0.maxY)] }
+            ?? Array(repeating: .null, count: 4)
+        try db.execute(sql: "UPDATE gpkg_contents SET (min_x, max_x, min_y, max_y) = (?, ?, ?, ?) WHERE table_name = ?",
+                       arguments: StatementArguments(positional: bounds + [.text(name)]))
         guard let geometry = layout.geometry else { return }
         try db.execute(sql: "INSERT INTO gpkg_geometry_columns VALUES (?, ?, ?, 4326, 0, 0)",
                        arguments: [name, geometry.name, layout.geometryTypeName])
@@ -92,7 +97,7 @@ enum GeoPackageFile {
     /// After a load: the tables that went are unregistered, a table of yours or a lookup that
     /// fits GeoPackage's rules (an INTEGER PRIMARY KEY, GeoPackage column types) is registered
     /// as attributes, and the extent of each feature table the load changed (`changedTables`,
-    /// lowercased) is measured again.
+    /// lowercased) and left unmeasured is measured.
     static func synchronize(_ db: Database, changedTables: Set<String>) throws {
         let tables = Set(try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')"))
         for registered in try db.fetchAll(String.self, sql: "SELECT table_name FROM gpkg_contents") where !tables.contains(registered) {
@@ -111,7 +116,7 @@ enum GeoPackageFile {
             try db.execute(sql: """
                 UPDATE gpkg_contents SET (min_x, max_x, min_y, max_y) =
                   (SELECT min(ST_MinX(\(g))), max(ST_MaxX(\(g))), min(ST_MinY(\(g))), max(ST_MaxY(\(g)))
-                   FROM \(table.quotedDatabaseIdentifier)) WHERE table_name = ?
+                   FROM \(table.quotedDatabaseIdentifier)) WHERE table_name = ? AND min_x IS NULL
                 """, arguments: [table])
         }
     }

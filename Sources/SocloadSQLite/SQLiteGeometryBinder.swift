@@ -8,6 +8,8 @@ import SocloadDatabase
 final class SQLiteGeometryBinder {
     let place: PlanGeometry
     private var unreadable = UnreadableGeometries()
+    /// The extent of the geometries bound so far (nil: none yet).
+    private(set) var extent: Geometry.Envelope?
 
     init(place: PlanGeometry) {
         self.place = place
@@ -22,6 +24,11 @@ final class SQLiteGeometryBinder {
     func bind(row: Int, of batch: RowBatch, arena: UnsafeBufferPointer<UInt8>, at parameter: Int32, to statement: Statement) throws {
         let code: Int32
         if let geometry = place.geometry(row: row, of: batch, arena: arena) {
+            let envelope = geometry.envelope
+            extent = extent.map {
+                Geometry.Envelope(minX: min($0.minX, envelope.minX), maxX: max($0.maxX, envelope.maxX),
+                                  minY: min($0.minY, envelope.minY), maxY: max($0.maxY, envelope.maxY))
+            } ?? envelope
             let blob = GeoPackageBinary.encode(geometry)
             code = blob.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(statement.handle, parameter, bytes.baseAddress, sqlite3_uint64(bytes.count), socload_sqlite3_transient())

@@ -167,7 +167,8 @@ final class SQLiteTableWriter: TableWriter {
                                 + "ON \(quotedTable) (\(Self.quotedList(index.columns)))")
         }
         try lookups.finishRows()
-        if let geoPackage { try GeoPackageFile.register(geoPackage, db: db) }
+        // A table rebuilt from itself (extract) has its extent measured after.
+        if let geoPackage { try GeoPackageFile.register(geoPackage, db: db, extent: stagesRows ? nil : geometry?.extent) }
         var notes = geometry?.notes(table: table.name) ?? []
         for object in userObjects {
             do {

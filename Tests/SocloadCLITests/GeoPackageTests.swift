@@ -82,6 +82,10 @@ final class GeoPackageTests: XCTestCase {
             let pair = try csv("SELECT name FROM pragma_table_info('\(table)') WHERE name IN ('\(base)_longitude', '\(base)_latitude') "
                                + "ORDER BY name DESC", db: db)
             guard pair.count == 2 else { return XCTFail("\(table): \(pair)") }
+            // The layer's extent is that of the rows' own coordinates.
+            let measured = try csv("SELECT printf('(%f, %f) - (%f, %f)', min(\"\(pair[0])\"), min(\"\(pair[1])\"), max(\"\(pair[0])\"), "
+                                   + "max(\"\(pair[1])\")) FROM \"\(table)\" WHERE \"\(column)\" IS NOT NULL", db: db)
+            XCTAssertTrue(summary.contains("Extent: \(measured.first ?? "?")\n"), "\(table): \(measured) vs \(summary.prefix(300))")
             let row = try csv("SELECT fid, \"\(pair[0])\", \"\(pair[1])\" FROM \"\(table)\" WHERE \"\(column)\" IS NOT NULL "
                               + "ORDER BY fid DESC LIMIT 1", db: db).first?.split(separator: ",") ?? []
             guard row.count == 3 else { return XCTFail("\(table): \(row)") }

@@ -36,8 +36,13 @@ public enum GeoPackageBinary {
         }
     }
 
-    public static func header<Bytes: Collection<UInt8>>(of blob: Bytes) -> Header? where Bytes.Index == Int {
-        var reader = ByteReader(bytes: Array(blob))
+    public static func header(of blob: [UInt8]) -> Header? {
+        blob.withUnsafeBufferPointer { header(of: $0) }
+    }
+
+    /// `header(of:)` of bytes in place (a SQL function's argument), copying none.
+    public static func header(of blob: UnsafeBufferPointer<UInt8>) -> Header? {
+        var reader = ByteReader(bytes: blob)
         guard reader.bytes.count >= 8, reader.bytes[0] == 0x47, reader.bytes[1] == 0x50, reader.bytes[2] == 0 else { return nil }
         let flags = reader.bytes[3]
         guard flags & 0b0010_0000 == 0 else { return nil }
@@ -68,7 +73,7 @@ public enum GeoPackageBinary {
 
     /// Reads WKB for its points' extent: ISO types 1-7 with Z, M or ZM (1000s), either byte order.
     private struct ByteReader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
         mutating func integer(_ littleEndian: Bool) -> UInt32? {
