@@ -39,23 +39,8 @@ final class ReadOnlyDirectoryTests: XCTestCase {
 
     /// Runs the copied binary as a user who cannot write `shared`.
     private func run(_ arguments: [String]) throws -> SocloadRun {
-        let process = Process()
-        if isRoot {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "nobody", "--", binary] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return SocloadRun(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                          stderr: String(decoding: errors, as: UTF8.self))
+        isRoot ? try ChildProcess.run("/usr/sbin/runuser", ["-u", "nobody", "--", binary] + arguments)
+            : try ChildProcess.run(binary, arguments)
     }
 
     func testEveryReadCommandWorksAndCreatesNothing() throws {

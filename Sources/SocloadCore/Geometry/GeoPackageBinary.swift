@@ -76,27 +76,21 @@ public enum GeoPackageBinary {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        mutating func integer(_ littleEndian: Bool) -> UInt32? {
-            guard index + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for offset in 0..<4 {
-                let byte = UInt32(bytes[index + (littleEndian ? offset : 3 - offset)])
-                value |= byte << (8 * UInt32(offset))
+        /// The next `T`, in the byte order given.
+        mutating func bits<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type, _ littleEndian: Bool) -> T? {
+            let size = MemoryLayout<T>.size
+            guard index + size <= bytes.count else { return nil }
+            var value: T = 0
+            for offset in 0..<size {
+                value |= T(bytes[index + (littleEndian ? offset : size - 1 - offset)]) << (8 * offset)
             }
-            index += 4
+            index += size
             return value
         }
 
-        mutating func double(_ littleEndian: Bool) -> Double? {
-            guard index + 8 <= bytes.count else { return nil }
-            var bits: UInt64 = 0
-            for offset in 0..<8 {
-                let byte = UInt64(bytes[index + (littleEndian ? offset : 7 - offset)])
-                bits |= byte << (8 * UInt64(offset))
-            }
-            index += 8
-            return Double(bitPattern: bits)
-        }
+        mutating func integer(_ littleEndian: Bool) -> UInt32? { bits(UInt32.self, littleEndian) }
+
+        mutating func double(_ littleEndian: Bool) -> Double? { bits(UInt64.self, littleEndian).map(Double.init(bitPattern:)) }
 
         mutating func scanWellKnownBinary(into envelope: inout Geometry.Envelope, depth: Int) -> Bool {
             guard depth < 32, index < bytes.count, bytes[index] <= 1 else { return false }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Runs a program other than the socload under test (GDAL's clients, socload as another user)
+/// and collects its exit status, standard output and standard error.
+enum ChildProcess {
+    static func run(_ executable: String, _ arguments: [String]) throws -> SocloadRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return SocloadRun(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                          stderr: String(decoding: errors, as: UTF8.self))
+    }
+}
