@@ -41,6 +41,20 @@ public enum DatabaseValue: Sendable, Hashable {
     }
 }
 
+/// As a person reads it: `NULL`, `42`, `3.5`, `"State"` (quoted, escaped as in Swift), or
+/// `<blob of 12 bytes>`.
+extension DatabaseValue: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .text(let text): return String(reflecting: text)
+        case .blob(let data): return "<blob of \(data.count) byte\(data.count == 1 ? "" : "s")>"
+        }
+    }
+}
+
 // MARK: - Literals
 
 extension DatabaseValue: ExpressibleByNilLiteral {

@@ -37,7 +37,7 @@ extension Database {
     public func fetchRows(sql: String, arguments: StatementArguments = []) throws -> [Row] {
         var rows: [Row] = []
         try forEachRow(sql: sql, arguments: arguments) { statement in
-            rows.append(Row(columnNames: statement.columnNames, values: statement.values()))
+            rows.append(Row(columnNames: statement.columnNames, values: statement.values(), index: rows.count))
         }
         return rows
     }

@@ -13,15 +13,28 @@ extension Database {
                             orderBy: [String] = [], limit: Int? = nil,
                             timestampForms: [String: TimestampForm]? = nil,
                             columnTypes: [String: LogicalType]? = nil) throws -> SQLFragment {
+        try checkedSelect(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
+                          timestampForms: timestampForms, columnTypes: columnTypes).select
+    }
+
+    /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a statement of
+    /// another kind over the same rows (`count(in:matching:)`, `delete(from:matching:)`).
+    func checkedSelect(from table: String, columns: [String]? = nil, where predicate: Predicate, orderBy: [String] = [],
+                       limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil,
+                       columnTypes: [String: LogicalType]? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: SQLiteDialect()) { table in
             try self.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
         }
         let request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
-        return try writer.statement(request) { predicate in
+        var written: SQLFragment?
+        let select = try writer.statement(request) { predicate in
             let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
             var condition = ConditionWriter(dialect: SQLiteDialect(), columnTypes: columnTypes)
-            return try condition.condition(adaptingRelated(predicate.adapted(to: forms))).map { ($0, condition.arguments) }
+            let sql = try condition.condition(adaptingRelated(predicate.adapted(to: forms)))
+            written = sql.map { SQLFragment(sql: $0, arguments: condition.arguments) }
+            return sql.map { ($0, condition.arguments) }
         }
+        return (select, written)
     }
 
     /// The conditions on other tables (`.related`) with their `Date` values in the forms those

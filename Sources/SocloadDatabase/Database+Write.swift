@@ -63,7 +63,7 @@ extension Database {
     // MARK: - Checks
 
     /// The record's values, each checked against its column.
-    private func checkedValues<T: Encodable>(of record: T, in table: String) throws -> [(column: String, value: DatabaseValue)] {
+    func checkedValues<T: Encodable>(of record: T, in table: String) throws -> [(column: String, value: DatabaseValue)] {
         let columns = try fetchRows(sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table])
             .compactMap { row -> (String, String)? in
                 guard case .text(let name) = row[0] else { return nil }
@@ -84,7 +84,7 @@ extension Database {
         return values
     }
 
-    private func keyNames(_ keyColumns: [String], of values: [(column: String, value: DatabaseValue)],
+    func keyNames(_ keyColumns: [String], of values: [(column: String, value: DatabaseValue)],
                           in table: String) throws -> Set<String> {
         guard !keyColumns.isEmpty else { throw RecordWriteError.noKey(table: table) }
         let present = Set(values.map { $0.column.lowercased() })
@@ -114,7 +114,7 @@ extension Database {
         }
     }
 
-    private static func columnList(_ values: [(column: String, value: DatabaseValue)]) -> String {
+    static func columnList(_ values: [(column: String, value: DatabaseValue)]) -> String {
         values.map(\.column.quotedDatabaseIdentifier).joined(separator: ", ")
     }
 

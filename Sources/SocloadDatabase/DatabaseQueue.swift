@@ -126,10 +126,19 @@ public final class DatabaseQueue: @unchecked Sendable {
     // MARK: - Transactions
 
     private static func performWrite<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
-        try database.inTransaction(.immediate) { try body(database) }
+        try checkOpen(database)
+        return try database.inTransaction(.immediate) { try body(database) }
+    }
+
+    /// A read or write after `close()` says so, not what statement it tried first.
+    private static func checkOpen(_ database: Database) throws {
+        guard !database.isClosed else {
+            throw DatabaseError.misuse("the database \(database.path) is closed (its DatabaseQueue's close() ran)", sql: nil)
+        }
     }
 
     private static func performRead<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
+        try checkOpen(database)
         // A connection that does not accept changes stays under query_only.
         guard database.acceptsChanges else { return try database.inTransaction(.deferred) { try body(database) } }
         try database.execute(sql: "PRAGMA query_only = 1")

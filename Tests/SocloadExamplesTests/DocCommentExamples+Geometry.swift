@@ -8,8 +8,29 @@ import SocloadSQLite
 import SocloadTestSupport
 import XCTest
 
-/// The examples of the geometry and GeoPackage doc comments.
+/// The examples of the geometry and GeoPackage doc comments, and of rows and record updates.
 extension DocCommentExamples {
+    func testRecordUpdateAndRowExamples() throws {
+        let queue = try DatabaseQueue(path: "agencies.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "create table agencies (id integer primary key, name text unique, nominations integer)")
+            try db.execute(sql: "insert into agencies (name, nominations) values ('State', 3), ('Labor', 0)")
+            // Database.update, count, delete
+            struct Agency: Codable { var id: Int64?; var name: String; var nominations: Int }
+            try db.update(Agency(id: nil, name: "State", nominations: 4), in: "agencies", by: ["name"])
+            let busy = try db.count(in: "agencies", matching: .greaterThan("nominations", 3))
+            let removed = try db.delete(from: "agencies", matching: .equals("nominations", 0))
+            XCTAssertEqual([busy, removed], [1, 1])
+            // Row
+            try db.execute(sql: "create table t (name text, votes integer); insert into t values ('Ann', 42)")
+            let row = try db.fetchRows(sql: "SELECT name, votes FROM t")[0]
+            let name: String? = try row["name"]           // nil for NULL
+            let votes = try row.decode(Int.self, column: "votes")
+            XCTAssertEqual(name, "Ann")
+            XCTAssertEqual(votes, 42)
+        }
+    }
+
     func testGeometryExamples() throws {
         // Geometry
         let text = Array("POINT (-87.6 41.8)".utf8)

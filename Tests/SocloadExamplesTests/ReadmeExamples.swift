@@ -104,6 +104,14 @@ final class ReadmeExamples: ExampleTestCase {
         }
         XCTAssertEqual(state.id, 2)
         XCTAssertEqual(try queue.read { try $0.fetchAll(Int.self, sql: "select nominations from agencies order by id") }, [59, 0])
+
+        try queue.write { db in
+            try db.update(Agency(id: nil, name: "State", nominations: 4), in: "agencies", by: ["name"])  // rows changed: 1
+            try db.delete(from: "agencies", matching: .equals("nominations", 0))                        // rows deleted
+        }
+        let busy = try queue.read { db in try db.count(in: "agencies", matching: .greaterThan("nominations", 3)) }
+        XCTAssertEqual(busy, 2)
+        XCTAssertEqual(try queue.read { try $0.fetchAll(String.self, sql: "select name from agencies order by id") }, ["Treasury", "State"])
     }
 
     private func loadBundledCopy() throws {

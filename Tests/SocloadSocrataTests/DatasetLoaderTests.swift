@@ -62,12 +62,12 @@ final class DatasetLoaderTests: XCTestCase {
         ])
 
         let shape = try XCTUnwrap(harness.rows("SELECT * FROM geo5_shps ORDER BY rowid LIMIT 2").last)
-        XCTAssertEqual(shape["shape"], "POINT (-122.2980 47.6010)")
-        XCTAssertEqual(shape["shape_longitude"], -122.298)
-        XCTAssertEqual(shape["shape_latitude"], 47.601)
-        XCTAssertEqual(shape["shape_latitude_2"], "label 2")
-        XCTAssertEqual(shape["inspections"], #"[["2015-03-03",true]]"#)
-        XCTAssertEqual(shape["mystery"], #"[2,"x"]"#)
+        XCTAssertEqual(shape["shape"] as DatabaseValue?, "POINT (-122.2980 47.6010)")
+        XCTAssertEqual(shape["shape_longitude"] as DatabaseValue?, -122.298)
+        XCTAssertEqual(shape["shape_latitude"] as DatabaseValue?, 47.601)
+        XCTAssertEqual(shape["shape_latitude_2"] as DatabaseValue?, "label 2")
+        XCTAssertEqual(shape["inspections"] as DatabaseValue?, #"[["2015-03-03",true]]"#)
+        XCTAssertEqual(shape["mystery"] as DatabaseValue?, #"[2,"x"]"#)
     }
 
     func testCatalogEntry() throws {

@@ -45,14 +45,14 @@ final class LivePortalTests: XCTestCase {
         XCTAssertEqual(try schema("via_soda2"), try schema("via_rows"))
         XCTAssertEqual(try schema("via_soda3"), try schema("via_rows"))
         let first = try XCTUnwrap(rows.first)
-        XCTAssertEqual(first["_id"], "row-0001_abcd.efgh")
-        XCTAssertEqual(first["_updated_at"], "2015-01-01T01:01:00Z")
-        XCTAssertEqual(first["opened"], "2015-02-11T00:00:00")
-        XCTAssertEqual(first["closed_at"], "2015-01-02T00:00:00Z")
-        XCTAssertEqual(first["amount"], 1.25)
-        XCTAssertEqual(first["site_latitude"], 47.601)
-        XCTAssertEqual(first["spot"], "POINT (-122.301 47.601)")
-        XCTAssertEqual(first["website_description"], "Site 1")
+        XCTAssertEqual(first["_id"] as DatabaseValue?, "row-0001_abcd.efgh")
+        XCTAssertEqual(first["_updated_at"] as DatabaseValue?, "2015-01-01T01:01:00Z")
+        XCTAssertEqual(first["opened"] as DatabaseValue?, "2015-02-11T00:00:00")
+        XCTAssertEqual(first["closed_at"] as DatabaseValue?, "2015-01-02T00:00:00Z")
+        XCTAssertEqual(first["amount"] as DatabaseValue?, 1.25)
+        XCTAssertEqual(first["site_latitude"] as DatabaseValue?, 47.601)
+        XCTAssertEqual(first["spot"] as DatabaseValue?, "POINT (-122.301 47.601)")
+        XCTAssertEqual(first["website_description"] as DatabaseValue?, "Site 1")
     }
 
     func testSODA2PagesAreStableAndStopOnTheFirstShortPage() throws {
