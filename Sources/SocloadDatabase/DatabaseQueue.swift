@@ -115,11 +115,26 @@ public final class DatabaseQueue: @unchecked Sendable {
         try await perform { database in try Self.performRead(database, body) }
     }
 
+    /// Runs `work` on the queue for an async caller. A cancelled task is answered at once with
+    /// `CancellationError` while its work waits behind others (which then never runs), and has
+    /// its statement interrupted while it runs (`QueuedWork`); the queue stays usable.
     private func perform<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            dispatchQueue.async {
-                continuation.resume(with: Result { try work(self.database) })
+        let queued = QueuedWork<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queued.attach(continuation)
+                dispatchQueue.async {
+                    guard queued.start() else { return }
+                    let result = Result { try work(self.database) }
+                    if queued.finish(result) {
+                        // Interrupted for this caller only: the next one runs.
+                        self.interruption.reset()
+                        if self.database.isInsideTransaction { try? self.database.execute(sql: "ROLLBACK") }
+                    }
+                }
             }
+        } onCancel: {
+            queued.cancel { self.interruption.request() }
         }
     }
 
