@@ -23,6 +23,25 @@ extension Database {
         return results
     }
 
+    /// Every row of the query decoded as `T` in turn, handed to `body` one at a time and never
+    /// held together: flat memory over millions of rows. `body` returns false to stop early.
+    ///
+    ///     try db.forEach(Nomination.self, sql: "select name, agency from n5m4_mism") { nomination in
+    ///         print(nomination.name)
+    ///         return true
+    ///     }
+    public func forEach<T: Decodable>(_ type: T.Type, sql: String, arguments: StatementArguments = [],
+                                      _ body: (T) throws -> Bool) throws {
+        let statement = try makeStatement(sql: sql)
+        try statement.bind(arguments)
+        let columns = ColumnLookup(names: statement.columnNames)
+        var rowIndex = 0
+        while try statement.step() {
+            guard try body(try RowDecoder.decode(type, values: statement.values(), columns: columns, rowIndex: rowIndex)) else { return }
+            rowIndex += 1
+        }
+    }
+
     /// The first row of the query decoded as `T`, or nil when there is none.
     public func fetchOne<T: Decodable>(_ type: T.Type, sql: String, arguments: StatementArguments = []) throws -> T? {
         let statement = try cachedStatement(sql: sql)

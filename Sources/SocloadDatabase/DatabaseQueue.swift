@@ -138,6 +138,19 @@ public final class DatabaseQueue: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the queue in a read transaction, without waiting for it (the producer of
+    /// `DatabaseRecords`, which hands its results over itself); `failed` gets what it threw, or
+    /// why it could not start (a closed queue).
+    func stream(_ work: @escaping @Sendable (Database) throws -> Void, failed: @escaping @Sendable (any Error) -> Void) {
+        dispatchQueue.async {
+            do {
+                try Self.performRead(self.database, work)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
     // MARK: - Transactions
 
     private static func performWrite<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {

@@ -8,8 +8,33 @@ import SocloadSQLite
 import SocloadTestSupport
 import XCTest
 
-/// The examples of the geometry and GeoPackage doc comments, and of rows and record updates.
+/// The examples of the geometry and GeoPackage doc comments, of rows, record updates and streaming.
 extension DocCommentExamples {
+    func testStreamingExamples() async throws {
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+        _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+        struct Nomination: Decodable, Sendable { var name: String; var agency: String? }
+        // Database.forEach
+        let names = try await queue.read { db -> Int in
+            var seen = 0
+            try db.forEach(Nomination.self, sql: "select name, agency from n5m4_mism") { nomination in
+                print(nomination.name)
+                seen += 1
+                return true
+            }
+            return seen
+        }
+        XCTAssertEqual(names, 300)
+        // DatabaseRecords
+        var streamed = 0
+        for try await nomination in queue.records(Nomination.self, sql: "select name, agency from n5m4_mism") {
+            print(nomination.name)
+            streamed += 1
+        }
+        XCTAssertEqual(streamed, 300)
+    }
+
     func testRecordUpdateAndRowExamples() throws {
         let queue = try DatabaseQueue(path: "agencies.sqlite")
         try queue.write { db in
