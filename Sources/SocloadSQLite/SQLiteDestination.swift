@@ -20,8 +20,23 @@ public struct SQLiteDestination: LoadDestination {
     ///
     ///     let queue = try DatabaseQueue(path: "crashes.gpkg")
     ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue, geoPackage: true))
+    /// Loads through a pool's writer, so that the pool's readers read on during the load; it
+    /// keeps the write-ahead log even into an empty file (which another load trades for the
+    /// rollback journal), so a reader never waits for a load's lock.
+    public init(pool: DatabasePool, geoPackage: Bool = false) {
+        self.init(queue: pool.writer, geoPackage: geoPackage, keepsWriteAheadLog: true)
+    }
+
     public init(queue: DatabaseQueue, geoPackage: Bool = false) {
+        self.init(queue: queue, geoPackage: geoPackage, keepsWriteAheadLog: false)
+    }
+
+    /// True: never switch to the rollback journal (a pool's readers need the WAL).
+    private let keepsWriteAheadLog: Bool
+
+    private init(queue: DatabaseQueue, geoPackage: Bool, keepsWriteAheadLog: Bool) {
         self.queue = queue
+        self.keepsWriteAheadLog = keepsWriteAheadLog
         makesGeoPackage = geoPackage
         columnLimit = ColumnLimit(maximum: queue.inDatabase { $0.maximumColumns }, database: "SQLite")
     }
@@ -39,7 +54,7 @@ public struct SQLiteDestination: LoadDestination {
     /// commit the WAL is checkpointed into the database file (see `DatabaseQueue.checkpoint()`), so
     /// the file alone holds the data even if the connection is never closed.
     public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
-        let isEmpty = try queue.inDatabase { db in
+        let isEmpty = try !keepsWriteAheadLog && queue.inDatabase { db in
             try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") == .integer(0)
         }
         // Durability is never traded for speed: a committed load survives a power cut, whatever

@@ -10,6 +10,21 @@ import XCTest
 
 /// The examples of the geometry and GeoPackage doc comments, of rows, record updates and streaming.
 extension DocCommentExamples {
+    func testPoolExamples() async throws {
+        do {
+            let queue = try DatabaseQueue(path: "socload.sqlite")
+            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+            _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+            queue.close()
+        }
+        // DatabasePool
+        let pool = try DatabasePool(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(pool: pool))
+        let count = try await pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from n5m4_mism") }
+        XCTAssertEqual(count, 300)
+        _ = loader
+    }
+
     func testStreamingExamples() async throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])

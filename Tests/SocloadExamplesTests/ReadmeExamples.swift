@@ -114,6 +114,32 @@ final class ReadmeExamples: ExampleTestCase {
         XCTAssertEqual(try queue.read { try $0.fetchAll(String.self, sql: "select name from agencies order by id") }, ["Treasury", "State"])
     }
 
+    /// "A small app: a pool, reads during a load, records, cancellation".
+    func testASmallApp() async throws {
+        let pool = try DatabasePool(path: "city.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(pool: pool))
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+        _ = try await loader.load(LoadRequest(reference: reference))
+
+        var refresh = LoadRequest(reference: reference)
+        refresh.force = true
+        let reload = Task { [refresh] in try await loader.load(refresh) }       // the nightly refresh
+        let nominations = try await pool.read { db in try db.count(in: "n5m4_mism") }  // answered at once: 300
+
+        struct Note: Codable { var id: Int64?; var nominee: String; var text: String }
+        try await pool.write { db in
+            try db.execute(sql: "create table if not exists notes (id integer primary key, nominee text, text text)")
+            try db.insert(Note(id: nil, nominee: "Ann", text: "call back"), into: "notes")
+        }
+        let slow = Task { try await pool.read { db in try db.fetchAll(Note.self, sql: "select * from notes") } }
+        slow.cancel()                                       // throws CancellationError; the pool goes on
+        _ = try await reload.value
+
+        XCTAssertEqual(nominations, 300)
+        let notes = try await pool.read { db in try db.count(in: "notes") }
+        XCTAssertEqual(notes, 1)
+    }
+
     private func loadBundledCopy() throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import SocloadCore
+import SocloadDatabase
+import XCTest
+
+/// `DatabasePool`: reads run at once beside a write, each on its snapshot; more reads than
+/// readers wait their turn; a closed pool says so.
+final class DatabasePoolTests: XCTestCase {
+    func testReadsGoOnWhileAWriteIsOpenAndSeeTheLastCommit() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"), maximumReaders: 2)
+        try await pool.write { db in try db.execute(sql: "create table t(a); insert into t values (1)") }
+        let mode = try await pool.read { db in try db.fetchValue(sql: "pragma journal_mode") }
+        XCTAssertEqual(mode, .text("wal"))
+
+        let writing = Atomic<Bool>(false), committed = Atomic<Bool>(false)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? pool.write { db in
+                try db.execute(sql: "insert into t select a + 1 from t")
+                writing.store(true, ordering: .sequentiallyConsistent)
+                release.wait()
+            }
+            committed.store(true, ordering: .sequentiallyConsistent)
+        }
+        while !writing.load(ordering: .sequentiallyConsistent) { try await Task.sleep(nanoseconds: 1_000_000) }
+        // Several reads at once, more than the readers, all while the write stays open.
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try await pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1 } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(counts, Array(repeating: 1, count: 6), "each read sees the last commit, not the open write")
+        XCTAssertFalse(committed.load(ordering: .sequentiallyConsistent), "the reads did not wait for the write")
+        // A read is one snapshot: the same answer before and after the write commits under it.
+        let snapshot = Task {
+            try await pool.read { db -> [Int] in
+                let before = try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1
+                release.signal()
+                while !committed.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
+                return [before, try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1]
+            }
+        }
+        let answers = try await snapshot.value
+        XCTAssertEqual(answers, [1, 1])
+        let after = try await pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from t") }
+        XCTAssertEqual(after, 2)
+        do {
+            try await pool.read { db in try db.execute(sql: "delete from t") }
+            XCTFail("a reader wrote")
+        } catch let error as DatabaseError {
+            XCTAssertTrue(error.isNotAuthorized, "\(error)")
+        }
+    }
+
+    func testAClosedPoolSaysSo() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"))
+        try pool.write { db in try db.execute(sql: "create table t(a)") }
+        _ = try pool.read { db in try db.fetchValue(sql: "select count(*) from t") }
+        pool.close()
+        XCTAssertThrowsError(try pool.read { db in try db.fetchValue(sql: "select 1") }) { error in
+            XCTAssertTrue("\(error)".contains("pool.sqlite is closed (its DatabasePool's close() ran)"), "\(error)")
+        }
+        XCTAssertThrowsError(try pool.write { db in try db.execute(sql: "insert into t values (1)") }) { error in
+            XCTAssertTrue("\(error)".contains("is closed"), "\(error)")
+        }
+    }
+}
