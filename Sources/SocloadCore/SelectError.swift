@@ -2,6 +2,11 @@
 public enum SelectError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownTable(String)
     case unknownColumn(String, table: String, columns: [String])
+    /// A record's property is a column of a lookup the table references (socload `extract`
+    /// moved it there), not of the table: follow it (`following:`) or read the foreign key.
+    case columnInLookup(String, table: String, lookup: String, foreignKey: String)
+    /// `following:` names a column no lookup of the table has.
+    case notInALookup(String, table: String)
 
     public var description: String {
         switch self {
@@ -9,6 +14,11 @@ public enum SelectError: Error, CustomStringConvertible, Sendable, Equatable {
             return "no table '\(table)'"
         case let .unknownColumn(column, table, columns):
             return "no column '\(column)' in \(table); its columns are: \(columns.shortList())"
+        case let .columnInLookup(column, table, lookup, foreignKey):
+            return "\(column) is not a column of \(table) but of its lookup \(lookup) (\(table).\(foreignKey) references it): "
+                + "read it with following: [\"\(column)\"], or decode \(foreignKey)"
+        case let .notInALookup(column, table):
+            return "following: \(column) is in no lookup of \(table) (no foreign key of \(table) references a table with that column)"
         }
     }
 }

@@ -63,17 +63,4 @@ extension Database {
         }
         return forms
     }
-
-    /// The rows of `table` where `predicate` holds, decoded as `T` by column name.
-    ///
-    ///     let events = try db.fetchAll(Event.self, from: "t",
-    ///                                  where: .in("category", cats) && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true),
-    ///                                  orderBy: ["start_time"], limit: 100)
-    public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
-                                       where predicate: Predicate = .all([]), orderBy: [String] = [],
-                                       limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil) throws -> [T] {
-        let query = try selectQuery(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
-                                    timestampForms: timestampForms)
-        return try fetchAll(type, sql: query.sql, arguments: StatementArguments(positional: query.arguments))
-    }
 }

@@ -3,14 +3,16 @@ struct RowDecoder: Decoder {
     let values: [DatabaseValue]
     let columns: ColumnLookup
     let rowIndex: Int
+    /// Where the properties asked for that have no column are noted (nil: nowhere).
+    var absentKeys: AbsentKeyLog?
     var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Decodes `T` from the row: a single-value type (String, Int?, Date, a raw-value enum...) from
     /// the first column, a type with properties by column name.
     static func decode<T: Decodable>(_ type: T.Type, values: [DatabaseValue], columns: ColumnLookup,
-                                     rowIndex: Int) throws -> T {
-        let decoder = RowDecoder(values: values, columns: columns, rowIndex: rowIndex)
+                                     rowIndex: Int, absentKeys: AbsentKeyLog? = nil) throws -> T {
+        let decoder = RowDecoder(values: values, columns: columns, rowIndex: rowIndex, absentKeys: absentKeys)
         if let first = values.first {
             let column = ColumnDecoder(value: first, context: decoder.context(forColumn: 0), codingPath: [])
             if let value = try column.decodeIfSingleValue(type) {
@@ -42,6 +44,12 @@ struct RowDecoder: Decoder {
     }
 }
 
+/// The names of the properties a decoding asked for that the row has no column for (an
+/// optional property, which decodes nil then).
+final class AbsentKeyLog {
+    var names: [String] = []
+}
+
 /// Properties looked up by column name, case-insensitively; the leftmost duplicate wins.
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RowDecoder
@@ -49,7 +57,9 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     var allKeys: [Key] { decoder.columns.names.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool {
-        decoder.columns.index(of: key.stringValue) != nil
+        let found = decoder.columns.index(of: key.stringValue) != nil
+        if !found { decoder.absentKeys?.names.append(key.stringValue) }
+        return found
     }
 
     private func columnIndex(_ key: Key) throws -> Int {

@@ -30,6 +30,16 @@ extension DocCommentExamples {
         let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
         _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
         struct Nomination: Decodable, Sendable { var name: String; var agency: String? }
+        // fetchAll(_:from:following:), after an extract
+        let extracted = try DatabaseQueue(path: "lookups.sqlite")
+        var request = LoadRequest(reference: reference)
+        request.extractions = [Extraction(columns: ["agency"])]
+        _ = try await DatasetLoader(destination: SQLiteDestination(queue: extracted)).load(request)
+        try await extracted.read { db in
+            let nominations = try db.fetchAll(Nomination.self, from: "n5m4_mism", following: ["agency"])
+            XCTAssertEqual(nominations.count, 300)
+            XCTAssertTrue(nominations.contains { $0.agency == "State" })
+        }
         // Database.forEach
         let names = try await queue.read { db -> Int in
             var seen = 0
