@@ -72,11 +72,11 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Maps column names to indexes once per statement, for decoding many rows.
-final class ColumnLookup: Sendable {
-    let names: [String]
+package final class ColumnLookup: Sendable {
+    package let names: [String]
     private let indexes: [String: Int]
 
-    init(names: [String]) {
+    package init(names: [String]) {
         self.names = names
         var indexes: [String: Int] = [:]
         for (index, name) in names.enumerated() where indexes[name.lowercased()] == nil {
@@ -86,7 +86,7 @@ final class ColumnLookup: Sendable {
     }
 
     /// The index of the leftmost column with that name, case-insensitive.
-    func index(of name: String) -> Int? {
+    package func index(of name: String) -> Int? {
         indexes[name] ?? indexes[name.lowercased()]
     }
 }

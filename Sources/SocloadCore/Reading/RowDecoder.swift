@@ -1,16 +1,16 @@
 /// Decodes a `Decodable` value from one result row, matching properties to columns by name.
-struct RowDecoder: Decoder {
+package struct RowDecoder: Decoder {
     let values: [DatabaseValue]
     let columns: ColumnLookup
     let rowIndex: Int
     /// Where the properties asked for that have no column are noted (nil: nowhere).
     var absentKeys: AbsentKeyLog?
-    var codingPath: [any CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package var codingPath: [any CodingKey] = []
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Decodes `T` from the row: a single-value type (String, Int?, Date, a raw-value enum...) from
     /// the first column, a type with properties by column name.
-    static func decode<T: Decodable>(_ type: T.Type, values: [DatabaseValue], columns: ColumnLookup,
+    package static func decode<T: Decodable>(_ type: T.Type, values: [DatabaseValue], columns: ColumnLookup,
                                      rowIndex: Int, absentKeys: AbsentKeyLog? = nil) throws -> T {
         let decoder = RowDecoder(values: values, columns: columns, rowIndex: rowIndex, absentKeys: absentKeys)
         if let first = values.first {
@@ -26,17 +26,17 @@ struct RowDecoder: Decoder {
         ColumnContext(column: columns.names[index], row: rowIndex)
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(RowKeyedContainer<Key>(decoder: self))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
             codingPath: codingPath, debugDescription: "a row decodes by column name, not as an array"))
     }
 
     /// A single value read from a row is its first column, as in `fetchAll(String.self, sql: "select name ...")`.
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
         guard !values.isEmpty else {
             throw RowDecodingError.missingColumn(column: "(first column)", availableColumns: [], row: rowIndex)
         }
@@ -46,8 +46,10 @@ struct RowDecoder: Decoder {
 
 /// The names of the properties a decoding asked for that the row has no column for (an
 /// optional property, which decodes nil then).
-final class AbsentKeyLog {
-    var names: [String] = []
+package final class AbsentKeyLog {
+    package var names: [String] = []
+
+    package init() {}
 }
 
 /// Properties looked up by column name, case-insensitively; the leftmost duplicate wins.

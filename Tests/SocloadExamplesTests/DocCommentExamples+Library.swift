@@ -25,6 +25,19 @@ extension DocCommentExamples {
         _ = loader
     }
 
+    func testReadRoleRecordExamples() throws {
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+        queue.close()
+        let database: any LoadedDatabase = try SQLiteLoadedDatabase(path: "socload.sqlite")
+        // LoadedDatabase.fetchAll(_:from:where:orderBy:limit:)
+        struct Nomination: Decodable { var name: String; var holdover: Bool; var agency: String? }
+        let state = try database.fetchAll(Nomination.self, from: "n5m4_mism", where: .equals("agency", "State"),
+                                          orderBy: ["name"], limit: 10)
+        XCTAssertEqual(state.count, 10)
+    }
+
     func testStreamingExamples() async throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])

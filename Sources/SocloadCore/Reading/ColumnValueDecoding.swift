@@ -1,16 +1,21 @@
 import Foundation
 
 /// Where a value being decoded came from, for error messages.
-struct ColumnContext {
-    let column: String
-    let row: Int
+package struct ColumnContext {
+    package let column: String
+    package let row: Int
+
+    package init(column: String, row: Int) {
+        self.column = column
+        self.row = row
+    }
 }
 
 /// Turns one stored value into a Swift value, for the types that have a direct SQLite meaning.
-enum ColumnValueDecoding {
+package enum ColumnValueDecoding {
     /// The value decoded as `T` when `T` is a type with a direct SQLite meaning (String, numbers,
     /// Bool, Date, ...); nil when `T` is some other type, to be decoded through its `init(from:)`.
-    static func decodeIfBuiltIn<T>(_ type: T.Type, from value: DatabaseValue, context: ColumnContext) throws -> T? {
+    package static func decodeIfBuiltIn<T>(_ type: T.Type, from value: DatabaseValue, context: ColumnContext) throws -> T? {
         switch type {
         case is String.Type: return try string(value, context) as? T
         case is Int.Type: return try integer(Int.self, value, context) as? T
@@ -36,7 +41,7 @@ enum ColumnValueDecoding {
         }
     }
 
-    static func mismatch<T>(_ value: DatabaseValue, _ type: T.Type, _ context: ColumnContext,
+    package static func mismatch<T>(_ value: DatabaseValue, _ type: T.Type, _ context: ColumnContext,
                             _ detail: String? = nil) -> RowDecodingError {
         .typeMismatch(column: context.column, row: context.row, storedType: value.storageClassName,
                       swiftType: String(describing: type), detail: detail)

@@ -1,0 +1,42 @@
+/// Records from either database, through the read role: the same `Codable` reading by column
+/// name, with the same errors, whether the table is in SQLite or PostgreSQL.
+///
+///     struct Nomination: Decodable { var name: String; var holdover: Bool; var agency: String? }
+///     let state = try database.fetchAll(Nomination.self, from: "n5m4_mism", where: .equals("agency", "State"),
+///                                       orderBy: ["name"], limit: 10)
+///
+/// Values arrive in the forms SQLite stores (PostgreSQL's booleans as 0/1, its numerics as the
+/// number, its timestamps as ISO-8601 text), so a property reads the same from both.
+extension LoadedDatabase {
+    /// The rows of `table` where `predicate` holds, decoded as `T` by column name (the SELECT of
+    /// `selectStatement`, its columns checked against the table first).
+    public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
+                                       where predicate: Predicate = .all([]), orderBy: [String] = [],
+                                       limit: Int? = nil) throws -> [T] {
+        let statement = try selectStatement(SelectRequest(table: table, columns: columns, predicate: predicate,
+                                                          orderBy: orderBy, limit: limit))
+        return try fetchAll(type, statement)
+    }
+
+    /// The rows of a statement in the database's own SQL (`?` for SQLite, `$1` for PostgreSQL),
+    /// decoded as `T` by column name; its values are bound, never spliced.
+    public func fetchAll<T: Decodable>(_ type: T.Type, _ statement: SQLFragment) throws -> [T] {
+        var names = ColumnLookup(names: [])
+        var results: [T] = []
+        try read(statement, columns: { names = ColumnLookup(names: $0) }) { values in
+            results.append(try RowDecoder.decode(type, values: values, columns: names, rowIndex: results.count))
+        }
+        return results
+    }
+
+    /// The number of rows of `table` where `predicate` holds.
+    public func count(in table: String, matching predicate: Predicate = .all([])) throws -> Int {
+        let select = try selectStatement(SelectRequest(table: table, columns: nil, predicate: predicate, orderBy: [], limit: nil))
+        var count = 0
+        try read(SQLFragment(sql: "SELECT count(*) FROM (\(select.sql)) AS \"counted\"", arguments: select.arguments),
+                 columns: { _ in }) { values in
+            if case .integer(let value)? = values.first { count = Int(value) }
+        }
+        return count
+    }
+}
