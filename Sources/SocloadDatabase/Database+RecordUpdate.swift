@@ -17,11 +17,7 @@ extension Database {
     @discardableResult
     public func update<T: Encodable>(_ record: T, in table: String, by keyColumns: [String]) throws -> Int {
         let values = try checkedValues(of: record, in: table)
-        let key = try keyNames(keyColumns, of: values, in: table)
-        let primaryKey = Set(try fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?) WHERE pk > 0",
-                                          arguments: [table]))
-        let changed = values.filter { !key.contains($0.column.lowercased()) }
-            .filter { !(primaryKey.contains($0.column.lowercased()) && $0.value == .null) }
+        let changed = try updatedValues(values, keyColumns: keyColumns, in: table)
         guard !changed.isEmpty else { return 0 }
         let keyValues = keyColumns.map { name in values.first { $0.column.lowercased() == name.lowercased() }?.value ?? .null }
         let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) IS ?" }.joined(separator: " AND ")

@@ -26,11 +26,7 @@ extension Database {
     /// together (`RecordWriteError.notUnique` otherwise).
     public func upsert<T: Encodable>(_ record: T, into table: String, by keyColumns: [String]) throws {
         let values = try checkedValues(of: record, in: table)
-        let key = try keyNames(keyColumns, of: values, in: table)
-        let primaryKey = Set(try fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?) WHERE pk > 0",
-                                          arguments: [table]))
-        let updates = values.filter { !key.contains($0.column.lowercased()) }
-            .filter { !(primaryKey.contains($0.column.lowercased()) && $0.value == .null) }
+        let updates = try updatedValues(values, keyColumns: keyColumns, in: table)
             .map { "\($0.column.quotedDatabaseIdentifier) = excluded.\($0.column.quotedDatabaseIdentifier)" }
         let sql = "INSERT INTO \(table.quotedDatabaseIdentifier) (\(Self.columnList(values))) VALUES (\(Self.placeholders(values.count))) "
             + "ON CONFLICT (\(keyColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) DO "
@@ -82,6 +78,17 @@ extension Database {
             }
         }
         return values
+    }
+
+    /// The values a write by `keyColumns` changes in a row: all but the key's, and but a
+    /// primary key the record leaves nil (an `id: nil` keeps the row's id).
+    func updatedValues(_ values: [(column: String, value: DatabaseValue)], keyColumns: [String],
+                       in table: String) throws -> [(column: String, value: DatabaseValue)] {
+        let key = try keyNames(keyColumns, of: values, in: table)
+        let primaryKey = Set(try fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?) WHERE pk > 0",
+                                          arguments: [table]))
+        return values.filter { !key.contains($0.column.lowercased()) }
+            .filter { !(primaryKey.contains($0.column.lowercased()) && $0.value == .null) }
     }
 
     func keyNames(_ keyColumns: [String], of values: [(column: String, value: DatabaseValue)],
