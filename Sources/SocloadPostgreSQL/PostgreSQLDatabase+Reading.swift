@@ -26,13 +26,24 @@ extension PostgreSQLDatabase {
     /// (`read` binds them as the text PostgreSQL reads).
     public func selectQuery(from table: String, columns selected: [String]? = nil, where predicate: Predicate = .all([]),
                             orderBy: [String] = [], limit: Int? = nil) throws -> SQLFragment {
+        try checkedSelect(from: table, columns: selected, where: predicate, orderBy: orderBy, limit: limit).select
+    }
+
+    /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a DELETE or a count
+    /// over the same rows.
+    func checkedSelect(from table: String, columns selected: [String]? = nil, where predicate: Predicate,
+                       orderBy: [String] = [], limit: Int? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: dialect) { table in try self.columns(of: table).map(\.name) }
         let request = SelectRequest(table: table, columns: selected, predicate: predicate, orderBy: orderBy, limit: limit)
-        return try writer.statement(request) { predicate in
+        var written: SQLFragment?
+        let select = try writer.statement(request) { predicate in
             var condition = ConditionWriter(dialect: dialect, columnTypes: try catalog.planTable(named: table)?.conditionColumnTypes ?? [:],
                                             foldsAccents: hasUnaccent)
-            return condition.condition(predicate).map { ($0, condition.arguments) }
+            let sql = condition.condition(predicate)
+            written = sql.map { SQLFragment(sql: $0, arguments: condition.arguments) }
+            return sql.map { ($0, condition.arguments) }
         }
+        return (select, written)
     }
 
     /// The statements that make the table as it is now: CREATE TABLE, then its constraints,

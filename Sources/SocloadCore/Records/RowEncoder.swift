@@ -5,9 +5,9 @@ import Foundation
 /// Data, URL, UUID, Decimal) are stored as `DatabaseValue` gives them, a raw-value enum as its raw
 /// value, any other nested value (a struct, an array) as JSON text, which the reading side
 /// decodes back. An optional that is nil is NULL (not left out), so an upsert can clear a column.
-struct RowEncoder {
+package struct RowEncoder {
     /// Column values in property order.
-    static func encode<T: Encodable>(_ record: T) throws -> [(column: String, value: DatabaseValue)] {
+    package static func encode<T: Encodable>(_ record: T) throws -> [(column: String, value: DatabaseValue)] {
         let storage = RowStorage()
         do {
             try record.encode(to: RowEncoderCore(storage: storage))
