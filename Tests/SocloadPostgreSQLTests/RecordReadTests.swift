@@ -58,4 +58,24 @@ final class RecordReadTests: PostgreSQLTestCase {
             }
         }
     }
+
+    func testAPropertyMovedToALookupIsNamedOnBothDatabases() throws {
+        let reference = DatasetReference(location: .file(Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path),
+                                         datasetID: "n5m4-mism", domain: nil)
+        var request = LoadRequest(reference: reference)
+        request.extractions = [Extraction(columns: ["agency"])]
+        _ = try loader().load(request)
+        let sqlitePath = directory.appendingPathComponent("lookups.sqlite").path
+        _ = try DatasetLoader(destination: SQLiteDestination(queue: try DatabaseQueue(path: sqlitePath))).load(request)
+        let postgreSQL: any LoadedDatabase = PostgreSQLDatabase(connection: try database.connect(), schema: "public")
+        let sqlite: any LoadedDatabase = try SQLiteLoadedDatabase(path: sqlitePath)
+        struct Named: Decodable { var name: String; var agency: String? }
+        struct Keyed: Decodable { var name: String; var agencyID: Int?; enum CodingKeys: String, CodingKey { case name, agencyID = "agency_id" } }
+        for database in [postgreSQL, sqlite] {
+            XCTAssertThrowsError(try database.fetchAll(Named.self, from: "n5m4_mism", limit: 2)) { error in
+                XCTAssertEqual(error as? SelectError, .columnInLookup("agency", table: "n5m4_mism", lookup: "agency", foreignKey: "agency_id"))
+            }
+            XCTAssertEqual(try database.fetchAll(Keyed.self, from: "n5m4_mism").compactMap(\.agencyID).isEmpty, false)
+        }
+    }
 }

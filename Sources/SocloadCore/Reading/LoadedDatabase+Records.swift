@@ -9,22 +9,39 @@
 /// number, its timestamps as ISO-8601 text), so a property reads the same from both.
 extension LoadedDatabase {
     /// The rows of `table` where `predicate` holds, decoded as `T` by column name (the SELECT of
-    /// `selectStatement`, its columns checked against the table first).
+    /// `selectStatement`, its columns checked against the table first). A property of `T` that
+    /// socload's `extract` moved to a lookup of the table is `SelectError.columnInLookup` (it
+    /// would be nil in every row): read the foreign key, or join the lookup in SQL.
     public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
                                        where predicate: Predicate = .all([]), orderBy: [String] = [],
                                        limit: Int? = nil) throws -> [T] {
         let statement = try selectStatement(SelectRequest(table: table, columns: columns, predicate: predicate,
                                                           orderBy: orderBy, limit: limit))
-        return try fetchAll(type, statement)
+        let absent = AbsentKeyLog()
+        let records = try fetchAll(type, statement, absentKeys: absent)
+        if !absent.names.isEmpty, let plan = try planTable(named: table) {
+            for name in absent.names {
+                if let lookup = plan.lookups.first(where: { $0.columns.contains { $0.name.lowercased() == name.lowercased() } }) {
+                    throw SelectError.columnInLookup(name, table: table, lookup: lookup.table, foreignKey: lookup.foreignKey)
+                }
+            }
+        }
+        return records
     }
 
     /// The rows of a statement in the database's own SQL (`?` for SQLite, `$1` for PostgreSQL),
     /// decoded as `T` by column name; its values are bound, never spliced.
     public func fetchAll<T: Decodable>(_ type: T.Type, _ statement: SQLFragment) throws -> [T] {
+        try fetchAll(type, statement, absentKeys: nil)
+    }
+
+    /// `fetchAll`, noting in `absentKeys` the properties the first row had no column for.
+    private func fetchAll<T: Decodable>(_ type: T.Type, _ statement: SQLFragment, absentKeys: AbsentKeyLog?) throws -> [T] {
         var names = ColumnLookup(names: [])
         var results: [T] = []
         try read(statement, columns: { names = ColumnLookup(names: $0) }) { values in
-            results.append(try RowDecoder.decode(type, values: values, columns: names, rowIndex: results.count))
+            results.append(try RowDecoder.decode(type, values: values, columns: names, rowIndex: results.count,
+                                                 absentKeys: results.isEmpty ? absentKeys : nil))
         }
         return results
     }
