@@ -12,20 +12,22 @@ extension Database {
     public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
                             orderBy: [String] = [], limit: Int? = nil,
                             timestampForms: [String: TimestampForm]? = nil,
-                            columnTypes: [String: LogicalType]? = nil) throws -> SQLFragment {
+                            columnTypes: [String: LogicalType]? = nil, following: [FollowedColumn] = []) throws -> SQLFragment {
         try checkedSelect(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
-                          timestampForms: timestampForms, columnTypes: columnTypes).select
+                          timestampForms: timestampForms, columnTypes: columnTypes, following: following).select
     }
 
     /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a statement of
     /// another kind over the same rows (`count(in:matching:)`, `delete(from:matching:)`).
     func checkedSelect(from table: String, columns: [String]? = nil, where predicate: Predicate, orderBy: [String] = [],
                        limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil,
-                       columnTypes: [String: LogicalType]? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
+                       columnTypes: [String: LogicalType]? = nil,
+                       following: [FollowedColumn] = []) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: SQLiteDialect()) { table in
             try self.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
         }
-        let request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
+        var request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
+        request.following = following
         var written: SQLFragment?
         let select = try writer.statement(request) { predicate in
             let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)

@@ -18,21 +18,12 @@ extension Database {
                                        where predicate: Predicate = .all([]), orderBy: [String] = [],
                                        limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil,
                                        following: [String] = []) throws -> [T] {
-        var query = try selectQuery(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
-                                    timestampForms: timestampForms)
-        if !following.isEmpty {
-            let from = " FROM \(table.quotedDatabaseIdentifier)"
-            guard let range = query.sql.range(of: from) else { throw SelectError.unknownTable(table) }
-            let extra = try following.map { name -> String in
-                guard let lookup = try lookupColumn(named: name, of: table) else {
-                    throw SelectError.notInALookup(name, table: table)
-                }
-                return ", (SELECT \"l\".\(lookup.column.quotedDatabaseIdentifier) FROM \(lookup.lookup.quotedDatabaseIdentifier) AS \"l\" "
-                    + "WHERE \"l\".\(lookup.key.quotedDatabaseIdentifier) = \(table.quotedDatabaseIdentifier)."
-                    + "\(lookup.foreignKey.quotedDatabaseIdentifier)) AS \(name.quotedDatabaseIdentifier)"
-            }.joined()
-            query.sql.insert(contentsOf: extra, at: range.lowerBound)
+        let followed = try following.map { name -> FollowedColumn in
+            guard let lookup = try lookupColumn(named: name, of: table) else { throw SelectError.notInALookup(name, table: table) }
+            return FollowedColumn(column: lookup.column, lookup: lookup.lookup, key: lookup.key, foreignKey: lookup.foreignKey)
         }
+        let query = try selectQuery(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
+                                    timestampForms: timestampForms, following: followed)
         let statement = try makeStatement(sql: query.sql)
         try statement.bind(StatementArguments(positional: query.arguments))
         let names = ColumnLookup(names: statement.columnNames)

@@ -25,16 +25,18 @@ extension PostgreSQLDatabase {
     /// The SELECT `socload select` runs: the table's columns checked, values bound as `$n`
     /// (`read` binds them as the text PostgreSQL reads).
     public func selectQuery(from table: String, columns selected: [String]? = nil, where predicate: Predicate = .all([]),
-                            orderBy: [String] = [], limit: Int? = nil) throws -> SQLFragment {
-        try checkedSelect(from: table, columns: selected, where: predicate, orderBy: orderBy, limit: limit).select
+                            orderBy: [String] = [], limit: Int? = nil, following: [FollowedColumn] = []) throws -> SQLFragment {
+        try checkedSelect(from: table, columns: selected, where: predicate, orderBy: orderBy, limit: limit, following: following).select
     }
 
     /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a DELETE or a count
     /// over the same rows.
     func checkedSelect(from table: String, columns selected: [String]? = nil, where predicate: Predicate,
-                       orderBy: [String] = [], limit: Int? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
+                       orderBy: [String] = [], limit: Int? = nil,
+                       following: [FollowedColumn] = []) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: dialect) { table in try self.columns(of: table).map(\.name) }
-        let request = SelectRequest(table: table, columns: selected, predicate: predicate, orderBy: orderBy, limit: limit)
+        var request = SelectRequest(table: table, columns: selected, predicate: predicate, orderBy: orderBy, limit: limit)
+        request.following = following
         var written: SQLFragment?
         let select = try writer.statement(request) { predicate in
             var condition = ConditionWriter(dialect: dialect, columnTypes: try catalog.planTable(named: table)?.conditionColumnTypes ?? [:],

@@ -153,7 +153,8 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
             let query = try db.selectQuery(from: request.table, columns: request.columns, where: request.predicate,
                                            orderBy: request.orderBy, limit: request.limit,
                                            timestampForms: try catalog.timestampForms(of: request.table),
-                                           columnTypes: try catalog.planTable(named: request.table)?.conditionColumnTypes)
+                                           columnTypes: try catalog.planTable(named: request.table)?.conditionColumnTypes,
+                                           following: request.following)
             return SQLFragment(sql: query.sql, arguments: query.arguments)
         }
     }

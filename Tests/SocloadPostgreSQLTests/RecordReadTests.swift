@@ -69,13 +69,23 @@ final class RecordReadTests: PostgreSQLTestCase {
         _ = try DatasetLoader(destination: SQLiteDestination(queue: try DatabaseQueue(path: sqlitePath))).load(request)
         let postgreSQL: any LoadedDatabase = PostgreSQLDatabase(connection: try database.connect(), schema: "public")
         let sqlite: any LoadedDatabase = try SQLiteLoadedDatabase(path: sqlitePath)
-        struct Named: Decodable { var name: String; var agency: String? }
+        struct Named: Decodable, Equatable { var name: String; var agency: String? }
         struct Keyed: Decodable { var name: String; var agencyID: Int?; enum CodingKeys: String, CodingKey { case name, agencyID = "agency_id" } }
         for database in [postgreSQL, sqlite] {
             XCTAssertThrowsError(try database.fetchAll(Named.self, from: "n5m4_mism", limit: 2)) { error in
                 XCTAssertEqual(error as? SelectError, .columnInLookup("agency", table: "n5m4_mism", lookup: "agency", foreignKey: "agency_id"))
             }
             XCTAssertEqual(try database.fetchAll(Keyed.self, from: "n5m4_mism").compactMap(\.agencyID).isEmpty, false)
+            XCTAssertThrowsError(try database.fetchAll(Named.self, from: "n5m4_mism", following: ["budget"])) { error in
+                XCTAssertEqual(error as? SelectError, .notInALookup("budget", table: "n5m4_mism"))
+            }
         }
+        // Followed, the lookup's values come back as the table had them, the same from both.
+        let order = ["name", "nomination_date"]
+        let fromPostgreSQL = try postgreSQL.fetchAll(Named.self, from: "n5m4_mism", where: .equals("holdover", 1), orderBy: order,
+                                                     following: ["agency"])
+        XCTAssertEqual(fromPostgreSQL, try sqlite.fetchAll(Named.self, from: "n5m4_mism", where: .equals("holdover", 1), orderBy: order,
+                                                           following: ["agency"]))
+        XCTAssertTrue(fromPostgreSQL.contains { $0.agency == "State" }, "\(fromPostgreSQL.prefix(3))")
     }
 }

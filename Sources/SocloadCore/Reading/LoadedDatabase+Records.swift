@@ -9,14 +9,19 @@
 /// number, its timestamps as ISO-8601 text), so a property reads the same from both.
 extension LoadedDatabase {
     /// The rows of `table` where `predicate` holds, decoded as `T` by column name (the SELECT of
-    /// `selectStatement`, its columns checked against the table first). A property of `T` that
-    /// socload's `extract` moved to a lookup of the table is `SelectError.columnInLookup` (it
-    /// would be nil in every row): read the foreign key, or join the lookup in SQL.
+    /// `selectStatement`, its columns checked against the table first). `following` names
+    /// columns socload's `extract` moved to the table's lookups: each is read from its lookup row
+    /// (`FollowedColumn`). A property of `T` moved so and not followed is
+    /// `SelectError.columnInLookup` (it would be nil in every row).
     public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
                                        where predicate: Predicate = .all([]), orderBy: [String] = [],
-                                       limit: Int? = nil) throws -> [T] {
-        let statement = try selectStatement(SelectRequest(table: table, columns: columns, predicate: predicate,
-                                                          orderBy: orderBy, limit: limit))
+                                       limit: Int? = nil, following: [String] = []) throws -> [T] {
+        var request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
+        if !following.isEmpty {
+            guard let plan = try planTable(named: table) else { throw SelectError.notInALookup(following[0], table: table) }
+            request.following = try FollowedColumn.columns(following, of: plan)
+        }
+        let statement = try selectStatement(request)
         let absent = AbsentKeyLog()
         let records = try fetchAll(type, statement, absentKeys: absent)
         if !absent.names.isEmpty, let plan = try planTable(named: table) {

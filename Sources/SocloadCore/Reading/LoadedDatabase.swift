@@ -119,6 +119,9 @@ public struct SelectRequest: Sendable {
     /// Column names; a leading `-` sorts descending.
     public var orderBy: [String]
     public var limit: Int?
+    /// Columns read from the lookups the table's foreign keys reference, as if the table had
+    /// them (after socload `extract`), after the selected ones.
+    public var following: [FollowedColumn] = []
 
     public init(table: String, columns: [String]? = nil, predicate: Predicate = .all([]), orderBy: [String] = [],
                 limit: Int? = nil) {
@@ -127,6 +130,36 @@ public struct SelectRequest: Sendable {
         self.predicate = predicate
         self.orderBy = orderBy
         self.limit = limit
+    }
+}
+
+/// A column of a lookup read beside a table's own: `column` of the `lookup` row whose `key`
+/// is the table's `foreignKey`, NULL where there is none.
+public struct FollowedColumn: Sendable, Equatable {
+    public var column: String
+    public var lookup: String
+    public var key: String
+    public var foreignKey: String
+
+    public init(column: String, lookup: String, key: String, foreignKey: String) {
+        self.column = column
+        self.lookup = lookup
+        self.key = key
+        self.foreignKey = foreignKey
+    }
+
+    /// The followed columns of a plan table's lookups named `names`; a name no lookup has is
+    /// `SelectError.notInALookup`.
+    public static func columns(_ names: [String], of table: PlanTable) throws -> [FollowedColumn] {
+        try names.map { name in
+            for lookup in table.lookups {
+                if let column = lookup.columns.first(where: { $0.name.lowercased() == name.lowercased() }) {
+                    return FollowedColumn(column: column.name, lookup: lookup.table, key: PlanLookup.keyColumn,
+                                          foreignKey: lookup.foreignKey)
+                }
+            }
+            throw SelectError.notInALookup(name, table: table.name)
+        }
     }
 }
 

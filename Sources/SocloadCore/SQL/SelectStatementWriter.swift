@@ -33,7 +33,12 @@ public struct SelectStatementWriter {
                 throw SelectError.unknownColumn(name, table: related, columns: columns)
             }
         }
-        let selected = request.columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*"
+        let followed = request.following.map { followed in
+            ", (SELECT \"l\".\(followed.column.quotedDatabaseIdentifier) FROM \(dialect.table(followed.lookup)) AS \"l\" "
+                + "WHERE \"l\".\(followed.key.quotedDatabaseIdentifier) = \(dialect.table(request.table))."
+                + "\(followed.foreignKey.quotedDatabaseIdentifier)) AS \(followed.column.quotedDatabaseIdentifier)"
+        }.joined()
+        let selected = (request.columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*") + followed
         var sql = "SELECT \(selected) FROM \(dialect.table(request.table))"
         var arguments: [DatabaseValue] = []
         if let condition = try condition(request.predicate) {
