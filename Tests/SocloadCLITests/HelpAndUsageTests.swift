@@ -27,7 +27,7 @@ final class HelpAndUsageTests: XCTestCase {
             OPTIONS:
               --db <path|url>         A SQLite file, or postgresql://user@host/db (postgres: alone: the PG* variables). (default: socload.sqlite, or $SOCLOAD_DB)
               --schema <name>         The PostgreSQL schema for tables and the catalog. (default: public)
-              --format <format>       Output format: table|csv|json|ndjson|markdown|geojson. (default: table on a terminal, csv otherwise)
+              --format <format>       Output format: table|csv|tsv|json|ndjson|markdown|geojson. (default: table on a terminal, csv otherwise)
               --param <value>         A value for the next ? parameter, or :name=value for a named one.
               --write                 Allow the statement to change the database.
               --timeout <seconds>     Cancel the statement after this many seconds (exit 75).
@@ -126,7 +126,7 @@ final class HelpAndUsageTests: XCTestCase {
         let run = try SocloadProcess.run(["query", "select 1", "--db", db, "--format", "xml"])
         XCTAssertEqual(run.status, 64)
         XCTAssertEqual(run.stderr, """
-            Error: --format takes one of table|csv|json|ndjson|markdown|geojson, not 'xml'
+            Error: --format takes one of table|csv|tsv|json|ndjson|markdown|geojson, not 'xml'
               See 'socload query --help' for more information.
 
             """)

@@ -2,7 +2,7 @@ import SocloadDatabase
 
 /// The formats query results can be written in.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case table, csv, json, ndjson, markdown, geojson
+    case table, csv, tsv, json, ndjson, markdown, geojson
 
     static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
@@ -22,6 +22,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .table: return AlignedTextWriter(output: output)
         case .csv: return CSVWriter(output: output)
+        case .tsv: return TSVWriter(output: output)
         case .json: return JSONWriter(output: output, lines: false)
         case .ndjson: return JSONWriter(output: output, lines: true)
         case .markdown: return MarkdownWriter(output: output)
