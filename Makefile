@@ -4,8 +4,8 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libpq-dev sqlite3 python3 time
 # The tests also start a throwaway PostgreSQL 15 server, with PostGIS (scripts/with-postgres.sh), and
-# check GeoPackages with GDAL (ogrinfo, validate_gpkg.py).
-TEST_PACKAGES := postgresql-15 postgresql-15-postgis-3 gdal-bin python3-gdal
+# check GeoPackages with GDAL (ogrinfo, validate_gpkg.py) and completion scripts with zsh and fish.
+TEST_PACKAGES := postgresql-15 postgresql-15-postgis-3 gdal-bin python3-gdal zsh fish
 N ?= 1000000
 SOCLOAD := .build/release/socload
 DB ?= socload.sqlite

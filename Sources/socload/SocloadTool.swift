@@ -8,6 +8,7 @@ enum SocloadTool {
     static var commands: [any Command.Type] { [
         FetchCommand.self, RefreshCommand.self, StatusCommand.self, SearchCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, SchemaCommand.self,
         InfoCommand.self, ChangesCommand.self, VerifyCommand.self, ExtractCommand.self, RecountCommand.self, DropCommand.self,
+        CompletionCommand.self,
     ] }
 
     static let rootSpec = CommandSpec(

@@ -70,6 +70,7 @@ final class HelpAndUsageTests: XCTestCase {
               extract                 Move columns of a loaded table into a lookup table, keeping a foreign key (as sqlite-utils extract).
               recount                 Make the counts a table's lookups keep again from its rows.
               drop                    Remove a loaded table and its catalog entry.
+              completion              Print a shell completion script for bash, zsh or fish.
               help                    Show help for a command.
             """), run.stdout)
         XCTAssertEqual(try SocloadProcess.run(["help"]).stdout, run.stdout)

@@ -1,0 +1,167 @@
+/// `socload completion bash|zsh|fish`: a completion script made from the same command
+/// declarations (`CommandSpec`) as the help, so it never lists an option that is not there.
+/// It completes the commands, each command's options, the values of an option that takes one of
+/// a few (`--format`, `--api`, `--on-schema-change`...), and files where a value is a path.
+enum CompletionScript {
+    enum Shell: String, CaseIterable {
+        case bash, zsh, fish
+    }
+
+    static func script(for shell: Shell, commands: [CommandSpec]) -> String {
+        switch shell {
+        case .bash: return bash(commands)
+        case .zsh: return zsh(commands)
+        case .fish: return fish(commands)
+        }
+    }
+
+    /// The values an option takes, when they are a few known words.
+    static func choices(of option: OptionSpec) -> [String]? {
+        guard let valueName = option.valueName else { return nil }
+        if valueName == "format" { return OutputFormat.allCases.map(\.rawValue) }
+        if valueName == "api" || option.name == "api" { return ["auto", "rows", "soda2", "soda3"] }
+        if valueName == "shell" { return Shell.allCases.map(\.rawValue) }
+        let words = valueName.split(separator: "|").map(String.init)
+        return words.count > 1 && words.allSatisfy({ $0.allSatisfy { $0.isLetter || $0 == "-" } }) ? words : nil
+    }
+
+    /// True when the option's value is a file or directory.
+    static func takesPath(_ option: OptionSpec) -> Bool {
+        guard let valueName = option.valueName else { return false }
+        return ["path", "dir", "file", "path|url", "file|url"].contains(valueName)
+    }
+
+    // MARK: - bash
+
+    private static func bash(_ commands: [CommandSpec]) -> String {
+        var cases = ""
+        for command in commands {
+            let options = command.options.map { "--" + $0.name } + ["--help"]
+            var values = ""
+            for option in command.options where !option.isFlag {
+                let completion = choices(of: option).map { "COMPREPLY=($(compgen -W '\($0.joined(separator: " "))' -- \"$cur\"))" }
+                    ?? (takesPath(option) ? "COMPREPLY=($(compgen -f -- \"$cur\"))" : "COMPREPLY=()")
+                values += "                --\(option.name)) \(completion); return ;;\n"
+            }
+            cases += """
+                    \(command.name))
+                        case "$prev" in
+            \(values)            esac
+                        if [[ "$cur" == -* ]]; then
+                            COMPREPLY=($(compgen -W '\(options.joined(separator: " "))' -- "$cur"))
+                        else
+                            COMPREPLY=($(compgen -f -- "$cur"))
+                        fi
+                        ;;
+
+            """
+        }
+        return """
+            # bash completion for socload (socload completion bash). Load it with
+            #   source <(socload completion bash)
+            _socload() {
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+                if [[ $COMP_CWORD -eq 1 ]]; then
+                    COMPREPLY=($(compgen -W '\(commands.map(\.name).joined(separator: " ")) help --help --version' -- "$cur"))
+                    return
+                fi
+                case "${COMP_WORDS[1]}" in
+            \(cases)        help)
+                        COMPREPLY=($(compgen -W '\(commands.map(\.name).joined(separator: " "))' -- "$cur"))
+                        ;;
+                esac
+            }
+            complete -o filenames -F _socload socload
+
+            """
+    }
+
+    // MARK: - zsh
+
+    /// Help text as zsh's `_arguments` and `_describe` take it: no brackets or colons, quotes safe.
+    private static func zshText(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
+            .replacingOccurrences(of: ":", with: " -").replacingOccurrences(of: "'", with: "'\\''")
+    }
+
+    private static func zsh(_ commands: [CommandSpec]) -> String {
+        let described = commands.map { "        '\($0.name):\(zshText($0.abstract))'" }.joined(separator: "\n")
+        var cases = ""
+        for command in commands {
+            var specs = command.options.map { option -> String in
+                let help = zshText(option.help)
+                let repeatable = option.isRepeatable ? "*" : ""
+                guard let valueName = option.valueName else { return "'\(repeatable)--\(option.name)[\(help)]'" }
+                let action = choices(of: option).map { "(\($0.joined(separator: " ")))" } ?? (takesPath(option) ? "_files" : " ")
+                return "'\(repeatable)--\(option.name)=[\(help)]:\(zshText(valueName)):\(action)'"
+            }
+            specs.append("'*:argument:_files'")
+            cases += "        \(command.name))\n            _arguments \\\n                "
+                + specs.joined(separator: " \\\n                ") + "\n            ;;\n"
+        }
+        return """
+            #compdef socload
+            # zsh completion for socload (socload completion zsh): save it as _socload in a
+            # directory of your $fpath, or load it with  source <(socload completion zsh)
+            _socload() {
+                local -a commands
+                commands=(
+            \(described)
+                )
+                if (( CURRENT == 2 )); then
+                    _describe 'command' commands
+                    return
+                fi
+                shift words
+                (( CURRENT-- ))
+                case "$words[1]" in
+            \(cases)        help)
+                    _describe 'command' commands
+                    ;;
+                esac
+            }
+            if [[ "${zsh_eval_context[-1]}" == loadautofunc ]]; then
+                _socload "$@"
+            else
+                compdef _socload socload
+            fi
+
+            """
+    }
+
+    // MARK: - fish
+
+    private static func fishText(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+    }
+
+    private static func fish(_ commands: [CommandSpec]) -> String {
+        var lines = [
+            "# fish completion for socload (socload completion fish): save it as",
+            "# ~/.config/fish/completions/socload.fish, or load it with  socload completion fish | source",
+            "complete -c socload -f",
+        ]
+        for command in commands {
+            lines.append("complete -c socload -n '__fish_use_subcommand' -a \(command.name) -d '\(fishText(command.abstract))'")
+        }
+        lines.append("complete -c socload -n '__fish_use_subcommand' -a help -d 'Show help for a command.'")
+        for command in commands {
+            let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
+            for option in command.options {
+                var line = "complete -c socload \(condition) -l \(option.name)"
+                if let short = option.short { line += " -s \(short)" }
+                if let choices = choices(of: option) {
+                    line += " -x -a '\(choices.joined(separator: " "))'"
+                } else if takesPath(option) {
+                    line += " -r -F"
+                } else if !option.isFlag {
+                    line += " -x"
+                }
+                lines.append(line + " -d '\(fishText(option.help))'")
+            }
+            if !command.arguments.isEmpty { lines.append("complete -c socload \(condition) -F") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

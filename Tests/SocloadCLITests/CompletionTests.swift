@@ -1,0 +1,99 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// `socload completion bash|zsh|fish`: scripts the real shells load, completing every command,
+/// every option of each (the same declarations as the help) and the values of an option that
+/// takes one of a few words. zsh and fish come with `make test`; without them (outside CI) their
+/// part is skipped.
+final class CompletionTests: XCTestCase {
+    private func script(_ shell: String) throws -> String {
+        let run = try SocloadProcess.run(["completion", shell])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout
+    }
+
+    private func shellPresent(_ path: String) throws -> Bool {
+        if FileManager.default.isExecutableFile(atPath: path) { return true }
+        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("\(path) is missing (make test installs it)") }
+        return false
+    }
+
+    /// Every command and its options, from the help the binary prints.
+    private func commandsAndOptions() throws -> [String: [String]] {
+        let root = try SocloadProcess.run(["--help"]).stdout
+        let names = root.components(separatedBy: "\n").drop { !$0.hasPrefix("SUBCOMMANDS") }.dropFirst()
+            .prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "help" }
+        XCTAssertTrue(names.contains("fetch") && names.contains("completion"), "\(names)")
+        var result: [String: [String]] = [:]
+        for name in names {
+            let usage = try SocloadProcess.run([name, "--help"]).stdout.components(separatedBy: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+            result[name] = usage.components(separatedBy: " ").filter { $0.hasPrefix("[--") }
+                .map { String($0.dropFirst().prefix { $0 != "]" }) }
+        }
+        return result
+    }
+
+    func testBashCompletesCommandsOptionsAndValues() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("socload.bash")
+        try Data(try script("bash").utf8).write(to: URL(fileURLWithPath: path))
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let run = try ChildProcess.run("/bin/bash", ["-c", "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); "
+                                                         + "_socload; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return run.stdout.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(try complete(["socload", "que"]), ["query"])
+        XCTAssertEqual(try complete(["socload", "comp"]), ["completion"])
+        XCTAssertEqual(try complete(["socload", "query", "select 1", "--format", "t"]), ["table", "tsv"])
+        XCTAssertEqual(try complete(["socload", "fetch", "x", "--on-schema-change", ""]), ["warn", "fail", "evolve"])
+        for (command, options) in try commandsAndOptions() {
+            let offered = Set(try complete(["socload", command, "--"]))
+            XCTAssertFalse(options.isEmpty && command != "completion", command)
+            for option in options { XCTAssertTrue(offered.contains(option), "\(command) \(option): \(offered.sorted())") }
+        }
+    }
+
+    func testFishCompletesCommandsOptionsAndValues() throws {
+        guard try shellPresent("/usr/bin/fish") else { throw XCTSkip("fish is not installed") }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("socload.fish")
+        try Data(try script("fish").utf8).write(to: URL(fileURLWithPath: path))
+        func complete(_ line: String) throws -> [String] {
+            let run = try ChildProcess.run("/usr/bin/fish", ["--no-config", "-c", "source '\(path)'; complete -C '\(line)'"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return run.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        }
+        XCTAssertEqual(try complete("socload sel"), ["select"])
+        XCTAssertEqual(Set(try complete("socload select t --format ")), ["table", "csv", "tsv", "json", "ndjson", "markdown", "geojson"])
+        XCTAssertTrue(try complete("socload fetch --geo").contains("--geopackage"))
+        for (command, options) in try commandsAndOptions() {
+            let offered = Set(try complete("socload \(command) --"))
+            for option in options { XCTAssertTrue(offered.contains(option), "\(command) \(option)") }
+        }
+    }
+
+    func testZshLoadsTheScriptAndRegistersIt() throws {
+        guard try shellPresent("/usr/bin/zsh") else { throw XCTSkip("zsh is not installed") }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("_socload")
+        let text = try script("zsh")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let syntax = try ChildProcess.run("/usr/bin/zsh", ["-n", path])
+        XCTAssertEqual(syntax.status, 0, syntax.stderr)
+        let loaded = try ChildProcess.run("/usr/bin/zsh", ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(path)'; "
+                                                          + "print -r -- ${_comps[socload]}"])
+        XCTAssertEqual(loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "_socload", loaded.stderr)
+        for (command, options) in try commandsAndOptions() {
+            for option in options { XCTAssertTrue(text.contains("'\(option)") || text.contains("'*\(option)"), "\(command) \(option)") }
+        }
+    }
+
+    func testAnUnknownShellIsAUsageError() throws {
+        let run = try SocloadProcess.run(["completion", "tcsh"])
+        XCTAssertEqual(run.status, 64)
+        XCTAssertTrue(run.stderr.hasPrefix("Error: completion takes bash, zsh or fish, not 'tcsh'"), run.stderr)
+    }
+}
