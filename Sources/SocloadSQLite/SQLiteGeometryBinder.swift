@@ -8,8 +8,10 @@ import SocloadDatabase
 final class SQLiteGeometryBinder {
     let place: PlanGeometry
     private var unreadable = UnreadableGeometries()
-    /// The extent of the geometries bound so far (nil: none yet).
-    private(set) var extent: Geometry.Envelope?
+    /// The extent of the geometries bound so far.
+    private var bounds = Geometry.Envelope.empty
+    /// nil: none bound yet.
+    var extent: Geometry.Envelope? { bounds.isEmpty ? nil : bounds }
 
     init(place: PlanGeometry) {
         self.place = place
@@ -25,11 +27,8 @@ final class SQLiteGeometryBinder {
         let code: Int32
         if let geometry = place.geometry(row: row, of: batch, arena: arena) {
             let envelope = geometry.envelope
-            extent = extent.map {
-                Geometry.Envelope(minX: min($0.minX, envelope.minX), maxX: max($0.maxX, envelope.maxX),
-                                  minY: min($0.minY, envelope.minY), maxY: max($0.maxY, envelope.maxY))
-            } ?? envelope
-            let blob = GeoPackageBinary.encode(geometry)
+            bounds.add(envelope)
+            let blob = GeoPackageBinary.encode(geometry, envelope: envelope)
             code = blob.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(statement.handle, parameter, bytes.baseAddress, sqlite3_uint64(bytes.count), socload_sqlite3_transient())
             }

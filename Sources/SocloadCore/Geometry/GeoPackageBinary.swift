@@ -10,12 +10,13 @@ public enum GeoPackageBinary {
     /// The SRS every socload geometry is in: WGS 84 longitude/latitude.
     public static let srsID: Int32 = 4326
 
-    public static func encode(_ geometry: Geometry, srsID: Int32 = srsID) -> [UInt8] {
+    /// `envelope`: the geometry's, when the caller has it already (it is not computed again).
+    public static func encode(_ geometry: Geometry, envelope known: Geometry.Envelope? = nil, srsID: Int32 = srsID) -> [UInt8] {
         let withEnvelope = geometry.kind != .point
         var bytes: [UInt8] = [0x47, 0x50, 0, withEnvelope ? 0b0000_0011 : 0b0000_0001]
         Geometry.append(srsID, to: &bytes)
         if withEnvelope {
-            let envelope = geometry.envelope
+            let envelope = known ?? geometry.envelope
             Geometry.append(envelope.minX, envelope.maxX, to: &bytes)
             Geometry.append(envelope.minY, envelope.maxY, to: &bytes)
         }
@@ -65,9 +66,9 @@ public enum GeoPackageBinary {
         }
         guard !isEmpty else { return Header(isEmpty: true, envelope: nil) }
         reader.index = 8
-        var envelope = Geometry.Envelope(minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
+        var envelope = Geometry.Envelope.empty
         guard reader.scanWellKnownBinary(into: &envelope, depth: 0) else { return nil }
-        guard envelope.minX <= envelope.maxX else { return Header(isEmpty: true, envelope: nil) }
+        guard !envelope.isEmpty else { return Header(isEmpty: true, envelope: nil) }
         return Header(isEmpty: false, envelope: envelope)
     }
 
@@ -110,10 +111,7 @@ public enum GeoPackageBinary {
                 for _ in 2..<dimensions where double(littleEndian) == nil { return false }
                 // An empty point is NaN, NaN.
                 if x.isNaN || y.isNaN { return true }
-                envelope.minX = min(envelope.minX, x)
-                envelope.maxX = max(envelope.maxX, x)
-                envelope.minY = min(envelope.minY, y)
-                envelope.maxY = max(envelope.maxY, y)
+                envelope.add(x: x, y: y)
                 return true
             }
             func points() -> Bool {

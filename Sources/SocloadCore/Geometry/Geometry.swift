@@ -57,6 +57,26 @@ public struct Geometry: Sendable {
         public init(minX: Double, maxX: Double, minY: Double, maxY: Double) {
             (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
         }
+
+        /// Holds nothing yet: any point or envelope added is the whole of it.
+        public static let empty = Envelope(minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
+
+        /// False for `empty`.
+        public var isEmpty: Bool { minX > maxX }
+
+        /// Grows to hold the point `x`, `y`.
+        public mutating func add(x: Double, y: Double) {
+            minX = min(minX, x)
+            maxX = max(maxX, x)
+            minY = min(minY, y)
+            maxY = max(maxY, y)
+        }
+
+        /// Grows to hold `other`.
+        public mutating func add(_ other: Envelope) {
+            add(x: other.minX, y: other.minY)
+            add(x: other.maxX, y: other.maxY)
+        }
     }
 
     public let kind: Kind
@@ -101,13 +121,8 @@ public struct Geometry: Sendable {
     }
 
     public var envelope: Envelope {
-        var envelope = Envelope(minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
-        func add(_ point: Position) {
-            envelope.minX = min(envelope.minX, point.0)
-            envelope.maxX = max(envelope.maxX, point.0)
-            envelope.minY = min(envelope.minY, point.1)
-            envelope.maxY = max(envelope.maxY, point.1)
-        }
+        var envelope = Envelope.empty
+        func add(_ point: Position) { envelope.add(x: point.0, y: point.1) }
         switch shape {
         case let .point(x, y): add((x, y))
         case .points(let points): points.forEach(add)

@@ -66,7 +66,7 @@ final class GeoJSONWriter: ResultWriter {
     /// True for a GeoPackage geometry blob (`GeoPackageBinary`).
     static func isGeoPackageGeometry(_ value: DatabaseValue) -> Bool {
         guard case .blob(let bytes) = value else { return false }
-        return Array(bytes).withUnsafeBufferPointer { GeoPackageBinary.header(of: $0) } != nil
+        return bytes.withUnsafeBytes { GeoPackageBinary.header(of: $0.bindMemory(to: UInt8.self)) } != nil
     }
 
     /// A Point of two numbers in range; nil for NULL, text that is no number, or out of range.
