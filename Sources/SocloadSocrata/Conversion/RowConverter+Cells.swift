@@ -181,20 +181,22 @@ extension RowConverter {
             batch.values.append(.instant(microseconds: Int64((seconds * 1_000_000).rounded())))
             return true
         }
-        // Four-digit years, as Socrata writes them (the reader takes signed and longer ones too).
-        guard ISO8601Timestamp.startsWithFourDigitYear(text) else { return false }
+        // Four-digit years, as Socrata writes them (the reader takes signed and longer ones too),
+        // or the US form of its CSV exports (`01/15/2020 12:00:00 AM`, taken as written).
+        let usForm = ISO8601Timestamp.startsWithFourDigitYear(text) ? nil : ISO8601Timestamp.usDateTime(utf8: text)?.microseconds
+        guard usForm != nil || ISO8601Timestamp.startsWithFourDigitYear(text) else { return false }
         switch type {
         case .timestamp:
-            guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: true) else { return false }
+            guard let microseconds = usForm ?? ISO8601Timestamp.microseconds(utf8: text, applyingZone: true) else { return false }
             batch.values.append(.instant(microseconds: microseconds))
         case .date:
             // The date as written (no zone applied), when the text is a date or a midnight.
-            guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: false) else { return false }
+            guard let microseconds = usForm ?? ISO8601Timestamp.microseconds(utf8: text, applyingZone: false) else { return false }
             let day = microseconds >= 0 ? microseconds / 86_400_000_000 : (microseconds - 86_399_999_999) / 86_400_000_000
             guard let days = Int32(exactly: day) else { return false }
             batch.values.append(.day(days))
         default:
-            guard let microseconds = ISO8601Timestamp.microseconds(utf8: text, applyingZone: false) else { return false }
+            guard let microseconds = usForm ?? ISO8601Timestamp.microseconds(utf8: text, applyingZone: false) else { return false }
             batch.values.append(.wallClock(microseconds: microseconds))
         }
         return true

@@ -29,6 +29,12 @@ extension RowConverter {
             }
             try convert(element ?? Self.nullCell, type, column, bytes, &batch)
         default:
+            // A location as CSV exports write it: `ADDRESS\nCITY, ST ZIP\n(lat, lon)`, or just `(lat, lon)`.
+            if cell.kind == .string, part == .locationAddress || part == .locationLatitude || part == .locationLongitude,
+               let (address, latitude, longitude) = Self.locationText(cell, bytes) {
+                let value = part == .locationAddress ? address : part == .locationLatitude ? latitude : longitude
+                return try convert(value, type, column, bytes, &batch)
+            }
             // A plain value: it is the main part; the others are absent.
             if Self.position(of: part) == 0 {
                 try convert(cell, type, column, bytes, &batch)
@@ -36,6 +42,40 @@ extension RowConverter {
                 batch.values.append(.null)
             }
         }
+    }
+
+    /// A location string's address (NULL when there is none) and the latitude and longitude of
+    /// the `(lat, lon)` it ends with, each as a cell of the same bytes; nil when it ends otherwise.
+    static func locationText(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) -> (RawCell, RawCell, RawCell)? {
+        var end = cell.end
+        while end > cell.start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard end > cell.start, bytes[end - 1] == UInt8(ascii: ")"),
+              let open = (cell.start..<end).last(where: { bytes[$0] == UInt8(ascii: "(") }),
+              let comma = (open..<end).first(where: { bytes[$0] == UInt8(ascii: ",") }) else { return nil }
+        func trimmed(_ range: Range<Int>) -> RawCell {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, bytes[lower] == UInt8(ascii: " ") { lower += 1 }
+            while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") { upper -= 1 }
+            return RawCell(kind: .string, start: lower, end: upper, isEscaped: false, isNonASCII: false)
+        }
+        let latitude = trimmed(open + 1..<comma), longitude = trimmed(comma + 1..<end - 1)
+        guard [latitude, longitude].allSatisfy({ cell in
+            cell.end > cell.start && DecimalSyntax.isDecimal(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end]))
+        }) else { return nil }
+        // The address: what comes before, without the line breaks (escaped: `\n`) and spaces between.
+        var addressEnd = open
+        while addressEnd > cell.start {
+            if bytes[addressEnd - 1] == UInt8(ascii: " ") { addressEnd -= 1; continue }
+            if addressEnd - cell.start >= 2, bytes[addressEnd - 2] == UInt8(ascii: "\\"),
+               bytes[addressEnd - 1] == UInt8(ascii: "n") || bytes[addressEnd - 1] == UInt8(ascii: "r") {
+                addressEnd -= 2
+                continue
+            }
+            break
+        }
+        let address = addressEnd == cell.start ? nullCell
+            : RawCell(kind: .string, start: cell.start, end: addressEnd, isEscaped: cell.isEscaped, isNonASCII: cell.isNonASCII)
+        return (address, latitude, longitude)
     }
 
     /// Where a part sits in the array when `subColumnTypes` does not say.

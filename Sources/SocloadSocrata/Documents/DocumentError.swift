@@ -20,6 +20,12 @@ public enum DocumentError: CategorizedError, Equatable {
     /// A record nested deeper than `limit` levels.
     case tooDeep(record: Int, line: Int?, limit: Int)
     case recordTooLarge(record: Int, line: Int?, limit: Int)
+    /// A CSV file with no line at all.
+    case emptyCSV
+    /// A file in UTF-16 (it starts with its byte order mark).
+    case utf16
+    /// One of the others, in the file (or URL) it was found in.
+    indirect case inDocument(String, DocumentError)
 
     public var kind: FailureKind { .badData }
 
@@ -48,6 +54,12 @@ public enum DocumentError: CategorizedError, Equatable {
             return "\(Self.place(record, line)) is nested more than \(limit) levels deep, the most socload loads"
         case let .recordTooLarge(record, line, limit):
             return "\(Self.place(record, line)) is larger than \(limit >> 20) MB"
+        case .utf16:
+            return "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8 to load it"
+        case .emptyCSV:
+            return "the CSV file is empty: expected a first line naming the columns (or data, with --no-header)"
+        case let .inDocument(source, error):
+            return "\(source): \(error.description)"
         }
     }
 

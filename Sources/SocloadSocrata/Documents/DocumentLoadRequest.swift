@@ -2,12 +2,16 @@ import SocloadCore
 import Foundation
 
 /// What `socload load` loads and how: a plain JSON document (an array of objects, NDJSON, or a
-/// saved SODA response) from a file, a URL or standard input (`-`), into one table.
+/// saved SODA response) or a CSV/TSV file, from a file, a URL or standard input (`-`), into one
+/// table.
 public struct DocumentLoadRequest: Sendable {
     /// A path, an `http(s)://` URL, or `-` for standard input.
     public var source: String
     /// The table; by default the source's base name (`committees.json` → `committees`).
     public var tableName: String?
+    /// JSON or CSV (`--csv`, `--tsv`, `--delimiter`, `--encoding`, `--no-header`); nil: as the
+    /// file's name says (`.csv`, `.tsv`), else as its first byte does (`[` or `{` is JSON).
+    public var format: DocumentFormat?
     /// How the records are laid out (`--root KEY` names the array inside a top-level object).
     public var layout = JSONRecordReader.Layout.detect
     /// An `/api/views/ID.json` description (path or URL): the columns are typed as `fetch` types

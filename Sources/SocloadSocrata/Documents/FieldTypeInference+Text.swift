@@ -40,6 +40,21 @@ extension FieldTypeInference {
         return nil
     }
 
+    /// What a CSV value's text is (see `readsTextAsValues`).
+    static func kind(ofTextValue text: UnsafeBufferPointer<UInt8>) -> Kinds {
+        let first = text[0]
+        if first &- UInt8(ascii: "0") < 10, let time = timeKind(text) { return time }
+        if first &- UInt8(ascii: "0") < 10, text.count >= 8, let usForm = ISO8601Timestamp.usDateTime(utf8: text) {
+            return usForm.kind == .date ? .date : .floatingTimestamp
+        }
+        if isDecimalNumber(text) { return numberKind(text) }
+        if text.count == 4 || text.count == 5 {
+            let word = String(decoding: text, as: UTF8.self).lowercased()
+            if word == "true" || word == "false" { return .boolean }
+        }
+        return .text
+    }
+
     /// `-12`, `47.51`, `.5`, `1e3`: a decimal number as SODA 2 writes numbers in strings. A whole
     /// number with a leading zero (`"09799"`) is a code, not a number.
     static func isDecimalNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {

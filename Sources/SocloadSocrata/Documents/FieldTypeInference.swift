@@ -37,6 +37,10 @@ struct FieldTypeInference: Sendable {
     /// Field of arrays of references → the elements' reference field: only the elements that
     /// have one are observed (the others are not links, and their fields are no link's).
     var referenceFields: [String: String] = [:]
+    /// Every value is text that says what it is (CSV): a string of a number is a number,
+    /// `true`/`false` a boolean, a US date (`01/15/2020 12:00:00 AM`) a date or timestamp, and an
+    /// empty string says nothing, as a NULL. A whole number with a leading zero stays text.
+    var readsTextAsValues = false
 
     init() {}
 
@@ -130,6 +134,13 @@ struct FieldTypeInference: Sendable {
                 notArraysOfObjects[field] = true
             case .number:
                 note(field, Self.numberKind(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])))
+                notArraysOfObjects[field] = true
+            case .string where readsTextAsValues:
+                if !cell.isEscaped, cell.end > cell.start {
+                    note(field, Self.kind(ofTextValue: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])))
+                } else if cell.isEscaped {
+                    note(field, .text)
+                }
                 notArraysOfObjects[field] = true
             case .string:
                 let text = UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])

@@ -12,6 +12,16 @@ extension DatasetLoader {
     ///
     ///     let summary = try loader.loadDocument(DocumentLoadRequest(source: "committees.json"))
     public func loadDocument(_ request: DocumentLoadRequest, onSpool: () -> Void = {}) throws -> LoadSummary {
+        do {
+            return try loadDocumentRecords(request, onSpool: onSpool)
+        } catch let error as DocumentError {
+            // Said with the file it is in (standard input is just "line N").
+            if request.source == FileByteSource.standardInput { throw error }
+            throw DocumentError.inDocument(request.displaySource, error)
+        }
+    }
+
+    private func loadDocumentRecords(_ request: DocumentLoadRequest, onSpool: () -> Void) throws -> LoadSummary {
         try reportingCancellation {
             let start = DispatchTime.now().uptimeNanoseconds
             let spool = try DocumentSpool.open(request.source, http: http, retry: retry, cancellation: cancellation,
@@ -49,9 +59,10 @@ extension DatasetLoader {
                 let path = spool.path
                 let storable = destination.storableValues
                 let flattenedNames = described.flattenedNames
+                let records = described.records
                 let (invalidCells, skipped) = try withProducer({ stop, channel in
-                    DocumentRowProducer.produce(path: path, plan: plan, request: request, flattenedNames: flattenedNames,
-                                                storable: storable, stop: stop, channel: channel)
+                    DocumentRowProducer.produce(path: path, records: records, plan: plan, request: request,
+                                                flattenedNames: flattenedNames, storable: storable, stop: stop, channel: channel)
                 }, handle: { (item: DocumentRowProducer.Item) -> ([Int: [InvalidCells]], [Int: Int])? in
                     switch item {
                     case let .batch(index, batch, bytesRead):
@@ -112,96 +123,6 @@ extension DatasetLoader {
                 return summary
             }
         }
-    }
-
-    /// What the document's records hold: the columns (from `--metadata`, as SODA gives them, or
-    /// inferred from every record, `:id`, `:created_at` and `:updated_at` being the system
-    /// fields as in SODA), the inferred type of each other field, and the fields that hold
-    /// arrays of objects with what those objects hold.
-    struct DescribedDocument {
-        /// The description `--metadata` gave (nil: the records describe themselves).
-        var view: ViewMetadata?
-        /// Without `--metadata`: the records' fields in cell order, system fields first.
-        var fields: [String] = []
-        var types: [String: LogicalType] = [:]
-        var arraysOfObjects: [(field: String, elements: FieldTypeInference)] = []
-        /// Fields whose every value is a decimal number written as a string (SODA 2's numbers).
-        var numbersAsText: [String] = []
-        /// With `--flatten`: each nested path's column name (see `JSONFlattening`).
-        var flattenedNames: [String: String] = [:]
-    }
-
-    private func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
-        if let metadata = request.metadata {
-            let bytes = try readMetadata(metadata)
-            let view = try ViewMetadata(description: bytes, source: metadata)
-            try view.requireTabular()
-            // Only the system fields the records carry are columns: a page saved the ordinary
-            // way has no `:id`, whatever system columns the description lists. A page's records
-            // all carry the same ones (its `$select` asked for them or not): the first tells.
-            return DescribedDocument(view: SODARowLayout(view: view, systemFields: try systemFieldsOfFirstRecord(request, spool: spool)).view)
-        }
-        let inference = try inferFields(request, spool: spool)
-        let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
-        // Flattened, every path's column name is decided once for the whole document.
-        let names = request.flatten ? JSONFlattening.columnNames(forPaths: inference.fields) : [:]
-        func name(_ field: String) -> String { names[field] ?? field }
-        let types = Dictionary(inference.types.map { (name($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
-        // Flattened, an object that is null in some records leaves no column of its own.
-        let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
-            inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + JSONFlattening.pathSeparator) }
-        } : [])
-        let fields = system + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map(name)
-        return DescribedDocument(view: nil, fields: fields, types: types,
-                                 arraysOfObjects: inference.arraysOfObjects.map { (name($0.field), $0.elements) },
-                                 numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names)
-    }
-
-    /// The system fields (`:id`, `:created_at`, `:updated_at`) the document's first record has;
-    /// only that record is read.
-    private func systemFieldsOfFirstRecord(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> Set<String> {
-        struct FirstRecordRead: Error {}
-        var inference = FieldTypeInference()
-        do {
-            try readRecords(spool.path, layout: request.layout, state: LoadState()) { record in
-                try inference.observe(text: record.bytes, record: record.number, line: record.line)
-                throw FirstRecordRead()
-            }
-        } catch is FirstRecordRead {}
-        return Set(SODARowLayout.systemFields.filter { inference.fields.contains($0) })
-    }
-
-    /// The inference pass: every record read once, each field's kinds noted.
-    private func inferFields(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> FieldTypeInference {
-        var inference = FieldTypeInference()
-        inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
-        let state = LoadState()
-        var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
-        try readRecords(spool.path, layout: request.layout, state: state) { record in
-            guard request.flatten else {
-                return try inference.observe(text: record.bytes, record: record.number, line: record.line)
-            }
-            // From the bytes, flattened under their paths; a record that is no object, or is
-            // malformed, is parsed whole below for the error that says why.
-            do {
-                return try flattener.flatten(record.bytes) { flat in
-                    try inference.observe(text: flat, record: record.number, line: record.line)
-                }
-            } catch is RawArrayParser.Malformed {
-            } catch is FlattenedRecordBytes.TooDeep {}
-            let value: JSONValue
-            do {
-                value = try JSONValueParser.parse(record.bytes)
-            } catch {
-                throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
-            }
-            if case .object(let members) = value {
-                try inference.observe(.object(JSONFlattening.flattenPaths(members)), record: record.number, line: record.line)
-            } else {
-                try inference.observe(value, record: record.number, line: record.line)
-            }
-        }
-        return inference
     }
 
     /// The plan: the main table of the view's columns, each inferred field typed as inferred,
@@ -266,27 +187,5 @@ extension DatasetLoader {
         }
         try plan.distributeNestedTables()
         return plan
-    }
-
-    /// Every record of the file, in order.
-    private func readRecords(_ path: String, layout: JSONRecordReader.Layout, state: LoadState,
-                             _ handle: @escaping (JSONRecordReader.Record) throws -> Void) throws {
-        let reader = JSONRecordReader(layout: layout, handle)
-        try FileByteSource.read(path, cancellation: cancellation) { chunk in
-            try reader.feed(chunk)
-            state.bytesRead += Int64(chunk.count)
-        }
-        try reader.finish()
-    }
-
-    /// A view description from a file or a URL.
-    private func readMetadata(_ source: String) throws -> [UInt8] {
-        if DocumentSpool.isURL(source) { return try downloadDescription(source) }
-        var bytes: [UInt8] = []
-        try FileByteSource.read(source, cancellation: cancellation) { chunk in
-            bytes.append(contentsOf: chunk)
-            if bytes.count > 64 << 20 { throw LoadError.unreadableFile(path: source, reason: "larger than 64 MB for a description") }
-        }
-        return bytes
     }
 }

@@ -55,12 +55,13 @@ final class DocumentRowProducer {
     private var stopped = false
 
     /// Reads the file at `path` and sends every table's batches, then `.end` (or `.failure`).
-    static func produce(path: String, plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String] = [:],
+    static func produce(path: String, records: DocumentRecordSource, plan: LoadPlan, request: DocumentLoadRequest,
+                        flattenedNames: [String: String] = [:],
                         storable: StorableValues, stop: LoadCancellation, channel: BoundedChannel<Item>) {
         let producer = DocumentRowProducer(plan: plan, request: request, flattenedNames: flattenedNames, storable: storable,
                                            channel: channel)
         do {
-            let reader = JSONRecordReader(layout: request.layout) { record in try producer.append(record) }
+            let reader = records.reader { record in try producer.append(record) }
             try FileByteSource.read(path, cancellation: stop) { chunk in
                 try stop.check()
                 try reader.feed(chunk)

@@ -3,11 +3,12 @@ import SocloadDatabase
 import SocloadSocrata
 import SocloadSQLite
 
-/// `socload load FILE|URL|-`: a plain JSON document into a typed table, in one transaction.
+/// `socload load FILE|URL|-`: a plain JSON document or a CSV/TSV file into a typed table, in one
+/// transaction.
 struct LoadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "load",
-        abstract: "Load a plain JSON document (an array of objects, NDJSON, a saved SODA response) into a table.",
+        abstract: "Load a JSON document (an array of objects, NDJSON, a saved SODA response) or a CSV file into a table.",
         discussion: """
             The document is a JSON array of objects, one object per line (NDJSON), or a saved SODA
             response (/resource/ID.json). A single top-level object is refused unless --root KEY names
@@ -25,13 +26,29 @@ struct LoadCommand: ParsableCommand {
             K:TABLE.KEY[:ID] they are references that fill a many-to-many glue table shared with TABLE,
             upserted from either side. The whole load is one transaction: if anything fails, the
             previous copy of the table is left as it was. Use fetch for Socrata datasets.
+
+            A CSV or TSV file (a .csv, .tsv or .tab name, --csv or --tsv, or a first byte other than [ or {)
+            is read as RFC 4180 says: quoted fields may hold delimiters, quotes ("") and line breaks; LF or
+            CRLF; a UTF-8 byte order mark is skipped. The first line names the columns (--no-header:
+            column_1, column_2, ...). An empty field is NULL, a quoted empty one ("") the empty string. Its
+            types are inferred from every value: numbers, true/false, ISO dates and US dates
+            (01/15/2020 12:00:00 AM) are typed, a whole number with a leading zero stays text. A Socrata
+            CSV export (rows.csv) with --metadata maps its display names to the field names and is typed
+            as fetch types it.
             """)
 
-    @Argument(name: "document", help: "A JSON file, an http(s) URL, or - for standard input.") var document: String
+    @Argument(name: "document", help: "A JSON or CSV file, an http(s) URL, or - for standard input.") var document: String
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "name", help: "The table to load into.", default: "the file's name up to its first dot") var table: String?
     @Option(valueName: "key", help: "Load the array under this key of a top-level object.") var root: String?
     @Flag(help: "Read one object per line (NDJSON), even when there is only one.") var lines: Bool
+    @Flag(help: "Read the document as CSV, whatever its name.") var csv: Bool
+    @Flag(help: "Read the document as tab-separated values.") var tsv: Bool
+    @Option(valueName: "char", help: "The CSV delimiter (tab: a tab).", default: "the header line's most frequent of , tab ; |")
+    var delimiter: String?
+    @Option(valueName: "name", help: "The CSV file's encoding: utf-8, latin-1 or windows-1252.", default: "utf-8")
+    var encoding: TextEncoding?
+    @Flag(help: "The CSV file's first line is data: the columns are column_1, column_2, ...") var noHeader: Bool
     @Option(valueName: "file|url", help: "Type the columns from this /api/views/ID.json description instead of inferring.")
     var metadata: String?
     @OptionGroup var shape = TableShapeOptions()
@@ -53,6 +70,21 @@ struct LoadCommand: ParsableCommand {
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
         if root != nil, lines { throw UsageError("--root and --lines are two different layouts: pass one", command: Self.spec) }
+        if csv, tsv { throw UsageError("--csv and --tsv are two different formats: pass one", command: Self.spec) }
+        if let delimiter, CSVDialect.delimiter(named: delimiter) == nil {
+            throw UsageError("--delimiter \(delimiter): expected one character other than a quote or a line break, or tab",
+                             command: Self.spec)
+        }
+        if csvDialect != nil, root != nil || lines || flatten {
+            throw UsageError("--\(root != nil ? "root" : lines ? "lines" : "flatten") is for JSON documents, not CSV", command: Self.spec)
+        }
+    }
+
+    /// The CSV dialect the options give; nil when none says the document is CSV.
+    private var csvDialect: CSVDialect? {
+        guard csv || tsv || delimiter != nil || encoding != nil || noHeader else { return nil }
+        return CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
+                          encoding: encoding ?? .utf8, hasHeader: !noHeader)
     }
 
     func run(context: CommandContext) throws {
@@ -67,6 +99,11 @@ struct LoadCommand: ParsableCommand {
         }
         var request = DocumentLoadRequest(source: document, tableName: table)
         if let root { request.layout = .root(root) } else if lines { request.layout = .lines }
+        if let csvDialect {
+            request.format = .csv(csvDialect)
+        } else if encoding == nil, root != nil || lines {
+            request.format = .json
+        }
         request.metadata = metadata
         request.typeOverrides = shape.typeOverrides
         request.primaryKey = shape.pk?.names

@@ -173,3 +173,8 @@ extension SchemaChangePolicy: ExpressibleByArgument {
     init?(argument: String) { self.init(rawValue: argument.lowercased()) }
     static var expectation: String { "warn, fail or evolve" }
 }
+
+extension TextEncoding: ExpressibleByArgument {
+    init?(argument: String) { self.init(name: argument) }
+    static var expectation: String { "utf-8, latin-1 or windows-1252" }
+}

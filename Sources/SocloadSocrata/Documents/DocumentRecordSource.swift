@@ -1,0 +1,114 @@
+import Foundation
+import SocloadCore
+
+/// What kind of document `socload load` reads.
+public enum DocumentFormat: Sendable, Equatable {
+    /// A JSON array of objects, NDJSON, or a saved SODA response.
+    case json
+    /// A CSV or TSV file (`load --csv`, `--tsv`, `--delimiter`, ...).
+    case csv(CSVDialect)
+
+    /// The format a file name says: `.csv` is CSV, `.tsv` and `.tab` are CSV with tabs, any
+    /// other name says nothing (a URL's query is not part of its name).
+    static func named(_ source: String) -> DocumentFormat? {
+        let path = DocumentSpool.isURL(source) ? (URLComponents(string: source)?.path ?? source) : source
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "csv": return .csv(CSVDialect())
+        case "tsv", "tab": return .csv(CSVDialect(delimiter: UInt8(ascii: "\t")))
+        default: return nil
+        }
+    }
+}
+
+/// How one document's records are read, decided once before the first pass: its format (given,
+/// from its name, else from its first byte: `[` or `{` is JSON, anything else CSV), the CSV
+/// delimiter, and the CSV columns' names. Both passes (inference and load) read with it.
+struct DocumentRecordSource: Sendable {
+    let format: DocumentFormat
+    /// The CSV delimiter, given or guessed from the first line.
+    let delimiter: UInt8
+    let layout: JSONRecordReader.Layout
+    /// The CSV header's names → the columns' names (with `--metadata`: display names → field names).
+    let naming: @Sendable ([String]) throws -> [String]
+
+    var isCSV: Bool { if case .csv = format { true } else { false } }
+
+    init(request: DocumentLoadRequest, path: String, view: ViewMetadata?) throws {
+        let head = try Self.head(of: path)
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+            throw DocumentError.utf16
+        }
+        let format = request.format ?? DocumentFormat.named(request.source) ?? Self.sniff(head)
+        self.format = format
+        layout = request.layout
+        guard case .csv(let dialect) = format else {
+            delimiter = UInt8(ascii: ",")
+            naming = CSVRecordReader.plainNames
+            return
+        }
+        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head
+        delimiter = dialect.delimiter ?? CSVDialect.guessDelimiter(firstLine: text)
+        let hasHeader = dialect.hasHeader
+        if let view {
+            // An old-backend description's `meta_data` columns (sid, id, position, ...) are no CSV columns.
+            let columns = view.columns.filter { $0.dataTypeName != "meta_data" }
+                .compactMap { column in column.fieldName.map { (field: $0, display: column.name ?? $0) } }
+            let source = request.metadata ?? "the description"
+            naming = { header in try Self.fieldNames(hasHeader ? header : [], columns: columns, metadata: source, count: header.count) }
+        } else {
+            naming = { header in CSVRecordReader.plainNames(hasHeader ? header : header.map { _ in "" }) }
+        }
+    }
+
+    /// A reader of this source's records.
+    func reader(_ handle: @escaping (JSONRecordReader.Record) throws -> Void) -> any DocumentRecordReader {
+        guard case .csv(let dialect) = format else { return JSONRecordReader(layout: layout, handle) }
+        return CSVRecordReader(dialect: dialect, delimiter: delimiter, naming: naming, handle)
+    }
+
+    /// JSON starts with `[` or `{` (after a byte order mark and white space); anything else is CSV.
+    static func sniff(_ head: [UInt8]) -> DocumentFormat {
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return .json }
+        return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .csv(CSVDialect())
+    }
+
+    /// A Socrata CSV export's header (display names, as `rows.csv` writes them) as the field names
+    /// of the description's columns; a header that already has field names is taken as it is.
+    /// A name that is neither is kept (its values are not loaded: the plan has no such column),
+    /// and a header none of whose names is a column is refused. With no header, the columns are
+    /// the description's, in its order.
+    static func fieldNames(_ header: [String], columns: [(field: String, display: String)], metadata: String,
+                           count: Int) throws -> [String] {
+        if header.isEmpty {
+            let fields = columns.map(\.field).filter { !$0.hasPrefix(":") }
+            guard fields.count == count else {
+                throw PlanError("the first line has \(count) fields and \(metadata) describes \(fields.count) columns: "
+                                + "without a header they must be the same columns in the same order")
+            }
+            return fields
+        }
+        var unused = columns
+        let names = header.map { given -> String in
+            let name = given.trimmingCharacters(in: .whitespaces)
+            let match = unused.firstIndex { $0.field == name } ?? unused.firstIndex { $0.display == name }
+                ?? unused.firstIndex { $0.display.trimmingCharacters(in: .whitespaces).lowercased() == name.lowercased()
+                    || $0.field.lowercased() == name.lowercased() }
+            guard let match else { return name }
+            return unused.remove(at: match).field
+        }
+        if !names.contains(where: { name in columns.contains { $0.field == name } }) {
+            throw PlanError("none of the file's columns (\(header.prefix(5).map { JSONValue.quoted($0) }.joined(separator: ", "))) "
+                            + "is a column of \(metadata), by field name or by display name")
+        }
+        return CSVRecordReader.plainNames(names)
+    }
+
+    /// The file's first 64 KB.
+    private static func head(of path: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return Array(try handle.read(upToCount: 1 << 16) ?? Data())
+    }
+}
