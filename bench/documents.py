@@ -1,5 +1,6 @@
 """The benchmark's rows beyond a plain fetch: `socload load` of the same rows as NDJSON against
-DuckDB's `read_json_auto(..., sample_size=-1)` (types from every record, as socload's), a fetch
+DuckDB's `read_json_auto(..., sample_size=-1)` (types from every record, as socload's), as CSV
+against sqlite3's `.import --csv` and DuckDB's `read_csv_auto`, a fetch
 with two lookups against the plain one, and `load --flatten` against `load` of the same records.
 Used by bench.py; DuckDB comes from PyPI into the data directory, for the benchmark only."""
 import os
@@ -64,6 +65,7 @@ def measure_documents(args, base, scratch, run_measured):
         run_measured, args.runs, lambda: [socload, "fetch", base + ".rows.json", "--table", "lk", "--db", db, "--quiet",
                                           "--extract", "category+count+distinct=city", "--extract", "status"],
         lambda: remove(db))
+    measure_csv(args, base + ".csv", scratch, db, socload, duckdb_path, results, run_measured)
     subset = os.path.join(scratch, "flatten.ndjson")
     records = 0
     with open(ndjson, "rb") as source, open(subset, "wb") as out:
@@ -80,6 +82,26 @@ def measure_documents(args, base, scratch, run_measured):
     return results
 
 
+def measure_csv(args, path, scratch, db, socload, duckdb_path, results, run_measured):
+    """`load` of the dataset's CSV (the one sqlite3 imports for the fetch rows), against sqlite3's
+    `.import --csv` (every column text) and DuckDB's `read_csv_auto(sample_size=-1)` (typed from
+    every row, as socload types it)."""
+    if not os.path.exists(path):
+        return
+    results["socload load CSV"] = median_run(run_measured, args.runs, lambda: [
+        socload, "load", path, "--table", "docs", "--db", db, "--quiet"], lambda: remove(db))
+    results["sqlite3 .import --csv (all text, reference)"] = median_run(run_measured, args.runs, lambda: [
+        "sqlite3", db, ".import --csv " + path + " docs"], lambda: remove(db))
+    if duckdb_path:
+        target = os.path.join(scratch, "documents.duckdb")
+        script = ("import sys; sys.path.insert(0, sys.argv[1]); import duckdb; con = duckdb.connect(sys.argv[2]); "
+                  "con.execute('SET threads TO 2'); "
+                  "con.execute(\"CREATE TABLE docs AS SELECT * FROM read_csv_auto(?, sample_size=-1)\", [sys.argv[3]]); "
+                  "con.close()")
+        results["DuckDB read_csv_auto(sample_size=-1), 2 threads (reference)"] = median_run(
+            run_measured, args.runs, lambda: [sys.executable, "-c", script, duckdb_path, target, path], lambda: remove(target))
+
+
 def report_documents(results):
     """Markdown lines: the rows and the ratios the performance issue sets targets for."""
     if not results:
@@ -94,6 +116,13 @@ def report_documents(results):
     if load and duck:
         lines.append(f"- `load` NDJSON / DuckDB: time **{load['wall'] / duck['wall']:.2f}x** (target <= 1.0), "
                      f"peak RSS {load['rss_mb']:.0f} MB against DuckDB's {duck['rss_mb']:.0f} MB (target <= 64)")
+    csv_load = results.get("socload load CSV")
+    csv_duck = results.get("DuckDB read_csv_auto(sample_size=-1), 2 threads (reference)")
+    csv_sqlite = results.get("sqlite3 .import --csv (all text, reference)")
+    if csv_load and csv_sqlite:
+        lines.append(f"- `load` CSV / sqlite3 `.import`: time **{csv_load['wall'] / csv_sqlite['wall']:.2f}x**"
+                     + (f", / DuckDB: **{csv_load['wall'] / csv_duck['wall']:.2f}x**" if csv_duck else "")
+                     + f"; peak RSS {csv_load['rss_mb']:.0f} MB")
     plain = results["socload fetch FILE (plain, for the lookups)"]["wall"]
     extract = results["socload fetch FILE --extract category+count+distinct=city --extract status"]["wall"]
     lines.append(f"- two lookups / plain fetch: time **{extract / plain:.2f}x** (target <= 1.3)")

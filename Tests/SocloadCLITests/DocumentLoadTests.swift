@@ -82,7 +82,7 @@ final class DocumentLoadTests: DocumentTestCase {
             let bad = try write("{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3,,}\n{\"a\": 4}\n", to: "data.ndjson")
             let run = try socload(["load", bad], db: db)
             XCTAssertEqual(run.status, 65, run.stderr)
-            XCTAssertTrue(run.stderr.contains("Error: line 3: malformed JSON: unexpected ',' at byte 9; data was not changed"),
+            XCTAssertTrue(run.stderr.contains("Error: \(bad): line 3: malformed JSON: unexpected ',' at byte 9; data was not changed"),
                           run.stderr)
             let deep = String(repeating: "{\"x\": ", count: 40) + "1" + String(repeating: "}", count: 40)
             let tooDeep = try socload(["load", try write("[{\"a\": 1}, \(deep)]", to: "data.ndjson")], db: db)

@@ -52,7 +52,7 @@ final class DocumentShapeTests: XCTestCase {
         let twice = try write(#"{"results": [{"a": 1}], "next": null, "results": [{"a": 2}]}"#, to: "twice.json")
         let run = try SocloadProcess.run(["load", twice, "--root", "results", "--db", db])
         XCTAssertEqual(run.status, 65, run.stderr)
-        XCTAssertEqual(run.stderr, "Error: --root results: the document has the member \"results\" more than once; \(db) was not created\n")
+        XCTAssertEqual(run.stderr, "Error: \(twice): --root results: the document has the member \"results\" more than once; \(db) was not created\n")
         // Another member twice is not the records' concern.
         let other = try write(#"{"next": 1, "results": [{"a": 1}], "next": 2}"#, to: "other.json")
         XCTAssertEqual(try SocloadProcess.run(["load", other, "--root", "results", "--db", db]).status, 0)

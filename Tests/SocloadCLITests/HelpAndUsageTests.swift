@@ -58,7 +58,7 @@ final class HelpAndUsageTests: XCTestCase {
               refresh                 Bring every dataset of the project (socload.json) up to date.
               status                  Say what a refresh of the project (socload.json) would do, without loading.
               search                  Find datasets on a portal, or on every public portal, through the Socrata catalog.
-              load                    Load a plain JSON document (an array of objects, NDJSON, a saved SODA response) into a table.
+              load                    Load a JSON document (an array of objects, NDJSON, a saved SODA response) or a CSV file into a table.
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.
               select                  Print the rows of a table that match conditions, without writing SQL.
