@@ -52,13 +52,8 @@ def measure_documents(args, base, scratch, run_measured):
         socload, "load", ndjson, "--table", "docs", "--db", db, "--quiet"], lambda: remove(db))
     duckdb_path = ensure_duckdb(args.data_dir) if args.duckdb else None
     if duckdb_path:
-        target = os.path.join(scratch, "documents.duckdb")
-        script = ("import sys; sys.path.insert(0, sys.argv[1]); import duckdb; con = duckdb.connect(sys.argv[2]); "
-                  "con.execute('SET threads TO 2'); "
-                  "con.execute(\"CREATE TABLE docs AS SELECT * FROM read_json_auto(?, sample_size=-1)\", [sys.argv[3]]); "
-                  "con.close()")
-        results["DuckDB read_json_auto(sample_size=-1), 2 threads (reference)"] = median_run(
-            run_measured, args.runs, lambda: [sys.executable, "-c", script, duckdb_path, target, ndjson], lambda: remove(target))
+        results["DuckDB read_json_auto(sample_size=-1), 2 threads (reference)"] = duckdb_load(
+            args, scratch, duckdb_path, "read_json_auto", ndjson, run_measured)
     results["socload fetch FILE (plain, for the lookups)"] = median_run(run_measured, args.runs, lambda: [
         socload, "fetch", base + ".rows.json", "--table", "lk", "--db", db, "--quiet"], lambda: remove(db))
     results["socload fetch FILE --extract category+count+distinct=city --extract status"] = median_run(
@@ -93,13 +88,19 @@ def measure_csv(args, path, scratch, db, socload, duckdb_path, results, run_meas
     results["sqlite3 .import --csv (all text, reference)"] = median_run(run_measured, args.runs, lambda: [
         "sqlite3", db, ".import --csv " + path + " docs"], lambda: remove(db))
     if duckdb_path:
-        target = os.path.join(scratch, "documents.duckdb")
-        script = ("import sys; sys.path.insert(0, sys.argv[1]); import duckdb; con = duckdb.connect(sys.argv[2]); "
-                  "con.execute('SET threads TO 2'); "
-                  "con.execute(\"CREATE TABLE docs AS SELECT * FROM read_csv_auto(?, sample_size=-1)\", [sys.argv[3]]); "
-                  "con.close()")
-        results["DuckDB read_csv_auto(sample_size=-1), 2 threads (reference)"] = median_run(
-            run_measured, args.runs, lambda: [sys.executable, "-c", script, duckdb_path, target, path], lambda: remove(target))
+        results["DuckDB read_csv_auto(sample_size=-1), 2 threads (reference)"] = duckdb_load(
+            args, scratch, duckdb_path, "read_csv_auto", path, run_measured)
+
+
+def duckdb_load(args, scratch, duckdb_path, reader, source, run_measured):
+    """DuckDB creating a table from `source` with `reader` (typed from every row, 2 threads)."""
+    target = os.path.join(scratch, "documents.duckdb")
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import duckdb; con = duckdb.connect(sys.argv[2]); "
+              "con.execute('SET threads TO 2'); "
+              "con.execute(f\"CREATE TABLE docs AS SELECT * FROM {sys.argv[3]}(?, sample_size=-1)\", [sys.argv[4]]); "
+              "con.close()")
+    return median_run(run_measured, args.runs, lambda: [
+        sys.executable, "-c", script, duckdb_path, target, reader, source], lambda: remove(target))
 
 
 def report_documents(results):

@@ -159,17 +159,9 @@ final class CSVRecordReader: DocumentRecordReader {
     /// The header's names as columns: an empty name is `column_N` (N its place), and a name met
     /// again gets `_2`, `_3`, ... (compared without case, as SQL compares names).
     static func plainNames(_ header: [String]) -> [String] {
-        var taken = Set<String>()
+        var names = ColumnNameAllocator()
         return header.enumerated().map { place, given in
-            let base = given.trimmingCharacters(in: .whitespaces).isEmpty ? "column_\(place + 1)" : given
-            var name = base
-            var suffix = 2
-            while taken.contains(name.lowercased()) {
-                name = "\(base)_\(suffix)"
-                suffix += 1
-            }
-            taken.insert(name.lowercased())
-            return name
+            names.allocate(given.trimmingCharacters(in: .whitespaces).isEmpty ? "column_\(place + 1)" : given)
         }
     }
 }
