@@ -1,9 +1,10 @@
 import Foundation
 import SocloadCore
 
-/// Inserts or updates rows by the table's key (sync): each batch goes by binary COPY into a
-/// temporary table, then into the table with one `INSERT ... ON CONFLICT (key) DO UPDATE`. A key
-/// given twice in a batch counts once, its last row winning, as row-by-row upserts would.
+/// Inserts or updates rows by the table's key (sync, `load --mode upsert`): each batch goes by
+/// binary COPY into a temporary table, then into the table with one `INSERT ... ON CONFLICT
+/// (key) DO UPDATE`. A key given twice in a batch counts once, its last row winning, as
+/// row-by-row upserts would. A table without a key only takes new rows (`load --mode append`).
 final class PostgreSQLUpserter: RowUpserter {
     private let transaction: PostgreSQLLoadTransaction
     private let table: PlanTable
@@ -55,12 +56,15 @@ final class PostgreSQLUpserter: RowUpserter {
         }
         let action = updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
         let sourceKey = table.primaryKey.map { "\"s\".\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+        // A table without a key takes every row as new (`load --mode append`).
+        let selection = table.primaryKey.isEmpty
+            ? "SELECT \(rows.select) FROM \(staging) AS \"s\" \(rows.joins) ORDER BY \"s\".\"_socload_order\""
+            : "SELECT DISTINCT ON (\(sourceKey)) \(rows.select) FROM \(staging) AS \"s\" \(rows.joins) "
+                + "ORDER BY \(sourceKey), \"s\".\"_socload_order\" DESC ON CONFLICT (\(keyList)) DO \(action)"
         let inserted = try transaction.value("""
             WITH upserted AS (
               INSERT INTO \(transaction.qualified(table.name)) (\(PostgreSQLTableWriter.quotedList(stored)))
-              SELECT DISTINCT ON (\(sourceKey)) \(rows.select) FROM \(staging) AS "s" \(rows.joins)
-              ORDER BY \(sourceKey), "s"."_socload_order" DESC
-              ON CONFLICT (\(keyList)) DO \(action)
+              \(selection)
               RETURNING (xmax = 0) AS inserted)
             SELECT count(*) FILTER (WHERE inserted) FROM upserted
             """)

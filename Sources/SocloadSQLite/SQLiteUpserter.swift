@@ -1,14 +1,16 @@
 import SocloadCore
 import SocloadDatabase
 
-/// Inserts or updates rows by the table's key: `INSERT ... ON CONFLICT (key) DO UPDATE`. A table
-/// with lookups takes each batch through a staging table: its new values go to the lookups,
-/// then its rows, joined to them, into the table; the counts are made again at the end.
+/// Inserts or updates rows by the table's key: `INSERT ... ON CONFLICT (key) DO UPDATE`; a table
+/// without a key only takes new rows (`load --mode append`). A table with lookups takes each
+/// batch through a staging table: its new values go to the lookups, then its rows, joined to
+/// them, into the table; the counts are made again at the end.
 final class SQLiteUpserter: RowUpserter {
     private let db: Database
     private let table: PlanTable
     private let upsertStatement: Statement
-    private let existsStatement: Statement
+    /// Whether a row's key is in the table already (nil: the table has no key).
+    private let existsStatement: Statement?
     private let keyColumns: [Int]
     private let lookups: SQLiteLookups
     /// `sync --deletes`: the keys the portal still has, and the statement that adds them.
@@ -41,7 +43,8 @@ final class SQLiteUpserter: RowUpserter {
             "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)"
         }
         let keyList = SQLiteTableWriter.quotedList(table.primaryKey)
-        let conflict = "ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))"
+        let conflict = table.primaryKey.isEmpty ? ""
+            : "ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))"
         if table.lookups.isEmpty {
             upsertStatement = try db.makeStatement(sql: """
                 INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) \(conflict)
@@ -57,14 +60,17 @@ final class SQLiteUpserter: RowUpserter {
                 """)
         }
         let matches = table.primaryKey.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        existsStatement = try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE \(matches)")
+        existsStatement = table.primaryKey.isEmpty ? nil : try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE \(matches)")
         keyColumns = table.primaryKey.compactMap { name in table.columns.firstIndex { $0.name == name } }
     }
 
     func upsert(_ batch: RowBatch) throws -> Int {
         guard table.lookups.isEmpty else { return try upsertThroughLookups(batch) }
+        guard let existsStatement else {
+            try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry)
+            return batch.rowCount
+        }
         var inserted = 0
-        let existsStatement = existsStatement
         let keyColumns = keyColumns
         try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry) { row, arena in
             existsStatement.reset()
@@ -86,7 +92,7 @@ final class SQLiteUpserter: RowUpserter {
         let keyList = SQLiteTableWriter.quotedList(table.primaryKey)
         let matches = table.primaryKey.map { "\"t\".\($0.quotedDatabaseIdentifier) = \"k\".\($0.quotedDatabaseIdentifier)" }
             .joined(separator: " AND ")
-        let inserted = try db.fetchValue(sql: """
+        let inserted = table.primaryKey.isEmpty ? .integer(Int64(batch.rowCount)) : try db.fetchValue(sql: """
             SELECT count(*) FROM (SELECT DISTINCT \(keyList) FROM \(staging)) AS "k"
             WHERE NOT EXISTS (SELECT 1 FROM \(quotedTable) AS "t" WHERE \(matches))
             """)
@@ -103,7 +109,8 @@ final class SQLiteUpserter: RowUpserter {
         try db.execute(sql: """
             INSERT INTO \(quotedTable) (\(SQLiteTableWriter.quotedList(table.storedColumns.map(\.name) + geometryName)))
             SELECT \(select) FROM \(staging) AS "s" \(rows.joins) WHERE true ORDER BY "s".rowid
-            ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
+            \(table.primaryKey.isEmpty ? ""
+                : "ON CONFLICT(\(keyList)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))")
             """)
         try db.execute(sql: "DELETE FROM \(staging)")
         if case .integer(let count)? = inserted { return Int(count) }

@@ -11,18 +11,8 @@ extension CSVLoadTests {
     func testSocrataCSVExportsWithMetadataLoadAsFetchLoadsTheirRowsJSON() throws {
         var checked: [String] = []
         for source in RowChangeCommandTests.exports {
-            let name = source.lastPathComponent.components(separatedBy: ".")[0]
-            let export = try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any]
-            guard let meta = export?["meta"] as? [String: Any], let view = meta["view"] as? [String: Any],
-                  let columns = view["columns"] as? [[String: Any]], let rows = export?["data"] as? [[Any]] else {
-                XCTFail("\(name): not a rows.json export")
-                continue
-            }
-            let viewPath = directory.path("\(name).view.json")
-            try JSONSerialization.data(withJSONObject: view).write(to: URL(fileURLWithPath: viewPath))
-            let csvPath = directory.path("\(name).rows.csv")
-            try Self.socrataCSV(columns: columns, rows: rows).write(to: URL(fileURLWithPath: csvPath))
-
+            guard let export = try Self.socrataCSVExport(of: source, in: directory) else { continue }
+            let (name, viewPath, csvPath, columns, rows) = (export.name, export.viewPath, export.csvPath, export.columns, export.rows)
             let db = directory.path("export-\(name).sqlite")
             try succeed(["fetch", source.path, "--table", "fetched", "--quiet"], db: db)
             try succeed(["load", csvPath, "--metadata", viewPath, "--table", "loaded", "--quiet"], db: db)
@@ -43,6 +33,24 @@ extension CSVLoadTests {
         }
         XCTAssertTrue(checked.contains("n5m4-mism"), "\(checked)")
         if Fixtures.sharedDatasets != nil { XCTAssertGreaterThan(checked.count, 3, "\(checked)") }
+    }
+
+    /// A real rows.json export written as the portal's CSV export and its description, in
+    /// `directory`: nil (and a failure) for a file that is no rows.json export.
+    static func socrataCSVExport(of source: URL, in directory: TemporaryDirectory) throws
+        -> (name: String, viewPath: String, csvPath: String, columns: [[String: Any]], rows: [[Any]])? {
+        let name = source.lastPathComponent.components(separatedBy: ".")[0]
+        let export = try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any]
+        guard let meta = export?["meta"] as? [String: Any], let view = meta["view"] as? [String: Any],
+              let columns = view["columns"] as? [[String: Any]], let rows = export?["data"] as? [[Any]] else {
+            XCTFail("\(name): not a rows.json export")
+            return nil
+        }
+        let viewPath = directory.path("\(name).view.json")
+        try JSONSerialization.data(withJSONObject: view).write(to: URL(fileURLWithPath: viewPath))
+        let csvPath = directory.path("\(name).rows.csv")
+        try socrataCSV(columns: columns, rows: rows).write(to: URL(fileURLWithPath: csvPath))
+        return (name, viewPath, csvPath, columns, rows)
     }
 
     /// An export's rows as the portal's CSV export writes them.

@@ -42,7 +42,7 @@ final class TableClaimTests: XCTestCase {
             try succeed(["load", other, "--table", "x_items"], db: db)
             let taken = try run(["load", nested, "--table", "x", "--pk", "id"], db: db)
             XCTAssertEqual(taken.status, 64, taken.stderr)
-            XCTAssertTrue(taken.stderr.hasPrefix("Error: the load would replace x_items, but it is the table of another loaded "
+            XCTAssertTrue(taken.stderr.hasPrefix("Error: the load would write x_items, but it is the table of another loaded "
                                                  + "dataset (x_items): choose another --table"), taken.stderr)
             XCTAssertEqual(try csv("SELECT count(*) FROM x_items", db: db), ["3"])
             XCTAssertEqual(try csv("SELECT table_name FROM _socload_datasets ORDER BY table_name", db: db), ["x_items"])

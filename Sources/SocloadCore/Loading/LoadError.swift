@@ -69,9 +69,19 @@ public enum LoadError: CategorizedError, Equatable {
     /// The source is another version than the load must load (`refresh --locked`): its
     /// rowsUpdatedAt (nil: it states none).
     case notTheExpectedVersion(expected: String, found: String?)
+    /// An append or upsert whose records the table cannot take as it is (`TableMerge`): one
+    /// line per column, then what would let it go on.
+    case recordsDoNotFit(table: String, differences: [String])
+    /// An append whose records have keys the table has already.
+    case keysAlreadyPresent(table: String, key: [String], count: Int, firstRecord: Int, lastRecord: Int)
 
     public var description: String {
         switch self {
+        case let .recordsDoNotFit(table, differences):
+            return "the records do not fit \(table): \(differences.joined(separator: "; "))"
+        case let .keysAlreadyPresent(table, key, count, first, last):
+            return "--mode append: \(count) of records \(first)-\(last) \(count == 1 ? "has a key" : "have keys") "
+                + "(\(key.joined(separator: ", "))) already in \(table): --mode upsert updates those rows"
         case let .rowShape(row, expected, found):
             return "row \(row): \(found) cell\(found == 1 ? "" : "s") where the metadata has \(expected) columns"
         case let .constraint(row, message):
@@ -126,7 +136,7 @@ public enum LoadError: CategorizedError, Equatable {
             return "\(table) would have \(count) columns (a location is three, a url or phone two), "
                 + "more than the \(maximum) a \(database) table holds"
         case let .tableTaken(table, reason):
-            return "the load would replace \(table), but \(reason): choose another --table, or drop \(table) first"
+            return "the load would write \(table), but \(reason): choose another --table, or drop \(table) first"
         case let .tableMissing(table):
             return "the catalog lists \(table), but the database has no such table (dropped by hand?): fetch it again, "
                 + "or socload drop \(table) to forget it"
@@ -152,7 +162,8 @@ public enum LoadError: CategorizedError, Equatable {
         case .reservedTableName, .tableTaken: return .usage
         case .fileNotFound: return .missingInput
         case .unreadableFile, .notEnoughSpace: return .database
-        case .notTabular, .schemaChanged, .tooManyDeletes, .notTheExpectedVersion: return .badData
+        case .notTabular, .schemaChanged, .tooManyDeletes, .notTheExpectedVersion, .recordsDoNotFit, .keysAlreadyPresent:
+            return .badData
         case .unsupported, .notFetchedFromPortal: return .usage
         case .notInCatalog, .tableMissing: return .missingInput
         }

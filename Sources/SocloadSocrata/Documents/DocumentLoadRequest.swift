@@ -37,8 +37,12 @@ public struct DocumentLoadRequest: Sendable {
     /// Nested arrays of references that fill many-to-many glue tables instead of child tables
     /// (`--glue K:OTHER_TABLE.OTHER_KEY[:ID_FIELD]`).
     public var glues: [GlueSpec] = []
+    /// Replace the table (the default), or add the document's rows to the table socload loaded
+    /// before (`--mode append|upsert`; a table that does not exist yet is made as for replace).
+    public var mode = DocumentLoadMode.replace
     /// What a reload does when the table's shape changed (`--on-schema-change`): without portal
-    /// metadata a renamed field is a removal and an addition.
+    /// metadata a renamed field is a removal and an addition. An append or upsert never takes
+    /// a new shape: `warn` is `fail` there, and `evolve` adds the new columns.
     public var onSchemaChange = SchemaChangePolicy.warn
     /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
     /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).

@@ -40,7 +40,12 @@ struct DocumentRecordSource: Sendable {
         }
         let format = request.format ?? DocumentFormat.named(request.source) ?? Self.sniff(head)
         self.format = format
-        layout = request.layout
+        // A file named as NDJSON that starts with an object holds one record per line, even
+        // when it has one line (one that starts with `[` is still read as an array).
+        let lowered = request.source.lowercased()
+        let namedAsLines = [".ndjson", ".jsonl", ".ldjson"].contains { lowered.hasSuffix($0) }
+        let startsWithObject = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "{")
+        if case .detect = request.layout, namedAsLines, startsWithObject { layout = .lines } else { layout = request.layout }
         guard case .csv(let dialect) = format else {
             delimiter = UInt8(ascii: ",")
             naming = CSVRecordReader.plainNames

@@ -35,6 +35,10 @@ extension DatasetLoader {
             let columnsJSON = described.view?.columnsJSON ?? "[]"
             let bytesExpected = FileByteSource.size(of: spool.path)
             return try destination.performLoad { transaction in
+                if request.mode != .replace, let merged = try mergeDocument(
+                    request, plan: plan, described: described, notes: notes, path: spool.path, transaction: transaction, start: start) {
+                    return merged
+                }
                 let state = LoadState()
                 state.source = request.displaySource
                 state.bytesExpected = bytesExpected
@@ -128,7 +132,7 @@ extension DatasetLoader {
     /// The plan: the main table of the view's columns, each inferred field typed as inferred,
     /// then the request's own `--type`s; a child table for each field of arrays of objects, when
     /// the main table has a key (else the arrays stay JSON text, and a note says why).
-    private func documentPlan(_ request: DocumentLoadRequest, described: DescribedDocument,
+    func documentPlan(_ request: DocumentLoadRequest, described: DescribedDocument,
                               notes: inout [String]) throws -> LoadPlan {
         let name = try request.targetTable()
         let lowered = name.lowercased()

@@ -21,6 +21,8 @@ extension DatasetLoader {
         var numbersAsText: [String] = []
         /// With `--flatten`: each nested path's column name (see `JSONFlattening`).
         var flattenedNames: [String: String] = [:]
+        /// Fields whose every value was null (their type is a guess: any column takes them).
+        var alwaysNull: Set<String> = []
     }
 
     func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
@@ -49,7 +51,8 @@ extension DatasetLoader {
         let fields = system + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map(name)
         return DescribedDocument(records: records, view: nil, fields: fields, types: types,
                                  arraysOfObjects: inference.arraysOfObjects.map { (name($0.field), $0.elements) },
-                                 numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names)
+                                 numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names,
+                                 alwaysNull: Set(inference.fields.filter(inference.isAlwaysNull).map(name)))
     }
 
     /// The system fields (`:id`, `:created_at`, `:updated_at`) the document's first record has;

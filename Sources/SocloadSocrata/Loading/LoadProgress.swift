@@ -31,6 +31,8 @@ public struct LoadSummary: Sendable, Equatable {
     /// What the load changed in the table's rows against the copy it replaced (nil on a first
     /// load, or where the rows were not counted).
     public var rowChanges: RowChangeCounts?
+    /// What `load --mode append|upsert` wrote (nil: the table was replaced, or made).
+    public var merged: MergedRows?
 }
 
 /// A child table of a load and how many rows it got.

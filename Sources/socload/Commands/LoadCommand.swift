@@ -35,11 +35,23 @@ struct LoadCommand: ParsableCommand {
             (01/15/2020 12:00:00 AM) are typed, a whole number with a leading zero stays text. A Socrata
             CSV export (rows.csv) with --metadata maps its display names to the field names and is typed
             as fetch types it.
+
+            --mode append adds the records to a table socload loaded before, and --mode upsert updates
+            the row of each record's key (the columns the records have; the others keep their values)
+            or adds it: in one transaction, the table's key (no --pk needed), lookups, child tables,
+            change log and history kept. The records must fit the table: a column whose values its type
+            cannot hold is refused by name (integers go into a double or text column, not text into an
+            integer one), and so is a new column unless --on-schema-change evolve adds it. A table that
+            does not exist yet is made; one socload did not make is refused.
             """)
 
     @Argument(name: "document", help: "A JSON or CSV file, an http(s) URL, or - for standard input.") var document: String
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "name", help: "The table to load into.", default: "the file's name up to its first dot") var table: String?
+    @Option(valueName: "replace|append|upsert",
+            help: "Replace the table (the default), add the records to it, or update the rows of their keys and add the rest.",
+            default: "replace")
+    var mode: DocumentLoadMode?
     @Option(valueName: "key", help: "Load the array under this key of a top-level object.") var root: String?
     @Flag(help: "Read one object per line (NDJSON), even when there is only one.") var lines: Bool
     @Flag(help: "Read the document as CSV, whatever its name.") var csv: Bool
@@ -69,6 +81,10 @@ struct LoadCommand: ParsableCommand {
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
+        if let mode, mode != .replace, shape.onSchemaChange == .warn {
+            throw UsageError("--mode \(mode.rawValue) keeps the table's shape: --on-schema-change fail (the default) "
+                             + "or evolve (add new columns)", command: Self.spec)
+        }
         if root != nil, lines { throw UsageError("--root and --lines are two different layouts: pass one", command: Self.spec) }
         if csv, tsv { throw UsageError("--csv and --tsv are two different formats: pass one", command: Self.spec) }
         if let delimiter, CSVDialect.delimiter(named: delimiter) == nil {
@@ -109,7 +125,8 @@ struct LoadCommand: ParsableCommand {
         request.primaryKey = shape.pk?.names
         request.distributeBy = distributeBy
         request.geometryColumn = shape.geometry
-        request.onSchemaChange = shape.onSchemaChange ?? .warn
+        request.mode = mode ?? .replace
+        request.onSchemaChange = shape.onSchemaChange ?? (request.mode == .replace ? .warn : .fail)
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
         request.keepsHistory = shape.history
         request.indexes = shape.index.map(\.names)
@@ -144,9 +161,7 @@ struct LoadCommand: ParsableCommand {
             }
         }
         session.meter.clear()
-        session.inform("Loaded \(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s") into "
-                       + "\(TerminalText.escaped(summary.tableName)) (\(summary.columnCount) columns) from "
-                       + "\(TerminalText.escaped(summary.source)) in \(NumberText.seconds(summary.elapsed))")
+        session.inform(Self.headline(summary))
         for child in summary.childTables {
             session.inform("  and \(NumberText.grouped(child.rowCount)) row\(child.rowCount == 1 ? "" : "s") into "
                            + TerminalText.escaped(child.tableName))
@@ -157,5 +172,20 @@ struct LoadCommand: ParsableCommand {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
         return summary
+    }
+
+    /// `Loaded 1,000 rows into big (4 columns) from big.ndjson in 0.2 s`; an append or upsert:
+    /// `Upserted 2 records into big (1 new, 1 updated) from up.ndjson in 0.0 s: 1,001 rows`.
+    private static func headline(_ summary: LoadSummary) -> String {
+        let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
+        let table = TerminalText.escaped(summary.tableName)
+        let source = "from \(TerminalText.escaped(summary.source)) in \(NumberText.seconds(summary.elapsed))"
+        guard let merged = summary.merged else {
+            return "Loaded \(rows) into \(table) (\(summary.columnCount) columns) \(source)"
+        }
+        let records = "\(NumberText.grouped(merged.records)) record\(merged.records == 1 ? "" : "s")"
+        let detail = merged.mode == .upsert
+            ? " (\(NumberText.grouped(merged.inserted)) new, \(NumberText.grouped(merged.updated)) updated)" : ""
+        return "\(merged.mode == .upsert ? "Upserted" : "Appended") \(records) into \(table)\(detail) \(source): \(rows)"
     }
 }

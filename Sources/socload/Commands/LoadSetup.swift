@@ -178,3 +178,8 @@ extension TextEncoding: ExpressibleByArgument {
     init?(argument: String) { self.init(name: argument) }
     static var expectation: String { "utf-8, latin-1 or windows-1252" }
 }
+
+extension DocumentLoadMode: ExpressibleByArgument {
+    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    static var expectation: String { "replace, append or upsert" }
+}

@@ -5,7 +5,9 @@ import SocloadSocrata
 /// `--json`: one JSON object a dataset on standard output, a line each, for a pipeline to act
 /// on with jq: `{"dataset":"n5m4-mism","status":"loaded","table":"n5m4_mism","rows":300,...}`.
 ///
-/// `status` is `loaded`, `up_to_date`, `synced`, `extracted`, `planned` or `failed`; the counts
+/// `status` is `loaded`, `up_to_date`, `synced`, `appended`, `upserted`, `extracted`, `planned` or
+/// `failed` (an append or upsert also says its `records`, and of them the rows `inserted` and
+/// `updated`); the counts
 /// of added, changed, removed and unchanged rows are there when the load compared with the copy
 /// it replaced (a sync: added and changed are the rows it inserted and updated, removed those
 /// `--deletes` deleted); `error` and `exit_code` when it failed. Keys that do not apply are left out.
@@ -23,6 +25,10 @@ struct DatasetReport: Encodable, Equatable {
     var warnings: [String]?
     var schemaChanges: [String]?
     var childTables: [String: Int]?
+    /// `load --mode append|upsert`: the records written, and of them the new and updated rows.
+    var records: Int?
+    var inserted: Int?
+    var updated: Int?
     /// `extract`: the lookup table made, and the column the table has in place of the values.
     var lookup: String?
     var foreignKey: String?
@@ -33,7 +39,7 @@ struct DatasetReport: Encodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error
         case invalidCells = "invalid_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
-        case childTables = "child_tables", foreignKey = "foreign_key"
+        case childTables = "child_tables", foreignKey = "foreign_key", records, inserted, updated
     }
 
     init(dataset: String, outcome: DatasetOutcome) {
@@ -57,6 +63,10 @@ struct DatasetReport: Encodable, Equatable {
         }
         if let changes = summary.rowChanges {
             (added, changed, removed, unchanged) = (changes.added, changes.changed, changes.removed, changes.unchanged)
+        }
+        if let merged = summary.merged {
+            status = merged.mode == .upsert ? "upserted" : "appended"
+            (records, inserted, updated) = (merged.records, merged.inserted, merged.updated)
         }
     }
 

@@ -1,0 +1,236 @@
+import Foundation
+import SocloadCore
+
+/// `socload load --mode append|upsert`: a document's records into a table socload loaded
+/// before, in one transaction, without replacing it. The table keeps its columns and types
+/// (`TableMerge`): a column whose values the stored type cannot hold is refused by name, a new
+/// column is refused or, with `--on-schema-change evolve`, added. Its lookups take the new
+/// values and are counted again, an upserted parent's child rows are its record's elements
+/// (`ChildRowsRefresh`), its fingerprints, change log and history follow the rows written
+/// (`SyncChangeTracker`), and the catalog and refresh log say what was done.
+extension DatasetLoader {
+    /// Nil when the table does not exist yet: the caller makes it, as for replace.
+    func mergeDocument(_ request: DocumentLoadRequest, plan documentPlan: LoadPlan, described: DescribedDocument,
+                       notes: [String], path: String, transaction: any LoadTransaction,
+                       start: UInt64) throws -> LoadSummary? {
+        let name = documentPlan.mainTable.name
+        let mode = request.mode
+        guard let entry = try transaction.catalog.entry(for: name), entry.tableName.lowercased() == name.lowercased() else {
+            if try transaction.tableExists(name) {
+                throw LoadError.tableTaken(name, reason: "it exists and socload did not load it (a table of yours?): "
+                                           + "--mode \(mode.rawValue) adds only to tables socload loaded")
+            }
+            return nil
+        }
+        guard let stored = entry.plan, let sql = transaction.sql else {
+            throw LoadError.unsupported("\(entry.tableName) was loaded by an older socload: load it again with --mode replace first")
+        }
+        var notes = notes
+        if request.keepsHistory, stored.options?.keepsHistory != true {
+            notes.append("--history is for a new table: \(entry.tableName) was loaded without it (--mode replace --history keeps it)")
+        }
+        if !request.extractions.isEmpty || request.geometryColumn != nil || request.distributeBy != nil {
+            notes.append("--extract, --geometry and --distribute-by shape a new table: \(entry.tableName) keeps the shape it was loaded with")
+        }
+        let storedKey = stored.mainTable.primaryKey
+        if let key = request.primaryKey, key.map({ $0.lowercased() }) != storedKey.map({ $0.lowercased() }) {
+            throw LoadError.recordsDoNotFit(table: entry.tableName, differences: [
+                "key: \(entry.tableName) is keyed by \(storedKey.isEmpty ? "nothing" : storedKey.joined(separator: ", ")), "
+                + "--pk asks for \(key.joined(separator: ", "))"])
+        }
+        var arriving = documentPlan
+        if arriving.mainTable.primaryKey.isEmpty, !storedKey.isEmpty {
+            // Keyed as the table is, so that child rows name their parents.
+            var keyed = request
+            keyed.primaryKey = storedKey
+            var keyedNotes: [String] = []
+            do {
+                arriving = try self.documentPlan(keyed, described: described, notes: &keyedNotes)
+                notes = keyedNotes
+            } catch is PlanError {
+                throw LoadError.recordsDoNotFit(table: entry.tableName, differences: [
+                    "the records do not have \(storedKey.joined(separator: ", ")), the key of \(entry.tableName)"])
+            }
+            if let limit = destination.maximumNameBytes { arriving = arriving.withNamesShortened(toBytes: limit) }
+        }
+        if mode == .upsert, described.view != nil {
+            // A description lists every column: the upsert writes only those the records have.
+            arriving.tables[0].columns = try columnsPresent(in: arriving, path: path, records: described.records)
+        }
+        if mode == .upsert, storedKey.isEmpty {
+            throw LoadError.unsupported("\(entry.tableName) has no key to upsert by: --mode append adds rows, "
+                                        + "or load it again with --pk")
+        }
+        if let glue = arriving.tables.first(where: { $0.glue != nil }) {
+            throw LoadError.unsupported("--mode \(mode.rawValue) does not update the glue table \(glue.name) yet: use --mode replace")
+        }
+        let merges = try mergePlans(stored: stored, arriving: arriving, described: described, policy: request.onSchemaChange)
+        var writtenPlan = arriving
+        var keptPlan = stored
+        var changes: [SchemaChange] = []
+        for (index, var merge) in merges {
+            let storedIndex = stored.tables.firstIndex { $0.name.lowercased() == arriving.tables[index].name.lowercased() } ?? 0
+            for column in merge.added {
+                try sql.execute(sql.dialect.addColumnStatement(table: merge.table.name, column: column.name, type: column.type), [])
+                keptPlan.tables[storedIndex].columns.append(PlanColumn(name: column.name, type: column.type, source: .absent))
+                changes.append(SchemaChange(table: merge.table.name, kind: .columnAdded, name: column.name, after: column.type.rawValue))
+            }
+            merge.addColumns()
+            var table = merge.table
+            table.nesting = arriving.tables[index].nesting
+            writtenPlan.tables[index] = table
+        }
+        notes += changes.map { "\($0.table): \($0.line)" }
+        let main = writtenPlan.mainTable
+        let complete = merges.first { $0.index == 0 }?.merge.isComplete ?? true
+        let keepsHistory = stored.options?.keepsHistory == true
+        if mode == .upsert, !complete, keepsHistory {
+            let missing = merges.first { $0.index == 0 }?.merge.missing ?? []
+            throw LoadError.unsupported("\(entry.tableName) keeps the history of its rows, whose versions are whole rows: "
+                                        + "the records lack \(missing.shortList()) (give every column, or use --mode replace)")
+        }
+        let refreshedAt = Self.now()
+        // An upsert of some columns only cannot fingerprint whole rows: its changes are not counted.
+        let tracker = mode == .upsert && !complete ? nil : try SyncChangeTracker(
+            sql: sql, table: main, refreshedAt: refreshedAt,
+            keptRefreshes: stored.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes, keepsHistory: keepsHistory)
+        if tracker == nil, mode == .upsert, !complete, !storedKey.isEmpty,
+           try sql.tableExists(RowChangeSQL.fingerprintTables(of: main.name, dialect: sql.dialect).kept) {
+            notes.append("the row changes of this upsert are not counted: the records lack "
+                         + "\((merges.first { $0.index == 0 }?.merge.missing ?? []).shortList())")
+        }
+        let baseUpserter = try transaction.upserter(for: main)
+        let upserter = tracker?.upserter(wrapping: baseUpserter) ?? baseUpserter
+        var children: [Int: (upserter: any RowUpserter, refresh: ChildRowsRefresh?)] = [:]
+        for index in writtenPlan.tables.indices.dropFirst() where writtenPlan.tables[index].nesting != nil {
+            let child = writtenPlan.tables[index]
+            children[index] = (try transaction.upserter(for: child),
+                               mode == .upsert ? try ChildRowsRefresh(sql: sql, parent: main, child: child) : nil)
+        }
+        let state = LoadState()
+        state.source = request.displaySource
+        state.bytesExpected = FileByteSource.size(of: path)
+        var counts: [Int: (records: Int, inserted: Int)] = [:]
+        func write(_ batch: RowBatch, into index: Int) throws {
+            let upserting = index == 0 ? upserter : children[index]?.upserter
+            guard let upserting else { return }
+            if index == 0 { for child in children.values { try child.refresh?.noteParents(batch) } }
+            try children[index]?.refresh?.noteChildren(batch)
+            let inserted = try upserting.upsert(batch)
+            if mode == .append, inserted < batch.rowCount {
+                let table = writtenPlan.tables[index]
+                throw LoadError.keysAlreadyPresent(table: table.name, key: table.primaryKey, count: batch.rowCount - inserted,
+                                                   firstRecord: batch.firstRowNumber,
+                                                   lastRecord: batch.firstRowNumber + batch.rowCount - 1)
+            }
+            counts[index, default: (0, 0)].records += batch.rowCount
+            counts[index, default: (0, 0)].inserted += inserted
+        }
+        let storable = destination.storableValues
+        let flattenedNames = described.flattenedNames
+        let records = described.records
+        let planned = writtenPlan
+        let invalidCells = try withProducer({ stop, channel in
+            DocumentRowProducer.produce(path: path, records: records, plan: planned, request: request,
+                                        flattenedNames: flattenedNames, storable: storable, stop: stop, channel: channel)
+        }, handle: { (item: DocumentRowProducer.Item) -> [Int: [InvalidCells]]? in
+            switch item {
+            case let .batch(index, batch, bytesRead):
+                try write(batch, into: index)
+                state.rowCount = counts[0]?.records ?? 0
+                state.bytesRead = bytesRead
+                reportProgress(state)
+            case let .end(invalidCells, _):
+                return invalidCells
+            case .failure(let error):
+                throw error
+            }
+            return nil
+        })
+        try cancellation?.check()
+        try upserter.finish()
+        var childCounts: [ChildTableCount] = []
+        for index in children.keys.sorted() {
+            try children[index]?.upserter.finish()
+            let removed = try children[index]?.refresh?.finish() ?? 0
+            let table = writtenPlan.tables[index]
+            childCounts.append(ChildTableCount(table.name, counts[index]?.records ?? 0))
+            if removed > 0 { notes.append("\(table.name): \(removed) element\(removed == 1 ? "" : "s") of the upserted rows removed") }
+        }
+        let written = counts[0] ?? (0, 0)
+        var refreshed = entry
+        refreshed.rowCount = try upserter.rowCount()
+        refreshed.fetchedAt = refreshedAt
+        refreshed.planJSON = keptPlan.jsonText
+        refreshed.partialReason = "rows were added by load --mode \(mode.rawValue) since the table was loaded "
+            + "(the invalid-cell counts are the first load's)"
+        try transaction.catalog.record(refreshed)
+        try transaction.catalog.recordSchemaChanges(changes, at: refreshedAt)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try transaction.catalog.recordRefresh(RefreshRecord(
+            table: entry.tableName, refreshedAt: refreshedAt, kind: mode.rawValue, source: state.source,
+            rowsUpdatedAt: entry.rowsUpdatedAt, rowCount: refreshed.rowCount, schemaChanges: changes.count,
+            inserted: written.inserted, updated: tracker?.counts?.changed ?? (written.records - written.inserted),
+            unchanged: tracker?.counts?.unchanged, seconds: seconds))
+        var summary = LoadSummary(tableName: entry.tableName, rowCount: refreshed.rowCount, columnCount: main.storedColumns.count,
+                                  source: state.source, elapsed: seconds, catalogEntry: refreshed,
+                                  invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] }, notes: notes)
+        summary.schemaChanges = changes
+        summary.rowChanges = tracker?.counts
+        summary.childTables = childCounts
+        summary.merged = MergedRows(mode: mode, records: written.records, inserted: written.inserted)
+        return summary
+    }
+
+    /// The stored table each of the document's tables goes into, by the document plan's place:
+    /// refused with every column the stored types cannot hold (even under evolve: a column is
+    /// not retyped in place), and with every new column or child table unless `policy` is
+    /// `evolve` (which adds new columns; a new child table needs a replace).
+    private func mergePlans(stored: LoadPlan, arriving: LoadPlan, described: DescribedDocument,
+                            policy: SchemaChangePolicy) throws -> [(index: Int, merge: TableMerge)] {
+        var merges: [(index: Int, merge: TableMerge)] = []
+        var refusals: [String] = []
+        var additions: [String] = []
+        for (index, table) in arriving.tables.enumerated() where index == 0 || table.nesting != nil {
+            guard let storedTable = stored.tables.first(where: { $0.name.lowercased() == table.name.lowercased() }),
+                  index == 0 || storedTable.nesting != nil else {
+                refusals.append("child table \(table.name): the records have arrays of objects under "
+                                + "\(table.nesting?.arrayField ?? table.name), which \(stored.mainTable.name) keeps as a column "
+                                + "(a new child table needs --mode replace)")
+                continue
+            }
+            let merge = TableMerge(stored: storedTable, arriving: table, alwaysNull: index == 0 ? described.alwaysNull : [])
+            refusals += merge.mismatches.map { index == 0 ? $0 : "\(table.name): \($0)" }
+            additions += merge.added.map { "column \($0.name) (\($0.type.rawValue)): \(table.name) does not have it" }
+            merges.append((index, merge))
+        }
+        if !refusals.isEmpty {
+            throw LoadError.recordsDoNotFit(table: stored.mainTable.name, differences: refusals
+                                          + ["a load cannot retype a column in place: --mode replace loads the table anew"])
+        }
+        if !additions.isEmpty, policy != .evolve {
+            throw LoadError.recordsDoNotFit(table: stored.mainTable.name, differences: additions
+                                          + ["--on-schema-change evolve adds the new columns"])
+        }
+        return merges
+    }
+
+    /// The main table's columns whose field at least one record has (read once more: an
+    /// upsert's file is local, and usually small).
+    private func columnsPresent(in plan: LoadPlan, path: String, records: DocumentRecordSource) throws -> [PlanColumn] {
+        var inference = FieldTypeInference()
+        inference.readsTextAsValues = records.isCSV
+        try readRecords(path, records, state: LoadState()) { record in
+            try inference.observe(text: record.bytes, record: record.number, line: record.line)
+        }
+        let present = Set(inference.fields)
+        return plan.mainTable.columns.filter { column in
+            switch column.source {
+            case .field(let cell), .part(let cell, _, _):
+                return cell < plan.sourceFields.count && present.contains(plan.sourceFields[cell])
+            case .rowIdentifier: return true
+            case .absent: return false
+            }
+        }
+    }
+}
