@@ -63,4 +63,28 @@ final class TableMergeTests: XCTestCase {
         XCTAssertFalse(LogicalType.integer.holds(.double))
         XCTAssertFalse(LogicalType.boolean.holds(.integer))
     }
+
+    /// Gathered batches read as the rows they were: text, decimals and JSON moved with their arena.
+    func testBatchesAppendedKeepEveryValue() throws {
+        let plan = try LoadPlan.socrata(view: ViewMetadata(columns: [
+            ColumnMetadata(fieldName: "name", dataTypeName: "text"), ColumnMetadata(fieldName: "n", dataTypeName: "number"),
+            ColumnMetadata(fieldName: "j", dataTypeName: "json"), ColumnMetadata(fieldName: "day", dataTypeName: "calendar_date"),
+        ]), options: PlanOptions(tableName: "t"))
+        func batch(_ rows: [String], first: Int) throws -> RowBatch {
+            var converter = RowConverter(plan: plan, rows: .arrays, strict: true)
+            var batch = RowBatch(columnCount: 4, firstRowNumber: first, expectedRows: rows.count)
+            for (index, row) in rows.enumerated() {
+                try Array(row.utf8).withUnsafeBufferPointer { try converter.append(row: $0, rowNumber: first + index, offset: 0, to: &batch) }
+            }
+            return batch
+        }
+        let one = try batch([#"["Zoë", "12.50", {"a": [1]}, "2020-01-15T00:00:00"]"#], first: 1)
+        let two = try batch([#"["b", "-3", null, null]"#, #"["c", null, "x", "2021-02-01T10:30:00"]"#], first: 2)
+        var gathered = one
+        gathered.append(two)
+        XCTAssertEqual(gathered.rowCount, 3)
+        XCTAssertEqual(gathered.firstRowNumber, 1)
+        XCTAssertEqual((0..<3).map { gathered.row($0) }, [one.row(0), two.row(0), two.row(1)])
+        XCTAssertEqual(gathered.row(2)[0], .text("c"))
+    }
 }

@@ -55,6 +55,9 @@ public final class SyncChangeTracker {
         try batchWriter.insert(fingerprinter.fingerprints(of: batch, firstOrdinal: rowsFingerprinted + 1))
         rowsFingerprinted += batch.rowCount
         _ = try batchWriter.finish(strict: false)
+        // PostgreSQL plans the join with the kept fingerprints by the batch's statistics: without
+        // them it reads every kept fingerprint for every batch (26 s for a 200,000-row upsert).
+        if keptRefreshes > 0, !sql.dialect.joinsThroughIndexes { try sql.execute("ANALYZE \(sql.dialect.table(statements.batch))", []) }
         if keptRefreshes > 0 { try sql.execute(statements.captureOldRowsStatement, []) }
         for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
     }

@@ -82,9 +82,11 @@ public struct SyncChangeSQL {
     }
 
     /// The sync's fingerprints replace the kept ones of the same keys; those of deleted rows go.
+    /// (`IN`, not a correlated `EXISTS`: SQLite reads the sync's unindexed fingerprints once
+    /// into a set, instead of once for every kept row.)
     public var mergeStatements: [String] {
         let keptTable = dialect.table(kept)
-        return ["DELETE FROM \(keptTable) WHERE EXISTS (SELECT 1 FROM \(dialect.table(synced)) AS \"n\" WHERE \"n\".\"kh\" = \(keptTable).\"kh\")",
+        return ["DELETE FROM \(keptTable) WHERE \"kh\" IN (SELECT \"n\".\"kh\" FROM \(dialect.table(synced)) AS \"n\")",
                 "INSERT INTO \(keptTable) (\(fingerprintColumns)) SELECT \(fingerprintColumns) FROM \(dialect.table(synced))"]
     }
 

@@ -93,6 +93,23 @@ public struct RowBatch: Sendable {
         values.removeLast(values.count - count)
     }
 
+    /// Appends the rows of a batch of the same columns after this one's (its text moved into
+    /// this arena): a writer that works best on large batches gathers small ones.
+    public mutating func append(_ other: RowBatch) {
+        precondition(other.columnCount == columnCount, "a batch of \(other.columnCount) columns appended to one of \(columnCount)")
+        let shift = Int32(arena.count)
+        arena.append(contentsOf: other.arena)
+        values.reserveCapacity(values.count + other.values.count)
+        for value in other.values {
+            switch value {
+            case let .text(offset, length): values.append(.text(offset: offset + shift, length: length))
+            case let .decimal(offset, length): values.append(.decimal(offset: offset + shift, length: length))
+            case let .json(offset, length): values.append(.json(offset: offset + shift, length: length))
+            default: values.append(value)
+            }
+        }
+    }
+
     /// The text of a `.text` or `.decimal` value.
     public func string(offset: Int32, length: Int32) -> String {
         String(decoding: arena[Int(offset)..<Int(offset + length)], as: UTF8.self)

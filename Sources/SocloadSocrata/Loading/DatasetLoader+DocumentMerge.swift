@@ -126,6 +126,19 @@ extension DatasetLoader {
             counts[index, default: (0, 0)].records += batch.rowCount
             counts[index, default: (0, 0)].inserted += inserted
         }
+        // The main table's batches are gathered to 16,384 rows: each one costs the upserter and
+        // the change tracker a few statements of their own (200 small ones made a 200,000-row
+        // upsert into PostgreSQL take 14 s, large ones 4 s).
+        var gathered: RowBatch?
+        func gather(_ batch: RowBatch) throws {
+            if gathered == nil { gathered = batch } else { gathered?.append(batch) }
+            if let full = gathered, full.rowCount >= 16_384 || full.arena.count >= 8 << 20 { try flushGathered() }
+        }
+        func flushGathered() throws {
+            guard let batch = gathered else { return }
+            gathered = nil
+            try write(batch, into: 0)
+        }
         let storable = destination.storableValues
         let flattenedNames = described.flattenedNames
         let records = described.records
@@ -136,7 +149,7 @@ extension DatasetLoader {
         }, handle: { (item: DocumentRowProducer.Item) -> [Int: [InvalidCells]]? in
             switch item {
             case let .batch(index, batch, bytesRead):
-                try write(batch, into: index)
+                try index == 0 ? gather(batch) : write(batch, into: index)
                 state.rowCount = counts[0]?.records ?? 0
                 state.bytesRead = bytesRead
                 reportProgress(state)
@@ -148,6 +161,7 @@ extension DatasetLoader {
             return nil
         })
         try cancellation?.check()
+        try flushGathered()
         try upserter.finish()
         var childCounts: [ChildTableCount] = []
         for index in children.keys.sorted() {
