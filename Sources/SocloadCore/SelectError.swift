@@ -7,6 +7,8 @@ public enum SelectError: Error, CustomStringConvertible, Sendable, Equatable {
     case columnInLookup(String, table: String, lookup: String, foreignKey: String)
     /// `following:` names a column no lookup of the table has.
     case notInALookup(String, table: String)
+    /// `search` on a table without a full-text index.
+    case noFullTextIndex(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum SelectError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .columnInLookup(column, table, lookup, foreignKey):
             return "\(column) is not a column of \(table) but of its lookup \(lookup) (\(table).\(foreignKey) references it): "
                 + "read it with following: [\"\(column)\"], or decode \(foreignKey)"
+        case .noFullTextIndex(let table):
+            return "\(table) has no full-text index: fetch or load it again with --fts COLUMN[,COLUMN...]"
         case let .notInALookup(column, table):
             return "following: \(column) is in no lookup of \(table) (no foreign key of \(table) references a table with that column)"
         }

@@ -12,26 +12,28 @@ extension Database {
     public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
                             orderBy: [String] = [], limit: Int? = nil,
                             timestampForms: [String: TimestampForm]? = nil,
-                            columnTypes: [String: LogicalType]? = nil, following: [FollowedColumn] = []) throws -> SQLFragment {
+                            columnTypes: [String: LogicalType]? = nil, following: [FollowedColumn] = [],
+                            search: FullTextQuery? = nil) throws -> SQLFragment {
         try checkedSelect(from: table, columns: columns, where: predicate, orderBy: orderBy, limit: limit,
-                          timestampForms: timestampForms, columnTypes: columnTypes, following: following).select
+                          timestampForms: timestampForms, columnTypes: columnTypes, following: following, search: search).select
     }
 
     /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a statement of
     /// another kind over the same rows (`count(in:matching:)`, `delete(from:matching:)`).
     func checkedSelect(from table: String, columns: [String]? = nil, where predicate: Predicate, orderBy: [String] = [],
                        limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil,
-                       columnTypes: [String: LogicalType]? = nil,
-                       following: [FollowedColumn] = []) throws -> (select: SQLFragment, condition: SQLFragment?) {
+                       columnTypes: [String: LogicalType]? = nil, following: [FollowedColumn] = [],
+                       search: FullTextQuery? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: SQLiteDialect()) { table in
             try self.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
         }
         var request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
         request.following = following
+        request.search = search
         var written: SQLFragment?
-        let select = try writer.statement(request) { predicate in
+        let select = try writer.statement(request) { predicate, boundBefore in
             let forms = try timestampForms ?? storedTimestampForms(in: table, of: predicate.columnsComparedWithTimestamps)
-            var condition = ConditionWriter(dialect: SQLiteDialect(), columnTypes: columnTypes)
+            var condition = ConditionWriter(dialect: SQLiteDialect(), columnTypes: columnTypes, arguments: boundBefore)
             let sql = try condition.condition(adaptingRelated(predicate.adapted(to: forms)))
             written = sql.map { SQLFragment(sql: $0, arguments: condition.arguments) }
             return sql.map { ($0, condition.arguments) }

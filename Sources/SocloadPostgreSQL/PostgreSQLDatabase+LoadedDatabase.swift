@@ -32,7 +32,7 @@ extension PostgreSQLDatabase: LoadedDatabase {
 
     public func selectStatement(_ request: SelectRequest) throws -> SQLFragment {
         try selectQuery(from: request.table, columns: request.columns, where: request.predicate,
-                        orderBy: request.orderBy, limit: request.limit, following: request.following)
+                        orderBy: request.orderBy, limit: request.limit, following: request.following, search: request.search)
     }
 
     public func read(_ statement: SQLFragment, columns: ([String]) -> Void, row: ([DatabaseValue]) throws -> Void) throws {

@@ -25,22 +25,25 @@ extension PostgreSQLDatabase {
     /// The SELECT `socload select` runs: the table's columns checked, values bound as `$n`
     /// (`read` binds them as the text PostgreSQL reads).
     public func selectQuery(from table: String, columns selected: [String]? = nil, where predicate: Predicate = .all([]),
-                            orderBy: [String] = [], limit: Int? = nil, following: [FollowedColumn] = []) throws -> SQLFragment {
-        try checkedSelect(from: table, columns: selected, where: predicate, orderBy: orderBy, limit: limit, following: following).select
+                            orderBy: [String] = [], limit: Int? = nil, following: [FollowedColumn] = [],
+                            search: FullTextQuery? = nil) throws -> SQLFragment {
+        try checkedSelect(from: table, columns: selected, where: predicate, orderBy: orderBy, limit: limit, following: following,
+                          search: search).select
     }
 
     /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a DELETE or a count
     /// over the same rows.
     func checkedSelect(from table: String, columns selected: [String]? = nil, where predicate: Predicate,
-                       orderBy: [String] = [], limit: Int? = nil,
-                       following: [FollowedColumn] = []) throws -> (select: SQLFragment, condition: SQLFragment?) {
+                       orderBy: [String] = [], limit: Int? = nil, following: [FollowedColumn] = [],
+                       search: FullTextQuery? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: dialect) { table in try self.columns(of: table).map(\.name) }
         var request = SelectRequest(table: table, columns: selected, predicate: predicate, orderBy: orderBy, limit: limit)
         request.following = following
+        request.search = search
         var written: SQLFragment?
-        let select = try writer.statement(request) { predicate in
+        let select = try writer.statement(request) { predicate, boundBefore in
             var condition = ConditionWriter(dialect: dialect, columnTypes: try catalog.planTable(named: table)?.conditionColumnTypes ?? [:],
-                                            foldsAccents: hasUnaccent)
+                                            foldsAccents: hasUnaccent, arguments: boundBefore)
             let sql = condition.condition(predicate)
             written = sql.map { SQLFragment(sql: $0, arguments: condition.arguments) }
             return sql.map { ($0, condition.arguments) }

@@ -55,6 +55,16 @@ public struct PostgreSQLDialect: SQLDialect {
     }
 
     public func position(of needle: String, in text: String) -> String { "strpos(\(text), \(needle))" }
+
+    public func fullTextSearch(table: String, query: FullTextQuery, placeholder: Int) -> FullTextClause {
+        PostgreSQLFullText.search(table: table, schema: schema, query: query, placeholder: placeholder)
+    }
+
+    public func hasFullTextIndex(table: String, columns: [String], columnsOf: (String) throws -> [String]) throws -> Bool {
+        columns.contains(PlanFullText.postgreSQLColumn)
+    }
+
+    public var fullTextColumn: String? { PlanFullText.postgreSQLColumn }
     public func suffix(of text: String, length: String) -> String { "right(\(text), (\(length))::int)" }
 
     /// Rows are found by their key.

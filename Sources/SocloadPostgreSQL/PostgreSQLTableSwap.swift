@@ -181,6 +181,7 @@ struct PostgreSQLTableSwap {
         for planned in [table] + (previous.map { [$0] } ?? []) {
             names += [Self.keyName(of: planned)] + planned.indexes.map(\.name)
             names += PostgreSQLGeometryColumn.columns(for: planned, postGISSchema: "").map { $0.indexName(table: planned.name) }
+            if planned.fullText != nil { names.append(PostgreSQLFullText.indexName(of: planned)) }
             for lookup in planned.lookups {
                 names += ["fk", "count", "truncate"].map { PostgreSQLLookups.ownedName(table: planned.name, lookup: lookup.table, $0) }
                 names += lookup.distinctCounts.map {

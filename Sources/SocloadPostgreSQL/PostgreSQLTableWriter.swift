@@ -31,6 +31,8 @@ final class PostgreSQLTableWriter: TableWriter {
     /// is now (`socload extract`: a table rebuilt with one more lookup), not COPY batches.
     /// Compares the new copy with the old one before the swap (a refresh's row changes).
     private let comparison: (any PreviousCopyComparing)?
+    /// False when the table's full-text index keeps accents (the database has no `unaccent`).
+    private var fullTextFoldsAccents = true
 
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?,
          rowsFromExistingTable: Bool = false, comparison: (any PreviousCopyComparing)? = nil) throws {
@@ -48,8 +50,9 @@ final class PostgreSQLTableWriter: TableWriter {
         self.geometries = geometries
         encoder = PostgreSQLCopyEncoder(table: table, geometries: geometries)
         for lookup in table.lookups { try PostgreSQLLookups(transaction: transaction, table: table).ensureTable(lookup) }
+        if table.fullText != nil { fullTextFoldsAccents = try PostgreSQLFullText.prepareFunction(transaction) }
         try transaction.execute(Self.createTableSQL(table, as: transaction.qualified(newName), geometries: geometries,
-                                                    postGISSchema: postGIS))
+                                                    postGISSchema: postGIS, schema: transaction.schema))
         transaction.newTableNames[table.name] = transaction.qualified(newName)
         if let column = table.distributionColumn {
             try transaction.distribute(transaction.qualified(newName), by: column, table: table)
@@ -72,14 +75,16 @@ final class PostgreSQLTableWriter: TableWriter {
     /// `CREATE TABLE` with the columns' PostgreSQL types; key columns are NOT NULL, so an empty
     /// key stops the COPY at its row, and a text key compares bytes (`COLLATE "C"`, as SQLite
     /// does): a key of opaque ids needs no locale, and its index builds several times faster.
-    /// The key itself is added after the rows.
+    /// The key itself is added after the rows. With a full-text index (and the `schema` of its
+    /// function), the generated `_search` column (`PostgreSQLFullText`).
     static func createTableSQL(_ table: PlanTable, as qualifiedName: String, geometries: [PostgreSQLGeometryColumn] = [],
-                               postGISSchema: String? = nil) -> String {
+                               postGISSchema: String? = nil, schema: String? = nil) -> String {
         let key = Set(table.primaryKey)
         let definitions = table.storedColumns.map { column in
             "\(column.name.quotedDatabaseIdentifier) \(PostgreSQLTypes.declaredType(column.type))"
                 + (key.contains(column.name) ? (column.type == .text ? " COLLATE \"C\" NOT NULL" : " NOT NULL") : "")
         } + geometries.map { "\($0.name.quotedDatabaseIdentifier) \($0.declaredType(postGISSchema: postGISSchema ?? "public"))" }
+            + (table.fullText.flatMap { fullText in schema.map { [PostgreSQLFullText.columnDefinition(fullText, schema: $0)] } } ?? [])
         return "CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"
     }
 
@@ -170,6 +175,12 @@ final class PostgreSQLTableWriter: TableWriter {
                                     + "ON \(newTable) (\(Self.quotedList(index.columns)))")
             indexNames.append((name, index.name))
         }
+        if table.fullText != nil {
+            let name = transaction.temporaryName("search")
+            try transaction.execute("CREATE INDEX \(name.quotedDatabaseIdentifier) ON \(newTable) USING gin "
+                                    + "(\(PlanFullText.postgreSQLColumn.quotedDatabaseIdentifier))")
+            indexNames.append((name, PostgreSQLFullText.indexName(of: table)))
+        }
         for geometry in geometries {
             let name = transaction.temporaryName("gist")
             try transaction.execute("CREATE INDEX \(name.quotedDatabaseIdentifier) ON \(newTable) USING gist "
@@ -191,7 +202,9 @@ final class PostgreSQLTableWriter: TableWriter {
         try describe()
         try lookups.finishRows()
         try addForeignKeys()
-        return encoder.geometryNotes(table: table.name) + notes
+        let accents = fullTextFoldsAccents ? [] : ["the full-text index of \(table.name) matches accents as written: this database "
+                                                   + "has no unaccent extension (CREATE EXTENSION unaccent, then refresh, to match as SQLite does)"]
+        return encoder.geometryNotes(table: table.name) + notes + accents
     }
 
     /// `COMMENT ON` the table and its columns from the portal's descriptions, unless the

@@ -144,10 +144,13 @@ public final class SQLiteCatalog: CatalogStore {
         for table in existing {
             try db.execute(sql: "DROP TABLE \(table.quotedDatabaseIdentifier)")
         }
-        // Its fingerprints and previous copy (what the next refresh would have compared with)
-        // and its history go too.
+        // Its fingerprints and previous copy (what the next refresh would have compared with),
+        // its full-text index and its history go too.
         try db.execute(sql: "DROP TABLE IF EXISTS \(RowChangeSQL.fingerprintTables(of: tableName, dialect: SQLiteDialect()).kept.quotedDatabaseIdentifier)")
         try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteTableWriter.previousCopy(of: tableName).quotedDatabaseIdentifier)")
+        if entry?.plan?.mainTable.fullText != nil {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(PlanFullText.sqliteTable(of: tableName).quotedDatabaseIdentifier)")
+        }
         if entry?.plan?.options?.keepsHistory == true {
             try db.execute(sql: "DROP TABLE IF EXISTS \(HistorySQL.historyTable(of: tableName, dialect: SQLiteDialect()).quotedDatabaseIdentifier)")
         }

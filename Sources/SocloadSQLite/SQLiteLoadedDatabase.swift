@@ -38,12 +38,14 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
 
     public func tables() throws -> [TableSummary] {
         try queue.read { db in
-            // A GeoPackage's own tables and spatial indexes are its bookkeeping, as socload's are.
+            // A GeoPackage's own tables and spatial indexes are its bookkeeping, as socload's are,
+            // and so are a full-text index's shadow tables (T_fts is listed: it can be queried).
             let geoPackage = try GeoPackageFile.isGeoPackage(db)
                 ? " and name not like 'gpkg\\_%' escape '\\' and name not like 'rtree\\_%' escape '\\'" : ""
             let names = try db.fetchAll(String.self, sql: """
                 select name from sqlite_schema
                 where type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like '\\_socload\\_%' escape '\\'\(geoPackage)
+                and name not in (select name from pragma_table_list where type = 'shadow')
                 order by name
                 """)
             return try names.map { name in
@@ -154,7 +156,7 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
                                            orderBy: request.orderBy, limit: request.limit,
                                            timestampForms: try catalog.timestampForms(of: request.table),
                                            columnTypes: try catalog.planTable(named: request.table)?.conditionColumnTypes,
-                                           following: request.following)
+                                           following: request.following, search: request.search)
             return SQLFragment(sql: query.sql, arguments: query.arguments)
         }
     }

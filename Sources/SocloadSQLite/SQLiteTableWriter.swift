@@ -167,6 +167,7 @@ final class SQLiteTableWriter: TableWriter {
                                 + "ON \(quotedTable) (\(Self.quotedList(index.columns)))")
         }
         try lookups.finishRows()
+        try SQLiteFullText(db: db, table: table)?.build()
         // A table rebuilt from itself (extract) has its extent measured after.
         if let geoPackage { try GeoPackageFile.register(geoPackage, db: db, extent: stagesRows ? nil : geometry?.extent) }
         var notes = geometry?.notes(table: table.name) ?? []

@@ -15,6 +15,7 @@ enum SQLiteTypes {
     /// `--index` indexes, a GeoPackage's spatial index triggers, and per lookup the foreign key's indexes and the count triggers.
     static func ownedObjectNames(_ table: PlanTable) -> Set<String> {
         var names = [keyIndexName(table)] + table.indexes.map(\.name) + GeoPackageTable(table).triggerNames
+            + SQLiteFullText.triggerNames(of: table)
         let writing = LookupWriting(table: table, dialect: SQLiteDialect())
         for lookup in table.lookups {
             names += ["fk", "insert", "update", "delete"].map { writing.ownedName(lookup, $0) }

@@ -127,4 +127,29 @@ extension DocCommentExamples {
         _ = try loader.load(LoadRequest(reference: reference))
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT count(*) FROM gpkg_geometry_columns") }, .integer(1))
     }
+
+    func testDocumentModeExamples() throws {
+        try #"[{"name": "Budget", "members": 7}]"#.write(toFile: "committees.json", atomically: true, encoding: .utf8)
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
+        // DocumentLoadMode
+        try #"[{"name": "Budget", "members": 9}, {"name": "Rules", "members": 5}]"#
+            .write(toFile: "changes.json", atomically: true, encoding: .utf8)
+        do {
+            var keyed = DocumentLoadRequest(source: "committees.json")
+            keyed.primaryKey = ["name"]
+            _ = try loader.loadDocument(keyed)
+            var request = DocumentLoadRequest(source: "changes.json", tableName: "committees")
+            request.mode = .upsert
+            let upserted = try loader.loadDocument(request).merged // inserted, updated
+            XCTAssertEqual(upserted, MergedRows(mode: .upsert, records: 2, inserted: 1))
+            XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT sum(members) FROM committees") }, .integer(14))
+        }
+        // TableMerge
+        let stored = PlanTable(name: "big", columns: [PlanColumn(name: "n", type: .integer, source: .field(cell: 0))])
+        let arriving = PlanTable(name: "big", columns: [PlanColumn(name: "n", type: .text, source: .field(cell: 0))])
+        let merge = TableMerge(stored: stored, arriving: arriving)
+        let refused = merge.mismatches // ["column n: big holds integer, the records have text"]
+        XCTAssertEqual(refused, ["column n: big holds integer, the records have text"])
+    }
 }

@@ -6,8 +6,8 @@
 /// adds it); a stored column the rows lack is missing (NULL in appended rows, its value kept
 /// by an upsert).
 ///
-///     let merge = TableMerge(stored: stored.mainTable, arriving: arriving.mainTable)
-///     if !merge.mismatches.isEmpty { /* refuse, naming each column */ }
+///     let merge = TableMerge(stored: stored, arriving: arriving)
+///     let refused = merge.mismatches // ["column n: big holds integer, the records have text"]
 public struct TableMerge: Sendable {
     /// The table as the merged rows are written: the stored columns they have (stored name and
     /// type, the arriving source), in the stored order, then the added ones; the stored key, and

@@ -22,6 +22,7 @@ extension LoadPlan {
             table.primaryKey = renamed(table.primaryKey)
             table.distributionColumn = table.distributionColumn.map { columnNames[$0] ?? $0 }
             table.uniqueKeys = table.uniqueKeys.map(renamed)
+            table.fullText = table.fullText.map { PlanFullText(columns: renamed($0.columns)) }
             for index in table.foreignKeys.indices {
                 table.foreignKeys[index].columns = renamed(table.foreignKeys[index].columns)
                 table.foreignKeys[index].referencedTable = tableNames[table.foreignKeys[index].referencedTable]

@@ -56,6 +56,8 @@ public struct PlanTable: Sendable, Codable, Equatable {
     /// What the portal says the table and its columns hold, for destinations that keep
     /// descriptions (PostgreSQL's comments). nil: nothing said.
     public var descriptions: TableDescriptions?
+    /// The words `select --search` finds (`--fts`); nil: no full-text index.
+    public var fullText: PlanFullText?
 
     public init(name: String, columns: [PlanColumn], primaryKey: [String] = [], uniqueKeys: [[String]] = [],
                 foreignKeys: [PlanForeignKey] = [], indexes: [PlanIndex] = [], lookups: [PlanLookup] = []) {
@@ -84,6 +86,7 @@ public struct PlanTable: Sendable, Codable, Equatable {
         nesting = try container.decodeIfPresent(PlanNesting.self, forKey: .nesting)
         glue = try container.decodeIfPresent(PlanGlue.self, forKey: .glue)
         descriptions = try container.decodeIfPresent(TableDescriptions.self, forKey: .descriptions)
+        fullText = try container.decodeIfPresent(PlanFullText.self, forKey: .fullText)
     }
 
     /// The column with that name, compared as destinations compare names (case-insensitively).

@@ -24,6 +24,8 @@ public struct PlanOptions: Sendable, Codable, Equatable {
     /// `--geometry COLUMN`: the place a GeoPackage keeps as the table's geometry. Kept by later
     /// refreshes.
     public var geometryColumn: String?
+    /// `--fts COLUMNS`: the columns of a full-text index (`PlanFullText`). Kept by later refreshes.
+    public var fullTextColumns: [String]?
 
     public init(tableName: String, includeSystemColumns: Bool = false, typeOverrides: [String: LogicalType] = [:],
                 indexes: [[String]] = [], distributeBy: String? = nil, primaryKey: [String]? = nil,
@@ -50,6 +52,7 @@ public struct PlanOptions: Sendable, Codable, Equatable {
         keptChangeRefreshes = try container.decodeIfPresent(Int.self, forKey: .keptChangeRefreshes)
         keepsHistory = try container.decodeIfPresent(Bool.self, forKey: .keepsHistory)
         geometryColumn = try container.decodeIfPresent(String.self, forKey: .geometryColumn)
+        fullTextColumns = try container.decodeIfPresent([String].self, forKey: .fullTextColumns)
     }
 }
 

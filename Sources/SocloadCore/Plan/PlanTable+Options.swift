@@ -1,6 +1,7 @@
 extension PlanTable {
     /// What a request asks of a new table, in order: its key (`--pk`), its extractions into
-    /// lookups, its `--index`es, its distribution column. The same for every source.
+    /// lookups, its `--index`es, its distribution column, its GeoPackage geometry, its
+    /// full-text index (`--fts`). The same for every source.
     public mutating func apply(_ options: PlanOptions) throws {
         if let key = options.primaryKey {
             try setKey(key)
@@ -16,6 +17,9 @@ extension PlanTable {
         }
         if let column = options.geometryColumn {
             try chooseGeometry(column)
+        }
+        if let columns = options.fullTextColumns {
+            try indexFullText(columns)
         }
     }
 

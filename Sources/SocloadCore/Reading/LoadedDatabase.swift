@@ -122,6 +122,9 @@ public struct SelectRequest: Sendable {
     /// Columns read from the lookups the table's foreign keys reference, as if the table had
     /// them (after socload `extract`), after the selected ones.
     public var following: [FollowedColumn] = []
+    /// Only rows with every one of these words in the table's full-text index (`--fts`),
+    /// best matches first unless `orderBy` says otherwise (then the rank breaks ties).
+    public var search: FullTextQuery?
 
     public init(table: String, columns: [String]? = nil, predicate: Predicate = .all([]), orderBy: [String] = [],
                 limit: Int? = nil) {

@@ -62,6 +62,17 @@ public protocol SQLDialect: Sendable {
     /// Makes a column text, its values kept as text (a history column whose source was
     /// retyped upstream); nil where a column takes any value anyway (SQLite).
     func columnToTextStatement(table: String, column: String) -> String?
+
+    /// `select --search`: how the rows of `table` (its name unquoted) that have every word of
+    /// `query` are found and ranked, the words bound at `placeholder` (`PlanFullText`).
+    func fullTextSearch(table: String, query: FullTextQuery, placeholder: Int) -> FullTextClause
+
+    /// True when `table` (whose columns are `columns`) has the full-text index `--fts` builds;
+    /// `columnsOf` reads another relation's columns (empty: none).
+    func hasFullTextIndex(table: String, columns: [String], columnsOf: (String) throws -> [String]) throws -> Bool
+
+    /// A column of the index's own that `SELECT *` leaves out (PostgreSQL's `_search`).
+    var fullTextColumn: String? { get }
 }
 
 /// SQLite's SQL: `?` placeholders, values compared as stored.
@@ -87,6 +98,22 @@ public struct SQLiteDialect: SQLDialect {
     public func insertionOrder(of alias: String) -> String? { "\(alias).rowid" }
     public var joinsThroughIndexes: Bool { true }
     public func columnToTextStatement(table: String, column: String) -> String? { nil }
+
+    /// The FTS5 table's matches joined by rowid, ranked by bm25 (smaller is better); in a
+    /// subquery, so that the table's columns keep their names unqualified.
+    public func fullTextSearch(table: String, query: FullTextQuery, placeholder: Int) -> FullTextClause {
+        let index = PlanFullText.sqliteTable(of: table).quotedDatabaseIdentifier
+        return FullTextClause(
+            join: "JOIN (SELECT rowid AS \"_socload_match\", bm25(\(index)) AS \"_socload_rank\" FROM \(index) "
+                + "WHERE \(index) MATCH ?) AS \"_socload_search\" ON \"_socload_search\".\"_socload_match\" = \(self.table(table)).rowid",
+            condition: "", rank: "\"_socload_search\".\"_socload_rank\"", argument: .text(query.fts5Query))
+    }
+
+    public func hasFullTextIndex(table: String, columns: [String], columnsOf: (String) throws -> [String]) throws -> Bool {
+        try !columnsOf(PlanFullText.sqliteTable(of: table)).isEmpty
+    }
+
+    public var fullTextColumn: String? { nil }
 
     /// `json_object()` in pieces of 60 members (Debian's SQLite takes 127 arguments), spliced as
     /// text: each piece's closing and opening brace are cut where they meet (the members' values

@@ -12,9 +12,12 @@ public struct SelectStatementWriter {
     }
 
     /// `condition` writes the request's predicate in the database's SQL (nil: no condition),
-    /// with its values; the limit is bound after them.
+    /// with its values; a search's words are bound first, the limit after them.
+    /// `condition` gets the values bound before it (a search's words), to number its own after
+    /// them, and returns all of them.
     public func statement(_ request: SelectRequest,
-                          condition: (Predicate) throws -> (sql: String, arguments: [DatabaseValue])?) throws -> SQLFragment {
+                          condition: (Predicate, _ boundBefore: [DatabaseValue]) throws
+                            -> (sql: String, arguments: [DatabaseValue])?) throws -> SQLFragment {
         let available = try columns(request.table)
         guard !available.isEmpty else { throw SelectError.unknownTable(request.table) }
         let fold = { (name: String) in dialect.namesIgnoreCase ? name.lowercased() : name }
@@ -38,17 +41,33 @@ public struct SelectStatementWriter {
                 + "WHERE \"l\".\(followed.key.quotedDatabaseIdentifier) = \(dialect.table(request.table))."
                 + "\(followed.foreignKey.quotedDatabaseIdentifier)) AS \(followed.column.quotedDatabaseIdentifier)"
         }.joined()
-        let selected = (request.columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? "*") + followed
-        var sql = "SELECT \(selected) FROM \(dialect.table(request.table))"
+        let target = dialect.table(request.table)
+        let indexed = try request.search == nil && dialect.fullTextColumn.map({ !available.contains($0) }) ?? true ? false
+            : dialect.hasFullTextIndex(table: request.table, columns: available, columnsOf: columns)
+        if request.search != nil, !indexed { throw SelectError.noFullTextIndex(request.table) }
+        // Every column but the index's own (PostgreSQL's tsvector), named by the table's.
+        let all = indexed && dialect.fullTextColumn != nil
+            ? available.filter { $0 != dialect.fullTextColumn }.map { "\(target).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+            : request.search == nil ? "*" : "\(target).*"
+        let selected = (request.columns.map { $0.map(\.quotedDatabaseIdentifier).joined(separator: ", ") } ?? all) + followed
+        var sql = "SELECT \(selected) FROM \(target)"
         var arguments: [DatabaseValue] = []
-        if let condition = try condition(request.predicate) {
-            sql += " WHERE \(condition.sql)"
+        var conditions: [String] = []
+        var rank: String?
+        if let search = request.search {
+            let clause = dialect.fullTextSearch(table: request.table, query: search, placeholder: 1)
+            arguments.append(clause.argument)
+            if !clause.join.isEmpty { sql += " " + clause.join }
+            if !clause.condition.isEmpty { conditions.append(clause.condition) }
+            rank = clause.rank
+        }
+        if let condition = try condition(request.predicate, arguments) {
+            conditions.append(condition.sql)
             arguments = condition.arguments
         }
-        if !ordering.isEmpty {
-            sql += " ORDER BY " + ordering.map { "\($0.name.quotedDatabaseIdentifier)\($0.descending ? " DESC" : "")" }
-                .joined(separator: ", ")
-        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let order = ordering.map { "\($0.name.quotedDatabaseIdentifier)\($0.descending ? " DESC" : "")" } + (rank.map { [$0] } ?? [])
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if let limit = request.limit {
             arguments.append(.integer(Int64(limit)))
             sql += " LIMIT \(dialect.placeholder(arguments.count))"

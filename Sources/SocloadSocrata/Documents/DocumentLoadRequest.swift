@@ -28,6 +28,8 @@ public struct DocumentLoadRequest: Sendable {
     public var geometryColumn: String?
     /// Extra indexes, one column list each (`--index`).
     public var indexes: [[String]] = []
+    /// The columns of a full-text index (`--fts`, `PlanFullText`; kept on refresh).
+    public var fullTextColumns: [String]?
     /// Columns to extract into lookup tables (`--extract`).
     public var extractions: [Extraction] = []
     /// Field of arrays of objects → the field of its objects that identifies them within their

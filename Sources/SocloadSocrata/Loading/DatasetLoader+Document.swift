@@ -168,6 +168,7 @@ extension DatasetLoader {
         var options = PlanOptions(tableName: name, typeOverrides: request.typeOverrides, indexes: request.indexes,
                                   distributeBy: request.distributeBy, primaryKey: request.primaryKey, extractions: request.extractions)
         options.geometryColumn = request.geometryColumn
+        options.fullTextColumns = request.fullTextColumns
         var plan: LoadPlan
         if var view = described.view {
             // A real description: typed as fetch types it.

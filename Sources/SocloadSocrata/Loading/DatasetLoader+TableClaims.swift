@@ -1,6 +1,7 @@
 import SocloadCore
 
-/// The tables a load makes besides its own — child tables, glue tables — and the table itself
+/// The tables a load makes besides its own — child tables, glue tables, SQLite's full-text
+/// index — and the table itself
 /// may never take a table that is another loaded dataset's or a user's: such a load is refused
 /// before anything is written (`LoadError.tableTaken`, exit 64).
 extension DatasetLoader {
@@ -13,6 +14,16 @@ extension DatasetLoader {
         }
         if let owner = childOwner(main) {
             throw LoadError.tableTaken(plan.mainTable.name, reason: "it is a child table of \(owner)")
+        }
+        // SQLite keeps a full-text index in a table of its own, T_fts.
+        if plan.mainTable.fullText != nil, let sql = transaction.sql, sql.dialect.fullTextColumn == nil {
+            let index = PlanFullText.sqliteTable(of: plan.mainTable.name)
+            if others.contains(where: { $0.mainTable.name.lowercased() == index.lowercased() }) {
+                throw LoadError.tableTaken(index, reason: "it is the table of another loaded dataset (\(index))")
+            }
+            if previous?.mainTable.fullText == nil, try transaction.tableExists(index) {
+                throw LoadError.tableTaken(index, reason: "it exists and is not the full-text index of \(plan.mainTable.name) (a table of yours?)")
+            }
         }
         for table in plan.tables.dropFirst() where table.nesting != nil {
             let name = table.name.lowercased()

@@ -212,6 +212,16 @@ public final class DatasetLoader: @unchecked Sendable {
                                    + "\(table.name) no longer has all of those columns")
             }
         }
+        // A refresh keeps the full-text index, while its columns exist.
+        if plan.mainTable.fullText == nil, let columns = previous?.mainTable.fullText?.columns {
+            do {
+                try plan.tables[0].indexFullText(columns)
+                let indexed = plan.mainTable.fullText?.columns
+                plan.options?.fullTextColumns = indexed
+            } catch let error as PlanError {
+                state.notes.append("the full-text index of \(plan.mainTable.name) was not rebuilt: \(error.description)")
+            }
+        }
         // A refresh keeps the key chosen with --pk, while its columns exist.
         if plan.options?.primaryKey == nil, let previousPlan = previous, previousPlan.options?.primaryKey != nil,
            previousPlan.mainTable.primaryKey != plan.mainTable.primaryKey {

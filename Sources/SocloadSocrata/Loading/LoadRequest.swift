@@ -38,6 +38,8 @@ public struct LoadRequest: Sendable {
     public var typeOverrides: [String: LogicalType] = [:]
     /// Extra indexes, one column list each (`--index`).
     public var indexes: [[String]] = []
+    /// The columns of a full-text index (`--fts`, `PlanFullText`; kept on refresh).
+    public var fullTextColumns: [String]?
     /// Distribute the table by this column (Citus; `--distribute-by`). A refresh keeps the
     /// distribution of the table it replaces unless this says otherwise.
     public var distributeBy: String?
@@ -116,6 +118,7 @@ public struct LoadRequest: Sendable {
             tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes,
             distributeBy: distributeBy, primaryKey: primaryKey, extractions: extractions)
         options.geometryColumn = geometryColumn
+        options.fullTextColumns = fullTextColumns
         var plan = try LoadPlan.socrata(view: view, options: options)
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }

@@ -123,6 +123,10 @@ struct TableShapeOptions: ParsableArguments {
     @RepeatedOption(valueName: "column[,column...]", help: "Build an index over these columns after the rows (kept on refresh).")
     var index: [IndexColumns]
     @Option(valueName: "column[,column...]",
+            help: "Build a full-text index over these columns, for select --search (SQLite FTS5 table T_fts, PostgreSQL "
+                + "tsvector column _search; kept on refresh).")
+    var fts: IndexColumns?
+    @Option(valueName: "column[,column...]",
             help: "The table's key instead of _id: one column or a compound; sync upserts by it (kept on refresh).")
     var pk: IndexColumns?
     @RepeatedOption(valueName: "spec",

@@ -186,6 +186,7 @@ struct FetchCommand: ParsableCommand {
         request.pageSize = paging.rows
         request.typeOverrides = shape.typeOverrides
         request.indexes = shape.index.map(\.names)
+        request.fullTextColumns = shape.fts?.names
         request.strict = strict
         request.maxRows = maxRows
         request.distributeBy = distributeBy

@@ -130,6 +130,7 @@ struct LoadCommand: ParsableCommand {
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
         request.keepsHistory = shape.history
         request.indexes = shape.index.map(\.names)
+        request.fullTextColumns = shape.fts?.names
         request.strict = strict
         request.flatten = flatten
         for given in childKey {

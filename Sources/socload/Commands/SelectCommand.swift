@@ -22,6 +22,11 @@ struct SelectCommand: ParsableCommand {
             In PostgreSQL, --contains ignores accents only where the database has the unaccent
             extension (socload never installs one: CREATE EXTENSION unaccent); without it, it
             ignores case only.
+
+            --search WORDS finds the rows that have every word (in any order, in any of the indexed
+            columns, ignoring case and accents) in the full-text index fetch or load --fts built, best
+            matches first (with --order, the rank breaks ties). A word is a run of letters and digits:
+            "O'Brien" is o and brien, on both databases.
             """)
 
     @Argument(name: "table", help: "The table to read.") var table: String
@@ -38,6 +43,8 @@ struct SelectCommand: ParsableCommand {
     @RepeatedOption(valueName: "col=date", help: "The column is within the date's period (2014, 2014-06, 2014-06-15...).")
     var on: [ColumnPeriod]
     @RepeatedOption(valueName: "col", help: "The column is NULL.") var null: [String]
+    @Option(valueName: "words", help: "Rows with every one of these words in the table's full-text index (--fts), best first.")
+    var search: String?
     @Option(valueName: "col,-col", help: "Sort by these columns; a leading - sorts descending.") var order: ColumnList?
     @Option(valueName: "n", help: "At most N rows.") var limit: Int?
     @OptionGroup var output = FormatOptions()
@@ -48,12 +55,22 @@ struct SelectCommand: ParsableCommand {
         context.statements.timeout = timeout?.value
         let writer = sql ? nil : output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec)
+        if search != nil, !database.containsIgnoresAccents {
+            StandardError.line("Note: this database has no unaccent extension, so --search matches accents as written "
+                               + "(CREATE EXTENSION unaccent, as a superuser, then a refresh makes it match as in SQLite)")
+        }
         if !contains.isEmpty, !database.containsIgnoresAccents {
             StandardError.line("Note: this database has no unaccent extension, so --contains ignores case but not accents "
                                + "(CREATE EXTENSION unaccent, as a superuser, makes it match as in SQLite)")
         }
-        let request = SelectRequest(table: table, columns: columns?.names, predicate: try predicate(database.planTable(named: table)),
+        var request = SelectRequest(table: table, columns: columns?.names, predicate: try predicate(database.planTable(named: table)),
                                     orderBy: order?.names ?? [], limit: limit)
+        if let search {
+            guard let query = FullTextQuery(search) else {
+                throw UsageError("--search \(TerminalText.escaped(search)): no word to search for (letters or digits)", command: Self.spec)
+            }
+            request.search = query
+        }
         let statement: SQLFragment
         do {
             statement = try database.selectStatement(request)
