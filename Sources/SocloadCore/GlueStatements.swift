@@ -35,6 +35,13 @@ public struct GlueStatements: Sendable {
         "UPDATE \(glueTable) SET \(asserted) = 0 WHERE \(asserted) <> 0"
     }
 
+    /// Withdraws what this side asserted before for the rows whose key (in `column`, this
+    /// side's id column, quoted) is in `keys` (a relation of one column `keyColumn`): an
+    /// append or upsert of some of the side's rows leaves the others' links alone.
+    public func withdraw(column: String, keys: String, keyColumn: String) -> String {
+        withdraw + " AND \(column) IN (SELECT \"k\".\(keyColumn) FROM \(keys) AS \"k\")"
+    }
+
     /// Upserts the rows `select` gives (the ids, this side's attributes, then 1), by the pair:
     /// a link both sides know keeps the attributes only the other side carries.
     public func upsert(select: String) -> String {

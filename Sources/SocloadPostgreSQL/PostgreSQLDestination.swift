@@ -205,6 +205,10 @@ final class PostgreSQLLoadTransaction: LoadTransaction {
         try PostgreSQLGlueWriter(transaction: self, table: table)
     }
 
+    func glueWriter(for table: PlanTable, onlyFor keys: NotedKeys) throws -> any TableWriter {
+        try PostgreSQLGlueWriter(transaction: self, table: table, onlyFor: keys)
+    }
+
     func upserter(for table: PlanTable) throws -> any RowUpserter {
         try PostgreSQLUpserter(transaction: self, table: table)
     }

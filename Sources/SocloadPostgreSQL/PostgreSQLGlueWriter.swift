@@ -12,7 +12,11 @@ final class PostgreSQLGlueWriter: TableWriter {
     private var encoder: PostgreSQLCopyEncoder
     private let buffer = CopyBuffer()
 
-    init(transaction: PostgreSQLLoadTransaction, table: PlanTable) throws {
+    /// With `keys`, only the links of the side's rows they noted are withdrawn (an append or upsert).
+    private let keys: NotedKeys?
+
+    init(transaction: PostgreSQLLoadTransaction, table: PlanTable, onlyFor keys: NotedKeys? = nil) throws {
+        self.keys = keys
         guard let glue = table.glue else { throw LoadError.unsupported("\(table.name) is not a glue table") }
         self.transaction = transaction
         self.table = table
@@ -56,6 +60,7 @@ final class PostgreSQLGlueWriter: TableWriter {
         let select = "SELECT DISTINCT ON (\(keyList)) \(PostgreSQLTableWriter.quotedList(table.primaryKey + writing.attributes)), 1 "
             + "FROM \(staging) ORDER BY \(keyList), \"_socload_order\" DESC"
         return try writing.finish(existing: existing, staging: staging, upsertSelect: select, otherTableExists: otherExists,
+                                  onlyFor: keys,
                                   execute: { try transaction.execute($0) },
                                   count: { Int(try transaction.value($0) ?? "0") ?? 0 })
     }

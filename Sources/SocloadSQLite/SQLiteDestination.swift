@@ -140,6 +140,10 @@ final class SQLiteLoadTransaction: LoadTransaction {
         try SQLiteGlueWriter(db: db, table: table)
     }
 
+    func glueWriter(for table: PlanTable, onlyFor keys: NotedKeys) throws -> any TableWriter {
+        try SQLiteGlueWriter(db: db, table: table, onlyFor: keys)
+    }
+
     func upserter(for table: PlanTable) throws -> any RowUpserter {
         try SQLiteUpserter(db: db, table: table, geoPackage: layout(table))
     }

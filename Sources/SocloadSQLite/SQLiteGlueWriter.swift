@@ -12,7 +12,11 @@ final class SQLiteGlueWriter: TableWriter {
     private let insertStatement: Statement
     static let stagingTable = "temp.\"_socload_glue_rows\""
 
-    init(db: Database, table: PlanTable) throws {
+    /// With `keys`, only the links of the side's rows they noted are withdrawn (an append or upsert).
+    private let keys: NotedKeys?
+
+    init(db: Database, table: PlanTable, onlyFor keys: NotedKeys? = nil) throws {
+        self.keys = keys
         guard let glue = table.glue else { throw LoadError.unsupported("\(table.name) is not a glue table") }
         self.db = db
         self.table = table
@@ -40,6 +44,7 @@ final class SQLiteGlueWriter: TableWriter {
         let select = "SELECT \(SQLiteTableWriter.quotedList(table.primaryKey + writing.attributes)), 1 "
             + "FROM \(Self.stagingTable) WHERE true ORDER BY rowid"
         let notes = try writing.finish(existing: existing, staging: Self.stagingTable, upsertSelect: select, otherTableExists: otherExists,
+                                       onlyFor: keys,
                                        execute: { try db.execute(sql: $0) }, count: { try db.fetchOne(Int.self, sql: $0) ?? 0 })
         try db.execute(sql: "DROP TABLE \(Self.stagingTable)")
         return notes

@@ -157,4 +157,27 @@ final class LoadModeTests: DocumentTestCase {
         XCTAssertEqual(usage.status, 64, usage.stderr)
         XCTAssertTrue(usage.stderr.contains("--mode append keeps the table's shape"), usage.stderr)
     }
+
+    /// A glue table keeps the links of the rows an upsert or append did not write: only the
+    /// written rows' links are withdrawn and made again, without --glue given again.
+    func testGlueTablesKeepTheOtherRowsLinks() throws {
+        let committees = try write("""
+            [{"id": 1, "name": "Budget", "members": [{"leg_id": "a", "role": "chair"}, {"leg_id": "b", "role": "member"}]},
+             {"id": 2, "name": "Rules", "members": [{"leg_id": "b", "role": "chair"}]}]
+            """, to: "committees.json")
+        let upsert = try write("{\"id\": 1, \"name\": \"Budget\", \"members\": [{\"leg_id\": \"c\", \"role\": \"chair\"}]}\n",
+                               to: "upsert.ndjson")
+        let append = try write("{\"id\": 3, \"name\": \"Ethics\", \"members\": [{\"leg_id\": \"a\", \"role\": \"member\"}]}\n",
+                               to: "append.ndjson")
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["load", committees, "--pk", "id", "--glue", "members:legislators.leg_id", "--quiet"], db: db)
+            let sql = "SELECT committees_id, legislators_leg_id, role FROM committees_legislators ORDER BY 1, 2"
+            try succeed(["load", upsert, "--table", "committees", "--mode", "upsert", "--quiet"], db: db)
+            XCTAssertEqual(try csv(sql, db: db), ["committees_id,legislators_leg_id,role", "1,c,chair", "2,b,chair"], db)
+            try succeed(["load", append, "--table", "committees", "--mode", "append", "--quiet"], db: db)
+            XCTAssertEqual(try csv(sql, db: db), ["committees_id,legislators_leg_id,role", "1,c,chair", "2,b,chair", "3,a,member"], db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM committees", db: db).last, "3", db)
+        }
+    }
 }

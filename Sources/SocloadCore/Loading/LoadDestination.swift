@@ -108,6 +108,10 @@ public protocol LoadTransaction: AnyObject {
     /// `finish` withdraws this side's earlier links, upserts the new ones and says what it met.
     func glueWriter(for table: PlanTable) throws -> any TableWriter
 
+    /// `glueWriter(for:)` for an append or upsert of some of the side's rows: only the links of
+    /// the rows whose keys `keys` noted are withdrawn.
+    func glueWriter(for table: PlanTable, onlyFor keys: NotedKeys) throws -> any TableWriter
+
     /// Drops a table socload made for an earlier load and no longer does (a child table whose
     /// field is gone), if it exists.
     func dropTable(_ name: String) throws
@@ -129,6 +133,11 @@ extension LoadTransaction {
     }
 
     public var sql: (any SQLExecuting)? { nil }
+
+    /// A destination that does not say otherwise cannot withdraw some rows' links only.
+    public func glueWriter(for table: PlanTable, onlyFor keys: NotedKeys) throws -> any TableWriter {
+        throw LoadError.unsupported("this destination does not append or upsert into the glue table \(table.name)")
+    }
 }
 
 /// Writes the rows of one new table, then builds what the plan asks for.

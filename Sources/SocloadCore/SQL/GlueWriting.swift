@@ -57,12 +57,22 @@ public struct GlueWriting: Sendable {
     /// links, `upsertSelect` the SELECT of the ids, this side's attributes and 1 from them (one
     /// row per pair, the later element's), `otherTableExists` whether the other side is loaded.
     /// `execute` runs a statement, `count` reads one whole number. The notes for the user.
+    /// With `onlyFor` (an append or upsert: the noted keys of the side's rows it wrote), only
+    /// those rows' earlier links are withdrawn.
     public func finish(existing: [String], staging: String, upsertSelect: String, otherTableExists: Bool,
+                       onlyFor keys: NotedKeys? = nil,
                        execute: (String) throws -> Void, count: (String) throws -> Int) throws -> [String] {
         for sql in tableStatements(existing: existing) { try execute(sql) }
         let statements = statements
         let merged = try count(statements.merges(staging: staging))
-        try execute(statements.withdraw)
+        if let keys, let keyColumn = keys.columns.first {
+            try keys.finish()
+            try execute(statements.withdraw(column: glue.tableColumn.quotedDatabaseIdentifier, keys: keys.relation,
+                                            keyColumn: keyColumn.name.quotedDatabaseIdentifier))
+            try keys.drop()
+        } else {
+            try execute(statements.withdraw)
+        }
         try execute(statements.upsert(select: upsertSelect))
         try execute(statements.removeUnasserted)
         let dangling = try count(statements.dangling(

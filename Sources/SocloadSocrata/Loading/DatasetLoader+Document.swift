@@ -97,7 +97,7 @@ extension DatasetLoader {
                 for index in writers.keys.sorted() where index > 0 {
                     let table = plan.tables[index]
                     notes += try writers[index]?.finish(strict: request.strict) ?? []
-                    if let count = skipped[index], let glue = table.glue, let field = table.nesting?.arrayField {
+                    if let count = skipped[index], count > 0, let glue = table.glue, let field = table.nesting?.arrayField {
                         notes.append("\(table.name): \(count) element\(count == 1 ? "" : "s") of \(field) "
                                      + "without \(glue.idField) skipped (not links)")
                     }

@@ -39,10 +39,13 @@ extension DatasetLoader {
                 + "--pk asks for \(key.joined(separator: ", "))"])
         }
         var arriving = documentPlan
-        if arriving.mainTable.primaryKey.isEmpty, !storedKey.isEmpty {
-            // Keyed as the table is, so that child rows name their parents.
-            var keyed = request
-            keyed.primaryKey = storedKey
+        let shaped = Self.shapedAsStored(request, stored: stored)
+        if arriving.mainTable.primaryKey.isEmpty && !storedKey.isEmpty || shaped.glues != request.glues
+            || shaped.childKeys != request.childKeys {
+            // Keyed as the table is, so that child rows name their parents, and with its glue
+            // tables and child keys.
+            var keyed = shaped
+            if arriving.mainTable.primaryKey.isEmpty, !storedKey.isEmpty { keyed.primaryKey = storedKey }
             var keyedNotes: [String] = []
             do {
                 arriving = try self.documentPlan(keyed, described: described, notes: &keyedNotes)
@@ -60,9 +63,6 @@ extension DatasetLoader {
         if mode == .upsert, storedKey.isEmpty {
             throw LoadError.unsupported("\(entry.tableName) has no key to upsert by: --mode append adds rows, "
                                         + "or load it again with --pk")
-        }
-        if let glue = arriving.tables.first(where: { $0.glue != nil }) {
-            throw LoadError.unsupported("--mode \(mode.rawValue) does not update the glue table \(glue.name) yet: use --mode replace")
         }
         let merges = try mergePlans(stored: stored, arriving: arriving, described: described, policy: request.onSchemaChange)
         var writtenPlan = arriving
@@ -102,19 +102,40 @@ extension DatasetLoader {
         let baseUpserter = try transaction.upserter(for: main)
         let upserter = tracker?.upserter(wrapping: baseUpserter) ?? baseUpserter
         var children: [Int: (upserter: any RowUpserter, refresh: ChildRowsRefresh?)] = [:]
-        for index in writtenPlan.tables.indices.dropFirst() where writtenPlan.tables[index].nesting != nil {
+        for index in writtenPlan.tables.indices.dropFirst() where writtenPlan.tables[index].nesting != nil
+            && writtenPlan.tables[index].glue == nil {
             let child = writtenPlan.tables[index]
             children[index] = (try transaction.upserter(for: child),
                                mode == .upsert ? try ChildRowsRefresh(sql: sql, parent: main, child: child) : nil)
+        }
+        // A glue table's links are upserted as on a replace, but only the links of the rows
+        // written are withdrawn first: the parents' keys are noted as they go by.
+        var glues: [Int: (writer: any TableWriter, parents: NotedKeys)] = [:]
+        for index in writtenPlan.tables.indices.dropFirst() where writtenPlan.tables[index].glue != nil {
+            let table = writtenPlan.tables[index]
+            guard main.primaryKey.count == 1, let position = main.columns.firstIndex(where: { $0.name == main.primaryKey[0] }) else {
+                throw LoadError.unsupported("\(table.name): a glue table needs a one-column key of \(main.name)")
+            }
+            let parents = try NotedKeys(sql: sql, name: "_socload_glue_parents_" + table.name, columns: [main.columns[position]],
+                                        positions: [position])
+            glues[index] = (try transaction.glueWriter(for: table, onlyFor: parents), parents)
         }
         let state = LoadState()
         state.source = request.displaySource
         state.bytesExpected = FileByteSource.size(of: path)
         var counts: [Int: (records: Int, inserted: Int)] = [:]
         func write(_ batch: RowBatch, into index: Int) throws {
+            if let glue = glues[index] {
+                try glue.writer.insert(batch)
+                counts[index, default: (0, 0)].records += batch.rowCount
+                return
+            }
             let upserting = index == 0 ? upserter : children[index]?.upserter
             guard let upserting else { return }
-            if index == 0 { for child in children.values { try child.refresh?.noteParents(batch) } }
+            if index == 0 {
+                for child in children.values { try child.refresh?.noteParents(batch) }
+                for glue in glues.values { try glue.parents.note(batch) }
+            }
             try children[index]?.refresh?.noteChildren(batch)
             let inserted = try upserting.upsert(batch)
             if mode == .append, inserted < batch.rowCount {
@@ -171,6 +192,10 @@ extension DatasetLoader {
             childCounts.append(ChildTableCount(table.name, counts[index]?.records ?? 0))
             if removed > 0 { notes.append("\(table.name): \(removed) element\(removed == 1 ? "" : "s") of the upserted rows removed") }
         }
+        for index in glues.keys.sorted() {
+            notes += try glues[index]?.writer.finish(strict: request.strict) ?? []
+            childCounts.append(ChildTableCount(writtenPlan.tables[index].name, counts[index]?.records ?? 0))
+        }
         let written = counts[0] ?? (0, 0)
         var refreshed = entry
         refreshed.rowCount = try upserter.rowCount()
@@ -194,57 +219,5 @@ extension DatasetLoader {
         summary.childTables = childCounts
         summary.merged = MergedRows(mode: mode, records: written.records, inserted: written.inserted)
         return summary
-    }
-
-    /// The stored table each of the document's tables goes into, by the document plan's place:
-    /// refused with every column the stored types cannot hold (even under evolve: a column is
-    /// not retyped in place), and with every new column or child table unless `policy` is
-    /// `evolve` (which adds new columns; a new child table needs a replace).
-    private func mergePlans(stored: LoadPlan, arriving: LoadPlan, described: DescribedDocument,
-                            policy: SchemaChangePolicy) throws -> [(index: Int, merge: TableMerge)] {
-        var merges: [(index: Int, merge: TableMerge)] = []
-        var refusals: [String] = []
-        var additions: [String] = []
-        for (index, table) in arriving.tables.enumerated() where index == 0 || table.nesting != nil {
-            guard let storedTable = stored.tables.first(where: { $0.name.lowercased() == table.name.lowercased() }),
-                  index == 0 || storedTable.nesting != nil else {
-                refusals.append("child table \(table.name): the records have arrays of objects under "
-                                + "\(table.nesting?.arrayField ?? table.name), which \(stored.mainTable.name) keeps as a column "
-                                + "(a new child table needs --mode replace)")
-                continue
-            }
-            let merge = TableMerge(stored: storedTable, arriving: table, alwaysNull: index == 0 ? described.alwaysNull : [])
-            refusals += merge.mismatches.map { index == 0 ? $0 : "\(table.name): \($0)" }
-            additions += merge.added.map { "column \($0.name) (\($0.type.rawValue)): \(table.name) does not have it" }
-            merges.append((index, merge))
-        }
-        if !refusals.isEmpty {
-            throw LoadError.recordsDoNotFit(table: stored.mainTable.name, differences: refusals
-                                          + ["a load cannot retype a column in place: --mode replace loads the table anew"])
-        }
-        if !additions.isEmpty, policy != .evolve {
-            throw LoadError.recordsDoNotFit(table: stored.mainTable.name, differences: additions
-                                          + ["--on-schema-change evolve adds the new columns"])
-        }
-        return merges
-    }
-
-    /// The main table's columns whose field at least one record has (read once more: an
-    /// upsert's file is local, and usually small).
-    private func columnsPresent(in plan: LoadPlan, path: String, records: DocumentRecordSource) throws -> [PlanColumn] {
-        var inference = FieldTypeInference()
-        inference.readsTextAsValues = records.isCSV
-        try readRecords(path, records, state: LoadState()) { record in
-            try inference.observe(text: record.bytes, record: record.number, line: record.line)
-        }
-        let present = Set(inference.fields)
-        return plan.mainTable.columns.filter { column in
-            switch column.source {
-            case .field(let cell), .part(let cell, _, _):
-                return cell < plan.sourceFields.count && present.contains(plan.sourceFields[cell])
-            case .rowIdentifier: return true
-            case .absent: return false
-            }
-        }
     }
 }
