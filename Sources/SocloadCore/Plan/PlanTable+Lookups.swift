@@ -63,6 +63,9 @@ extension PlanTable {
             if primaryKey.contains(column.name) { throw fail("\(column.name) is part of \(self.name)'s key") }
             if distributionColumn == column.name { throw fail("\(self.name) is distributed by \(column.name)") }
             if column.type == .geometry { throw fail("\(column.name) is a geometry, which is not looked up by value") }
+            if fullText?.columns.contains(column.name) == true {
+                throw fail("\(column.name) is in the full-text index of \(self.name) (--fts), which indexes the table's own columns")
+            }
             values.append(column)
         }
         let lookupName = extraction.table ?? values.map(\.name).joined(separator: "_")
