@@ -1,12 +1,14 @@
 """The benchmark's rows beyond a plain fetch: `socload load` of the same rows as NDJSON against
 DuckDB's `read_json_auto(..., sample_size=-1)` (types from every record, as socload's), as CSV
 against sqlite3's `.import --csv` and DuckDB's `read_csv_auto`, a fetch
-with two lookups against the plain one, and `load --flatten` against `load` of the same records.
-Used by bench.py; DuckDB comes from PyPI into the data directory, for the benchmark only."""
+with two lookups against the plain one, `load --flatten` against `load` of the same records, and
+the upserts and full-text index of merges.py. Used by bench.py; DuckDB comes from PyPI into the data directory, for the benchmark only."""
 import os
 import statistics
 import subprocess
 import sys
+
+from merges import measure_merges, report_merges
 
 FLATTEN_RECORDS = 200_000
 
@@ -61,6 +63,7 @@ def measure_documents(args, base, scratch, run_measured):
                                           "--extract", "category+count+distinct=city", "--extract", "status"],
         lambda: remove(db))
     measure_csv(args, base + ".csv", scratch, db, socload, duckdb_path, results, run_measured)
+    measure_merges(args, ndjson, scratch, db, socload, results, median_run, remove, run_measured)
     subset = os.path.join(scratch, "flatten.ndjson")
     records = 0
     with open(ndjson, "rb") as source, open(subset, "wb") as out:
@@ -127,6 +130,7 @@ def report_documents(results):
     plain = results["socload fetch FILE (plain, for the lookups)"]["wall"]
     extract = results["socload fetch FILE --extract category+count+distinct=city --extract status"]["wall"]
     lines.append(f"- two lookups / plain fetch: time **{extract / plain:.2f}x** (target <= 1.3)")
+    lines += report_merges(results, load)
     flat = [row for name, row in results.items() if "--flatten" in name]
     unflat = [row for name, row in results.items() if name.startswith("socload load (")]
     if flat and unflat:
