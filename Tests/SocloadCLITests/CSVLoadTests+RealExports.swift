@@ -35,6 +35,21 @@ extension CSVLoadTests {
         if Fixtures.sharedDatasets != nil { XCTAssertGreaterThan(checked.count, 3, "\(checked)") }
     }
 
+    /// A column of the file that the description does not have is not loaded, and the summary
+    /// says so naming it (a real export's CSV with one more column at the end).
+    func testAColumnTheDescriptionLacksIsNamed() throws {
+        let source = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json")
+        guard let export = try Self.socrataCSVExport(of: source, in: directory) else { return }
+        let lines = try String(contentsOfFile: export.csvPath, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let extra = ([lines[0] + ",Inspector Notes"] + lines.dropFirst().map { $0 + ",seen" }).joined(separator: "\r\n") + "\r\n"
+        let path = try write(extra, to: "extra.csv")
+        let db = directory.path("extra.sqlite")
+        let run = try succeed(["load", path, "--metadata", export.viewPath, "--table", "t"], db: db)
+        XCTAssertTrue(run.stderr.contains("Warning: Inspector Notes: not a column of \(export.viewPath) (by field name or display name), "
+                                          + "not loaded"), run.stderr)
+        XCTAssertEqual(try csv("SELECT count(*) FROM t", db: db).last, String(export.rows.count))
+    }
+
     /// A real rows.json export written as the portal's CSV export and its description, in
     /// `directory`: nil (and a failure) for a file that is no rows.json export.
     static func socrataCSVExport(of source: URL, in directory: TemporaryDirectory) throws

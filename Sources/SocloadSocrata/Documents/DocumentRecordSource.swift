@@ -30,6 +30,9 @@ struct DocumentRecordSource: Sendable {
     let layout: JSONRecordReader.Layout
     /// The CSV header's names → the columns' names (with `--metadata`: display names → field names).
     let naming: @Sendable ([String]) throws -> [String]
+    /// With `--metadata`: the header's names that are no column of the description (their
+    /// values are not loaded), once the header was read.
+    let unmatchedNames = UnmatchedHeaderNames()
 
     var isCSV: Bool { if case .csv = format { true } else { false } }
 
@@ -59,7 +62,12 @@ struct DocumentRecordSource: Sendable {
             let columns = view.columns.filter { $0.dataTypeName != "meta_data" }
                 .compactMap { column in column.fieldName.map { (field: $0, display: column.name ?? $0) } }
             let source = request.metadata ?? "the description"
-            naming = { header in try Self.fieldNames(hasHeader ? header : [], columns: columns, metadata: source, count: header.count) }
+            let unmatched = unmatchedNames
+            naming = { header in
+                let names = try Self.fieldNames(hasHeader ? header : [], columns: columns, metadata: source, count: header.count)
+                unmatched.set(names.filter { name in !columns.contains { $0.field == name } })
+                return names
+            }
         } else {
             naming = { header in CSVRecordReader.plainNames(hasHeader ? header : header.map { _ in "" }) }
         }
@@ -115,5 +123,24 @@ struct DocumentRecordSource: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
         return Array(try handle.read(upToCount: 1 << 16) ?? Data())
+    }
+}
+
+/// What the header of a CSV file read with `--metadata` named that the description has not,
+/// set by the reader's thread and read after the load.
+final class UnmatchedHeaderNames: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String] = []
+
+    func set(_ names: [String]) {
+        lock.lock()
+        self.names = names
+        lock.unlock()
+    }
+
+    var value: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return names
     }
 }

@@ -84,6 +84,11 @@ extension DatasetLoader {
                 })
                 try cancellation?.check()
                 notes += state.notes + (try writer.finish(strict: request.strict))
+                let unmatched = described.records.unmatchedNames.value
+                if !unmatched.isEmpty, let metadata = request.metadata {
+                    notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of \(DatasetReference.withoutCredentials(metadata)) "
+                                 + "(by field name or display name), not loaded")
+                }
                 // The child tables of an earlier load whose fields are gone go too.
                 let current = Set(plan.tables.map { $0.name.lowercased() })
                 for old in previousPlan?.tables.dropFirst() ?? [] where old.nesting != nil && old.glue == nil
