@@ -13,16 +13,22 @@ from merges import measure_merges, report_merges
 FLATTEN_RECORDS = 200_000
 
 
-def ensure_duckdb(data_dir):
-    """A directory holding the duckdb Python package (installed there once), or None."""
-    target = os.path.join(data_dir, "python-duckdb")
-    if not os.path.exists(os.path.join(target, "duckdb")):
-        process = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", target, "duckdb"],
+def ensure_package(data_dir, package, module):
+    """A directory holding the PyPI `package` (importable as `module`), installed there once; None
+    (and a line saying why) when pip cannot install it."""
+    target = os.path.join(data_dir, "python-" + package)
+    if not os.path.exists(os.path.join(target, module)):
+        process = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", target, package],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if process.returncode != 0:
-            print(f"bench: DuckDB not installed, its row is left out: {process.stderr.decode().strip()[-200:]}")
+            print(f"bench: {package} not installed, its rows are left out: {process.stderr.decode().strip()[-200:]}")
             return None
     return target
+
+
+def ensure_duckdb(data_dir):
+    """A directory holding the duckdb Python package (installed there once), or None."""
+    return ensure_package(data_dir, "duckdb", "duckdb")
 
 
 def median_run(run_measured, runs, command, before=None):
@@ -63,7 +69,7 @@ def measure_documents(args, base, scratch, run_measured):
                                           "--extract", "category+count+distinct=city", "--extract", "status"],
         lambda: remove(db))
     measure_csv(args, base + ".csv", scratch, db, socload, duckdb_path, results, run_measured)
-    measure_merges(args, ndjson, scratch, db, socload, results, median_run, remove, run_measured)
+    measure_merges(args, ndjson, scratch, db, socload, results, median_run, remove, ensure_package, run_measured)
     subset = os.path.join(scratch, "flatten.ndjson")
     records = 0
     with open(ndjson, "rb") as source, open(subset, "wb") as out:

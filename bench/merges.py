@@ -8,18 +8,6 @@ import subprocess
 import sys
 
 
-def ensure_sqlite_utils(data_dir):
-    """A directory holding the sqlite_utils Python package (installed there once), or None."""
-    target = os.path.join(data_dir, "python-sqlite-utils")
-    if not os.path.exists(os.path.join(target, "sqlite_utils")):
-        process = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", target, "sqlite-utils"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if process.returncode != 0:
-            print(f"bench: sqlite-utils not installed, its rows are left out: {process.stderr.decode().strip()[-200:]}")
-            return None
-    return target
-
-
 def two_records(ndjson, scratch):
     """The first record with its name changed and a record of a new id, as NDJSON."""
     with open(ndjson, "rb") as source:
@@ -32,7 +20,7 @@ def two_records(ndjson, scratch):
     return path
 
 
-def measure_merges(args, ndjson, scratch, db, socload, results, median_run, remove, run_measured):
+def measure_merges(args, ndjson, scratch, db, socload, results, median_run, remove, ensure_package, run_measured):
     """Adds the rows to `results`: wall seconds (median) and peak RSS in MB."""
     def loaded():
         remove(db)
@@ -45,7 +33,7 @@ def measure_merges(args, ndjson, scratch, db, socload, results, median_run, remo
         socload, "load", two, "--table", "docs", "--db", db, "--quiet", "--mode", "upsert"], loaded)
     results["socload load --fts name,description"] = median_run(run_measured, args.runs, lambda: [
         socload, "load", ndjson, "--table", "docs", "--db", db, "--quiet", "--fts", "name,description"], lambda: remove(db))
-    library = ensure_sqlite_utils(args.data_dir)
+    library = ensure_package(args.data_dir, "sqlite-utils", "sqlite_utils")
     if library:
         tool = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
                 "from sqlite_utils.cli import cli; sys.argv[0] = 'sqlite-utils'; cli()", library]

@@ -11,10 +11,9 @@ public struct SelectStatementWriter {
         self.columns = columns
     }
 
-    /// `condition` writes the request's predicate in the database's SQL (nil: no condition),
-    /// with its values; a search's words are bound first, the limit after them.
-    /// `condition` gets the values bound before it (a search's words), to number its own after
-    /// them, and returns all of them.
+    /// `condition` writes the request's predicate in the database's SQL (nil: no condition):
+    /// it gets the values bound before it (a search's words), numbers its own after them and
+    /// returns all of them; the limit is bound last.
     public func statement(_ request: SelectRequest,
                           condition: (Predicate, _ boundBefore: [DatabaseValue]) throws
                             -> (sql: String, arguments: [DatabaseValue])?) throws -> SQLFragment {
@@ -42,8 +41,9 @@ public struct SelectStatementWriter {
                 + "\(followed.foreignKey.quotedDatabaseIdentifier)) AS \(followed.column.quotedDatabaseIdentifier)"
         }.joined()
         let target = dialect.table(request.table)
-        let indexed = try request.search == nil && dialect.fullTextColumn.map({ !available.contains($0) }) ?? true ? false
-            : dialect.hasFullTextIndex(table: request.table, columns: available, columnsOf: columns)
+        // A search needs the index; any select leaves out a column of the index's own.
+        let asksForIndex = request.search != nil || dialect.fullTextColumn.map(available.contains) == true
+        let indexed = try asksForIndex && dialect.hasFullTextIndex(table: request.table, columns: available, columnsOf: columns)
         if request.search != nil, !indexed { throw SelectError.noFullTextIndex(request.table) }
         // Every column but the index's own (PostgreSQL's tsvector), named by the table's.
         let all = indexed && dialect.fullTextColumn != nil

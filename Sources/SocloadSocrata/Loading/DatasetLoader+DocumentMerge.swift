@@ -82,10 +82,10 @@ extension DatasetLoader {
         }
         notes += changes.map { "\($0.table): \($0.line)" }
         let main = writtenPlan.mainTable
-        let complete = merges.first { $0.index == 0 }?.merge.isComplete ?? true
+        let missing = merges.first { $0.index == 0 }?.merge.missing ?? []
+        let complete = missing.isEmpty
         let keepsHistory = stored.options?.keepsHistory == true
         if mode == .upsert, !complete, keepsHistory {
-            let missing = merges.first { $0.index == 0 }?.merge.missing ?? []
             throw LoadError.unsupported("\(entry.tableName) keeps the history of its rows, whose versions are whole rows: "
                                         + "the records lack \(missing.shortList()) (give every column, or use --mode replace)")
         }
@@ -96,8 +96,7 @@ extension DatasetLoader {
             keptRefreshes: stored.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes, keepsHistory: keepsHistory)
         if tracker == nil, mode == .upsert, !complete, !storedKey.isEmpty,
            try sql.tableExists(RowChangeSQL.fingerprintTables(of: main.name, dialect: sql.dialect).kept) {
-            notes.append("the row changes of this upsert are not counted: the records lack "
-                         + "\((merges.first { $0.index == 0 }?.merge.missing ?? []).shortList())")
+            notes.append("the row changes of this upsert are not counted: the records lack \(missing.shortList())")
         }
         let baseUpserter = try transaction.upserter(for: main)
         let upserter = tracker?.upserter(wrapping: baseUpserter) ?? baseUpserter
