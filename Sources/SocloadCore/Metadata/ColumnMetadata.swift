@@ -50,8 +50,23 @@ public struct ColumnMetadata: Codable, Sendable, Equatable {
     }
 
     /// True for Socrata's own row columns (`:sid`, `:id`, `:created_at`, ...), old or new spelling.
+    /// A computed region (`:@computed_region_k83t_ady5`) is data, not a system column.
     public var isSystemColumn: Bool {
-        dataTypeName == "meta_data" || (fieldName?.hasPrefix(":") ?? false)
+        dataTypeName == "meta_data" || (fieldName.map(Self.isSystemField) ?? false)
+    }
+
+    /// True for the field name of one of Socrata's own row fields (`:id`, `:created_at`, ...):
+    /// a `:` first, but not `:@`, which starts the fields the portal computes from the data
+    /// (`:@computed_region_k83t_ady5`, the "Zip Codes" a point falls in), loaded like any other.
+    public static func isSystemField(_ field: String) -> Bool {
+        field.hasPrefix(":") && !field.hasPrefix(":@")
+    }
+
+    /// The column a data field is loaded into: its field name, without the `:@` of a computed
+    /// region (`:@computed_region_k83t_ady5` → `computed_region_k83t_ady5`), whichever API or
+    /// file gave the rows.
+    public static func columnName(forField field: String) -> String {
+        field.hasPrefix(":@") && field.count > 2 ? String(field.dropFirst(2)) : field
     }
 
     /// The system column's name without the colon: `sid`, `id`, `created_at`, ...

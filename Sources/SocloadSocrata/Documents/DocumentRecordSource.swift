@@ -95,7 +95,7 @@ struct DocumentRecordSource: Sendable {
     static func fieldNames(_ header: [String], columns: [(field: String, display: String)], metadata: String,
                            count: Int) throws -> [String] {
         if header.isEmpty {
-            let fields = columns.map(\.field).filter { !$0.hasPrefix(":") }
+            let fields = columns.map(\.field).filter { !ColumnMetadata.isSystemField($0) }
             guard fields.count == count else {
                 throw PlanError("the first line has \(count) fields and \(metadata) describes \(fields.count) columns: "
                                 + "without a header they must be the same columns in the same order")

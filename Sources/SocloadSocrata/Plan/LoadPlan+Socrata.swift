@@ -44,7 +44,7 @@ extension LoadPlan {
 
         for (index, column) in view.columns.enumerated() where !column.isSystemColumn {
             let field = column.fieldName ?? column.name ?? ""
-            let base = field.isEmpty ? "column_\(index + 1)" : field
+            let base = field.isEmpty ? "column_\(index + 1)" : ColumnMetadata.columnName(forField: field)
             if let type = override(base) {
                 columns.append(PlanColumn(name: names.allocate(base), type: type, source: .field(cell: index)))
                 continue

@@ -33,7 +33,7 @@ public struct CatalogSearch: Sendable {
         public var type: String
         /// When its data last changed (`data_updated_at`, else `updatedAt`).
         public var dataUpdatedAt: String?
-        /// Its columns, without the portal's `:@computed_region_*` ones.
+        /// Its data columns, the computed regions (`:@computed_region_*`) among them, as a load makes them.
         public var columnCount: Int
         public var domain: String?
         /// Its page on the portal (`https://DOMAIN/d/ID`).
@@ -84,7 +84,7 @@ public struct CatalogSearch: Sendable {
         }
         var columns = 0
         if case .array(let names)? = resource["columns_field_name"] {
-            columns = names.filter { text($0)?.hasPrefix(":@computed_region_") != true }.count
+            columns = names.filter { text($0).map(ColumnMetadata.isSystemField) != true }.count
         }
         let domain = text(item["metadata"]?["domain"])
         return Result(id: id, name: text(resource["name"]) ?? "", type: text(resource["type"]) ?? "",

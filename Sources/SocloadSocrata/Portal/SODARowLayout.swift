@@ -37,7 +37,7 @@ struct SODARowLayout {
         var columns: [ColumnMetadata] = []
         for (field, type) in zip(fields, types) {
             guard case .string(let name) = field, case .string(let typeName) = type else { return nil }
-            let isSystem = name.hasPrefix(":")
+            let isSystem = ColumnMetadata.isSystemField(name)
             columns.append(ColumnMetadata(name: name, fieldName: name,
                                           dataTypeName: isSystem ? "meta_data" : Self.typeName(fromSODA2: typeName)))
         }
@@ -66,7 +66,7 @@ struct SODARowLayout {
         var current = ""
         var depth = 0
         for character in select + " " {
-            if character.isLetter || character.isNumber || character == "_" || character == ":" {
+            if character.isLetter || character.isNumber || character == "_" || character == ":" || character == "@" {
                 current.append(character)
             } else if character == "*", depth == 0, current.isEmpty || current == ":" {
                 names.insert(current + "*")
