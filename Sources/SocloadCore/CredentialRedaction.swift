@@ -12,20 +12,38 @@ public enum CredentialRedaction {
     /// One URL without its secrets.
     public static func url(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
-        let prefix = url[..<schemeEnd.upperBound]
-        var rest = Substring(url[schemeEnd.upperBound...])
+        let (userInfo, rest) = splitUserInfo(url[schemeEnd.upperBound...])
+        var path = rest
         var tail: Substring = ""
         if let mark = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             tail = rest[mark...]
-            rest = rest[..<mark]
+            path = rest[..<mark]
         }
-        // user:password@host — the last @ before the path ends the user part.
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-            authority = authority[..<colon] + authority[at...]
+        let user = userInfo.map { info in (info.firstIndex(of: ":").map { info[..<$0] } ?? info) + "@" } ?? ""
+        return String(url[..<schemeEnd.upperBound]) + user + path + query(tail)
+    }
+
+    /// The user part of what follows a URL's `://` (`ana:p@ss` of `ana:p@ss@db/x`: a password
+    /// typed unencoded may hold `@`, `/`, `?` or `#`, so the user part ends at the last `@`
+    /// before the host, not the first), and the rest (`db/x`). Nil when it has no user part.
+    public static func splitUserInfo(_ afterScheme: Substring) -> (userInfo: Substring?, rest: Substring) {
+        // The host comes after the last @ that stands before the query; a path or a query
+        // rarely holds an @ of its own, a password typed as it is often does.
+        let queryStart = afterScheme.firstIndex(of: "?") ?? afterScheme.endIndex
+        guard let at = afterScheme[..<queryStart].lastIndex(of: "@") else {
+            // No @ before the query: an @ after it is a query value, unless the host has none.
+            return (nil, afterScheme)
         }
-        return String(prefix) + authority + rest[authorityEnd...] + query(tail)
+        // An @ in the path (after `host/` or `host:port/`) is not the user part's end.
+        let beforeAt = afterScheme[..<at]
+        if let slash = beforeAt.firstIndex(of: "/") {
+            let host = beforeAt[..<slash]
+            let port = host.firstIndex(of: ":").map { host[host.index(after: $0)...] }
+            if !host.contains("@"), port.map({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigitCharacter) }) ?? true {
+                return (nil, afterScheme)
+            }
+        }
+        return (beforeAt, afterScheme[afterScheme.index(after: at)...])
     }
 
     /// A `?query#fragment` without its secret parameters.
@@ -68,6 +86,10 @@ public enum CredentialRedaction {
     private static func endsURL(_ character: Character) -> Bool {
         character.isWhitespace || "\"'<>`".contains(character)
     }
+}
+
+private extension Character {
+    var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
 }
 
 private extension String {

@@ -25,7 +25,7 @@ public final class PostgreSQLConnection {
         // application_name and connect_timeout, but not client_encoding.
         var pairs: [(String, String)] = [("application_name", applicationName)]
         if ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil { pairs.append(("connect_timeout", "15")) }
-        if !connectionString.usesEnvironmentOnly { pairs.append(("dbname", connectionString.text)) }
+        if !connectionString.usesEnvironmentOnly { pairs.append(("dbname", connectionString.libpqText)) }
         pairs.append(("client_encoding", "UTF8"))
         let connection = Self.connect(pairs)
         guard let connection else { throw PostgreSQLError(sqlState: nil, message: "libpq could not allocate a connection") }

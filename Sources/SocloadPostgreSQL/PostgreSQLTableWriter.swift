@@ -33,6 +33,8 @@ final class PostgreSQLTableWriter: TableWriter {
     private let comparison: (any PreviousCopyComparing)?
     /// False when the table's full-text index keeps accents (the database has no `unaccent`).
     private var fullTextFoldsAccents = true
+    /// The table's places that get no geometry column because the database has no PostGIS.
+    private var placesWithoutPostGIS: [String] = []
 
     init(transaction: PostgreSQLLoadTransaction, table: PlanTable, previous: PlanTable?,
          rowsFromExistingTable: Bool = false, comparison: (any PreviousCopyComparing)? = nil) throws {
@@ -43,6 +45,7 @@ final class PostgreSQLTableWriter: TableWriter {
         newName = transaction.temporaryName("new")
         let postGIS = try transaction.postGISSchema()
         var geometries = PostgreSQLGeometryColumn.columns(for: table, postGISSchema: postGIS)
+        if postGIS == nil, !rowsFromExistingTable { placesWithoutPostGIS = PlanGeometry.all(in: table).map(\.sourceColumn) }
         if rowsFromExistingTable {
             let existing = Set(try PostgreSQLLookups.columnNames(of: transaction.qualified(table.name), transaction: transaction))
             geometries = geometries.filter { existing.contains($0.name) }
@@ -204,7 +207,11 @@ final class PostgreSQLTableWriter: TableWriter {
         try addForeignKeys()
         let accents = fullTextFoldsAccents ? [] : ["the full-text index of \(table.name) matches accents as written: this database "
                                                    + "has no unaccent extension (CREATE EXTENSION unaccent, then refresh, to match as SQLite does)"]
-        return encoder.geometryNotes(table: table.name) + notes + accents
+        let places = placesWithoutPostGIS
+        let noPostGIS = places.isEmpty ? [] : ["\(table.name): \(places.shortList()) \(places.count == 1 ? "gets" : "get") no geometry "
+            + "column: this database has no PostGIS (install postgresql-15-postgis-3 or your PostgreSQL's PostGIS package, "
+            + "then CREATE EXTENSION postgis and refresh)"]
+        return encoder.geometryNotes(table: table.name) + notes + accents + noPostGIS
     }
 
     /// `COMMENT ON` the table and its columns from the portal's descriptions, unless the

@@ -3,7 +3,7 @@ import SocloadCore
 /// PostgreSQL's text form of a result value, read into the `DatabaseValue` a SQLite database
 /// would give for the same cell, so `query` and `select` print the same on both: whole numbers
 /// as integers, booleans as 1 and 0, floating-point and decimal numbers as numbers (a whole
-/// `numeric`, `59.0` too, as an integer), fixed timestamps as ISO-8601 UTC with `Z`, floating ones with `T`.
+/// `numeric`, `59.0` too, as an integer; one of more digits than a double keeps as its text), fixed timestamps as ISO-8601 UTC with `Z`, floating ones with `T`.
 public enum PostgreSQLValues {
     /// Type OIDs of `pg_type`.
     static let bool: UInt32 = 16, int8: UInt32 = 20, int2: UInt32 = 21, int4: UInt32 = 23, oid: UInt32 = 26
@@ -20,7 +20,10 @@ public enum PostgreSQLValues {
             // As SQLite's NUMERIC affinity stores it: `59.0` is the integer 59.
             let whole = text.split(separator: ".", maxSplits: 1)
             if whole.count == 1 || whole[1].allSatisfy({ $0 == "0" }), let integer = Int64(whole[0]) { return .integer(integer) }
-            return Double(text).map(DatabaseValue.real) ?? .text(text)
+            // A numeric of more digits than a double holds is read as its digits, never rounded.
+            guard let real = Double(text), real.isFinite,
+                  Array(text.utf8).withUnsafeBufferPointer({ DecimalText.roundTrips($0, as: real) }) else { return .text(text) }
+            return .real(real)
         case timestamptz: return .text(isoTimestamp(text, fixed: true))
         case timestamp: return .text(isoTimestamp(text, fixed: false))
         default: return .text(text)

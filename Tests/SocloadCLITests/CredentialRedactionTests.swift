@@ -1,4 +1,5 @@
 import Foundation
+import SocloadCore
 import SocloadTestSupport
 import XCTest
 
@@ -71,5 +72,32 @@ final class CredentialRedactionTests: XCTestCase {
             let result = try run(arguments + ["--db", unreachable], expect: 69)
             XCTAssertTrue(result.stderr.contains("postgresql://ana@127.0.0.1:1/opendata"), result.stderr)
         }
+    }
+
+    /// A password typed unencoded, as people do (`ana:p@ss/w?rd@host`): it ends at the last `@`
+    /// before the host, so libpq connects to the right host and no piece of it (`ss/w?rd`, which
+    /// libpq took for a host name before) reaches any output.
+    func testAnUnencodedPasswordWithAtSignsNeverReachesTheOutput() throws {
+        let server = try TestPostgreSQL.serverURL()
+        let port = try XCTUnwrap(URLComponents(string: server)?.port)
+        let pieces = ["Wq7@zZ", "x9/k", "Vv3"]
+        let password = pieces.joined(separator: "@")
+        let file = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path
+        for host in ["127.0.0.1:\(port)", "127.0.0.1:1"] {
+            let url = "postgresql://nobody_here:\(password)@\(host)/opendata"
+            for arguments in [["fetch", file], ["query", "select 1"], ["tables"]] {
+                let result = try SocloadProcess.run(arguments + ["--db", url])
+                XCTAssertNotEqual(result.status, 0)
+                for piece in pieces + ["zZ", "x9", "Vv3"] {
+                    XCTAssertFalse(result.stderr.contains(piece) || result.stdout.contains(piece), "\(piece) in \(result.stderr)")
+                }
+                XCTAssertTrue(result.stderr.contains("postgresql://nobody_here@\(host)/opendata"), result.stderr)
+                // The server was asked (the role is unknown there), not a host made of the password's end.
+                if host.hasSuffix(":\(port)") { XCTAssertTrue(result.stderr.contains("role \"nobody_here\" does not exist"), result.stderr) }
+            }
+        }
+        XCTAssertEqual(CredentialRedaction.url("postgresql://ana:p@ss@db:5432/x?sslmode=require"), "postgresql://ana@db:5432/x?sslmode=require")
+        XCTAssertEqual(CredentialRedaction.url("https://h:8080/p@q"), "https://h:8080/p@q")
+        XCTAssertEqual(CredentialRedaction.url("https://h/p@q?x=a@b"), "https://h/p@q?x=a@b")
     }
 }

@@ -56,6 +56,21 @@ final class DataDictionaryTests: XCTestCase {
                 let perColumn = try socload(["info", "d", "--columns", "--format", "csv"], db: db).stdout
                 XCTAssertTrue(perColumn.contains(text), perColumn)
             }
+            // Every format carries the dataset's facts: its own row first, of type `dataset`.
+            let rows = try socload(["info", "d", "--dictionary", "--format", "json"], db: db).stdout
+            let objects = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rows.utf8)) as? [[String: Any]], rows)
+            let dataset = try XCTUnwrap(objects.first)
+            XCTAssertEqual(dataset["column"] as? String, "d")
+            XCTAssertEqual(dataset["type"] as? String, "dataset")
+            XCTAssertEqual(dataset["field"] as? String, meta["id"] as? String)
+            XCTAssertEqual(dataset["display_name"] as? String, meta["name"] as? String)
+            XCTAssertEqual(dataset["description"] as? String, description)
+            for (fact, key) in [("attribution", "attribution"), ("license", "license")] {
+                if let stated = meta[key] as? String ?? (meta[key] as? [String: Any])?["name"] as? String {
+                    XCTAssertTrue((dataset["format"] as? String ?? "").contains("\(fact)=\(stated)"), "\(dataset)")
+                }
+            }
+            XCTAssertTrue(lines.dropFirst().first?.hasPrefix("d,dataset,\(meta["id"] as? String ?? "?"),") == true, dictionary.stdout)
             let markdown = try socload(["info", "d", "--dictionary", "--format", "markdown"], db: db).stdout
             XCTAssertTrue(markdown.hasPrefix("# \(meta["name"] as? String ?? "?")\n\n\(description)"), markdown)
             XCTAssertTrue(markdown.contains("\n| column | type | field | display_name | socrata_type | description | format |\n|---|"),

@@ -19,14 +19,15 @@ final class HelpAndUsageTests: XCTestCase {
             rewritten (? is a jsonb operator there, :: a cast). Without --write it runs in a READ
             ONLY transaction that is rolled back, and COPY is refused.
 
-            USAGE: socload query <sql> [--db <path|url>] [--schema <name>] [--format <format>] [--param <value> ...] [--write] [--timeout <seconds>]
+            USAGE: socload query <sql> [--db <path|url>] [--schema <name>] [--project <file>] [--format <format>] [--param <value> ...] [--write] [--timeout <seconds>]
 
             ARGUMENTS:
               <sql>                   The SQL statement to run.
 
             OPTIONS:
-              --db <path|url>         A SQLite file, or postgresql://user@host/db (postgres: alone: the PG* variables). (default: socload.sqlite, or $SOCLOAD_DB)
+              --db <path|url>         A SQLite file, or postgresql://user@host/db (postgres: alone: the PG* variables). (default: $SOCLOAD_DB, else the project's "database" (socload.json here, or --project), else socload.sqlite)
               --schema <name>         The PostgreSQL schema for tables and the catalog. (default: public)
+              --project <file>        The project file whose database to use when there is no --db. (default: socload.json in the current directory, if any)
               --format <format>       Output format: table|csv|tsv|json|ndjson|markdown|geojson. (default: table on a terminal, csv otherwise)
               --param <value>         A value for the next ? parameter, or :name=value for a named one.
               --write                 Allow the statement to change the database.

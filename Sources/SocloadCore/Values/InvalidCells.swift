@@ -10,20 +10,34 @@ public struct InvalidCells: Sendable, Codable, Equatable {
     public var firstValue: String
     /// Set when only this destination cannot store the values (another could).
     public var destinationNote: String?
+    /// Set (to the destination's name, `SQLite`) when the cells are numbers with more digits
+    /// than the destination keeps, stored as the nearest number it holds rather than as NULL.
+    public var roundedBy: String?
 
     public init(column: String, type: LogicalType, count: Int, firstRow: Int, firstValue: String,
-                destinationNote: String? = nil) {
+                destinationNote: String? = nil, roundedBy: String? = nil) {
         self.column = column
         self.type = type
         self.count = count
         self.firstRow = firstRow
         self.firstValue = firstValue
         self.destinationNote = destinationNote
+        self.roundedBy = roundedBy
     }
 
+    /// True when the cells were stored rounded, not as NULL (see `roundedBy`).
+    public var areRounded: Bool { roundedBy != nil }
+
     /// `amount: 3 cells were not numbers, stored as NULL; first at row 17: "N/A"` (or `1 cell
-    /// was not a number`)
+    /// was not a number`); for rounded cells `amount: 2 cells had more digits than SQLite keeps,
+    /// stored rounded; first at row 4: "123456789012345678901234567890"; --type amount=text keeps
+    /// them exactly`.
     public var summary: String {
+        if let roundedBy {
+            let cells = count == 1 ? "1 cell had" : "\(count) cells had"
+            return "\(column): \(cells) more digits than \(roundedBy) keeps, stored rounded; first at row \(firstRow): "
+                + "\(firstValue); --type \(column)=text keeps them exactly"
+        }
         let cells = count == 1 ? "1 cell was" : "\(count) cells were"
         let note = destinationNote.map { " (\($0))" } ?? ""
         return "\(column): \(cells) not \(type.valueNoun(plural: count != 1)), stored as NULL\(note); first at row \(firstRow): \(firstValue)"
@@ -73,6 +87,10 @@ public struct InvalidCellError: CategorizedError, Equatable {
     package init(cells: InvalidCells) { self.cells = cells }
     public var kind: FailureKind { .badData }
     public var description: String {
-        "row \(cells.firstRow), column \(cells.column): \(cells.firstValue) is not a valid \(cells.type.rawValue) (--strict)"
+        if let roundedBy = cells.roundedBy {
+            return "row \(cells.firstRow), column \(cells.column): \(cells.firstValue) has more digits than \(roundedBy) keeps "
+                + "(--strict; --type \(cells.column)=text keeps them exactly)"
+        }
+        return "row \(cells.firstRow), column \(cells.column): \(cells.firstValue) is not a valid \(cells.type.rawValue) (--strict)"
     }
 }

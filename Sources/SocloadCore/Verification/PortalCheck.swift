@@ -31,6 +31,9 @@ public struct PortalCheck: Sendable, Equatable {
     /// Cells of these columns stored as NULL at load time because they were not of their type:
     /// the portal counted them as set.
     public let invalidCells: Int
+    /// True when some of the column's numbers were stored rounded (more digits than the
+    /// database keeps): its bounds are then compared as the database stores them.
+    public var storedRounded = false
 
     /// True when the table's answer (as text; nil for NULL) agrees with what the portal stated.
     ///
@@ -51,7 +54,10 @@ public struct PortalCheck: Sendable, Equatable {
                 // As decimals, exactly: `0.00` is `0`, but 37398373983741 is not 37398373983740.
                 if let a = Decimal(string: answer, locale: Locale(identifier: "en_US_POSIX")),
                    let b = Decimal(string: stated, locale: Locale(identifier: "en_US_POSIX")) {
-                    return a == b
+                    if a == b { return true }
+                    // A bound of more digits than the database keeps was stored rounded.
+                    guard storedRounded, let x = Double(answer), let y = Double(stated) else { return false }
+                    return x == y
                 }
                 guard let a = Double(answer), let b = Double(stated) else { return false }
                 return a == b
@@ -77,7 +83,8 @@ public struct PortalCheck: Sendable, Equatable {
             }
             guard let first = loaded.first else { continue }
             let names = loaded.map(\.name)
-            let invalid = invalidCells.filter { names.contains($0.column) }.reduce(0) { $0 + $1.count }
+            let invalid = invalidCells.filter { names.contains($0.column) && !$0.areRounded }.reduce(0) { $0 + $1.count }
+            let rounded = invalidCells.contains { names.contains($0.column) && $0.areRounded }
             if let nonNull = statistics.nonNull {
                 checks.append(PortalCheck(field: field, columns: names, type: first.type, statement: .nonNull,
                                           stated: String(nonNull), question: .nonNullCount, invalidCells: invalid))
@@ -87,7 +94,7 @@ public struct PortalCheck: Sendable, Equatable {
             for (statement, stated) in [(Statement.smallest, statistics.smallest), (.largest, statistics.largest)] {
                 guard let stated, let question = question(for: statement, stated: stated, type: first.type) else { continue }
                 checks.append(PortalCheck(field: field, columns: names, type: first.type, statement: statement,
-                                          stated: stated, question: question, invalidCells: invalid))
+                                          stated: stated, question: question, invalidCells: invalid, storedRounded: rounded))
             }
         }
         return checks

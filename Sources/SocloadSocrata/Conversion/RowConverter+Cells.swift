@@ -59,8 +59,9 @@ extension RowConverter {
             case .string, .number:
                 let keepsDigits = storable.keepsDecimalDigits
                 let result = Self.withContent(cell, bytes) { Self.number($0, as: type, keepsDigits: keepsDigits, into: &batch) }
-                if !result { try invalidCell(column, cell, bytes, &batch) }
-                if result, type == .decimal, !storable.isAnything, case let .decimal(offset, length)? = batch.values.last,
+                if result == .invalid { try invalidCell(column, cell, bytes, &batch) }
+                if result == .rounded { try roundedCell(column, cell, bytes) }
+                if result != .invalid, type == .decimal, !storable.isAnything, case let .decimal(offset, length)? = batch.values.last,
                    !batch.arena.withUnsafeBufferPointer({
                        storable.allowsDecimal(UnsafeBufferPointer(rebasing: $0[Int(offset)..<Int(offset + length)]))
                    }) {

@@ -8,42 +8,55 @@ extension RowConverter {
     /// column an integer when the digits are one, else the number read once as units and a scale
     /// (`ScaledDecimal`), or its digits when they do not fit. Empty text is
     /// NULL. Unless `keepsDigits`, a decimal column gets the nearest binary number instead of the
-    /// digits (read here once; see `StorableValues.keepsDecimalDigits`). False when the text is
-    /// not such a number (nothing is appended then).
+    /// digits (read here once; see `StorableValues.keepsDecimalDigits`): `.rounded` when that
+    /// number lacks some of the digits. `.invalid` when the text is not such a number (nothing
+    /// is appended then).
     static func number(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, keepsDigits: Bool = true,
-                       into batch: inout RowBatch) -> Bool {
+                       into batch: inout RowBatch) -> NumberReading {
         withCleanNumber(text) { clean, hasPointOrExponent in
-            guard let clean else { return false }
+            guard let clean else { return .invalid }
             if clean.isEmpty {
                 batch.values.append(.null)
-                return true
+                return .stored
             }
             if !hasPointOrExponent, let value = DecimalText.integer(clean) {
                 batch.values.append(type == .double ? .real(Double(value)) : .integer(value))
-                return true
+                return .stored
             }
             if type == .decimal, keepsDigits, let decimal = ScaledDecimal(digits: clean) {
                 batch.values.append(.scaledDecimal(decimal))
-                return true
+                return .stored
             }
-            guard let real = DecimalText.parseReal(clean), real.isFinite else { return false }
+            guard let real = DecimalText.parseReal(clean), real.isFinite else { return .invalid }
             switch type {
             case .integer:
-                guard real == real.rounded(), abs(real) < 9.2e18, let value = Int64(exactly: real) else { return false }
+                guard real == real.rounded(), abs(real) < 9.2e18, let value = Int64(exactly: real) else { return .invalid }
                 batch.values.append(.integer(value))
             case .double:
                 batch.values.append(.real(real))
             default:
                 if keepsDigits {
                     batch.appendDecimal(clean)
+                    return .stored
                 } else if real == real.rounded(), abs(real) < 9.2e18, let integer = Int64(exactly: real) {
                     batch.values.append(.integer(integer))
                 } else {
                     batch.values.append(.real(real))
                 }
+                return DecimalText.roundTrips(clean, as: real) ? .stored : .rounded
             }
-            return true
+            return .stored
         }
+    }
+
+    /// What became of a number's text.
+    enum NumberReading {
+        /// Stored as written (a decimal of the destination's, or the number it names).
+        case stored
+        /// Stored as the nearest number the destination holds, which lacks some of its digits.
+        case rounded
+        /// Not a number: nothing stored.
+        case invalid
     }
 
     /// A finite double from number text (`$`, `,` and white space removed); nil otherwise.

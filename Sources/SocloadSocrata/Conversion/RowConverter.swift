@@ -82,11 +82,23 @@ public struct RowConverter: Sendable {
             }
         }
         invalid = Array(repeating: nil, count: planTable.columns.count)
+        rounded = invalid
         cells.reserveCapacity(cellCount)
     }
 
-    /// The columns that had cells not of their type, in column order.
-    public var invalidCells: [InvalidCells] { invalid.compactMap { $0 } }
+    /// Per column: its numbers stored rounded so far (more digits than the destination keeps).
+    private var rounded: [InvalidCells?]
+
+    /// The columns that had cells not of their type, then those whose numbers were stored
+    /// rounded (`InvalidCells.roundedBy`), in column order.
+    public var invalidCells: [InvalidCells] { invalid.compactMap { $0 } + rounded.compactMap { $0 } }
+
+    /// Object rows: the fields met that are none of the plan's source fields (their values are
+    /// not loaded), first met first; at most `mostFieldsOutsidePlan` are remembered.
+    public private(set) var fieldsOutsidePlan: [String] = []
+    /// Object rows: whether a row had a data field (not a system field) of the plan.
+    public private(set) var metPlanDataField = false
+    static let mostFieldsOutsidePlan = 64
 
     /// Parses and appends the row starting at `start` when it ends before `limit`,
     /// returning the index past it; nil when it continues past `limit` or is malformed (the
@@ -151,6 +163,7 @@ public struct RowConverter: Sendable {
         duplicateField = nil
         for (position, member) in members.enumerated() {
             let fieldIndexes = self.fieldIndexes
+            var outside: String?
             let cell = memberKeys.cell(forKeyAt: member.keyStart..<member.keyEnd, in: bytes, position: position) {
                 var name: [UInt8] = []
                 if member.keyIsEscaped {
@@ -158,15 +171,28 @@ public struct RowConverter: Sendable {
                 } else {
                     name = Array(bytes[member.keyStart..<member.keyEnd])
                 }
-                return fieldIndexes[String(decoding: name, as: UTF8.self)]
+                let field = String(decoding: name, as: UTF8.self)
+                guard let index = fieldIndexes[field] else {
+                    outside = field
+                    return nil
+                }
+                return index
             }
+            if let outside { noteFieldOutsidePlan(outside) }
             if let cell {
+                if !metPlanDataField, !ColumnMetadata.isSystemField(fieldNames[cell]) { metPlanDataField = true }
                 // Two values for one field: which one the portal meant cannot be known.
                 if placed[cell], duplicateField == nil { duplicateField = cell }
                 placed[cell] = true
                 cells[cell] = member.value
             }
         }
+    }
+
+    /// Remembers a field of no plan column (met again only past `MemberKeyTable.maximumKeys`).
+    private mutating func noteFieldOutsidePlan(_ field: String) {
+        guard fieldsOutsidePlan.count < Self.mostFieldsOutsidePlan, !fieldsOutsidePlan.contains(field) else { return }
+        fieldsOutsidePlan.append(field)
     }
 
     /// Validates nested values, checks the row's shape, converts every column and checks the key.
@@ -233,5 +259,17 @@ public struct RowConverter: Sendable {
         }
         if strict { throw InvalidCellError(cells: invalid[column]!) }
         batch.values.append(.null)
+    }
+
+    /// Records a number stored rounded, its value already appended (or stops, when strict).
+    mutating func roundedCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if rounded[column] != nil {
+            rounded[column]!.count += 1
+        } else {
+            rounded[column] = InvalidCells(column: table.columns[column].name, type: table.columns[column].type,
+                                           count: 1, firstRow: rowNumber, firstValue: InvalidCells.display(bytes, cell),
+                                           roundedBy: storable.destinationName.isEmpty ? "SQLite" : storable.destinationName)
+        }
+        if strict { throw InvalidCellError(cells: rounded[column]!) }
     }
 }

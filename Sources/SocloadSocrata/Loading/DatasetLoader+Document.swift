@@ -64,10 +64,10 @@ extension DatasetLoader {
                 let storable = destination.storableValues
                 let flattenedNames = described.flattenedNames
                 let records = described.records
-                let (invalidCells, skipped) = try withProducer({ stop, channel in
+                let ending = try withProducer({ stop, channel in
                     DocumentRowProducer.produce(path: path, records: records, plan: plan, request: request,
                                                 flattenedNames: flattenedNames, storable: storable, stop: stop, channel: channel)
-                }, handle: { (item: DocumentRowProducer.Item) -> ([Int: [InvalidCells]], [Int: Int])? in
+                }, handle: { (item: DocumentRowProducer.Item) -> DocumentRowProducer.Ending? in
                     switch item {
                     case let .batch(index, batch, bytesRead):
                         try writers[index]?.insert(batch)
@@ -75,14 +75,16 @@ extension DatasetLoader {
                         state.rowCount = rowCounts[0] ?? 0
                         state.bytesRead = bytesRead
                         reportProgress(state)
-                    case let .end(invalidCells, skipped):
-                        return (invalidCells, skipped)
+                    case let .end(ending):
+                        return ending
                     case .failure(let error):
                         throw error
                     }
                     return nil
                 })
                 try cancellation?.check()
+                let (invalidCells, skipped) = (ending.invalidCells, ending.skipped)
+                notes += try fieldsNotDescribed(request, ending, records: state.rowCount)
                 notes += state.notes + (try writer.finish(strict: request.strict))
                 let unmatched = described.records.unmatchedNames.value
                 if !unmatched.isEmpty, let metadata = request.metadata {
@@ -132,6 +134,21 @@ extension DatasetLoader {
                 return summary
             }
         }
+    }
+
+    /// With `--metadata`, the records' fields the description lacks, in a note (their values are
+    /// not loaded); records none of whose data fields it describes are refused, since the
+    /// description is not theirs (the load is undone).
+    func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowProducer.Ending,
+                            records: Int) throws -> [String] {
+        guard let metadata = request.metadata.map(DatasetReference.withoutCredentials) else { return [] }
+        let outside = ending.fieldsOutsidePlan.filter { !ColumnMetadata.isSystemField($0) }
+        if records > 0, !ending.metPlanDataField, !outside.isEmpty {
+            throw DocumentError.notDescribed(fields: outside, metadata: metadata)
+        }
+        guard !outside.isEmpty else { return [] }
+        return ["\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the records that \(metadata) "
+                + "does not describe, not loaded"]
     }
 
     /// The plan: the main table of the view's columns, each inferred field typed as inferred,

@@ -163,25 +163,27 @@ extension DatasetLoader {
         let flattenedNames = described.flattenedNames
         let records = described.records
         let planned = writtenPlan
-        let invalidCells = try withProducer({ stop, channel in
+        let ending = try withProducer({ stop, channel in
             DocumentRowProducer.produce(path: path, records: records, plan: planned, request: request,
                                         flattenedNames: flattenedNames, storable: storable, stop: stop, channel: channel)
-        }, handle: { (item: DocumentRowProducer.Item) -> [Int: [InvalidCells]]? in
+        }, handle: { (item: DocumentRowProducer.Item) -> DocumentRowProducer.Ending? in
             switch item {
             case let .batch(index, batch, bytesRead):
                 try index == 0 ? gather(batch) : write(batch, into: index)
                 state.rowCount = counts[0]?.records ?? 0
                 state.bytesRead = bytesRead
                 reportProgress(state)
-            case let .end(invalidCells, _):
-                return invalidCells
+            case let .end(ending):
+                return ending
             case .failure(let error):
                 throw error
             }
             return nil
         })
         try cancellation?.check()
+        let invalidCells = ending.invalidCells
         try flushGathered()
+        notes += try fieldsNotDescribed(request, ending, records: counts[0]?.records ?? 0)
         try upserter.finish()
         var childCounts: [ChildTableCount] = []
         for index in children.keys.sorted() {

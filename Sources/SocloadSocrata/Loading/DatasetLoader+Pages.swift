@@ -24,6 +24,11 @@ extension DatasetLoader {
             return ObjectRowSink(plan: plan, strict: request.strict, storable: self.destination.storableValues) { batch in try state.writer?.insert(batch) }
         }
         state.invalidCells = sink?.converter.invalidCells ?? []
+        let outside = (sink?.converter.fieldsOutsidePlan ?? []).filter { !ColumnMetadata.isSystemField($0) }
+        if !outside.isEmpty {
+            state.notes.append("\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the portal's rows "
+                               + "that its column metadata does not list, not loaded")
+        }
     }
 
     /// Reads pages of `pageSize` rows in a stable order until a short page, converting each row

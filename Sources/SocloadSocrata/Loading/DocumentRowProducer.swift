@@ -9,10 +9,21 @@ final class DocumentRowProducer {
     enum Item: Sendable {
         /// Rows of the plan table at `table`.
         case batch(table: Int, RowBatch, bytesRead: Int64)
-        /// The end: per table, the cells not of their type, and per glue table the elements
-        /// that were no link.
-        case end(invalidCells: [Int: [InvalidCells]], skipped: [Int: Int])
+        /// The end: what was met on the way.
+        case end(Ending)
         case failure(any Error)
+    }
+
+    /// What the records held besides their rows.
+    struct Ending: Sendable {
+        /// Per table, the cells not of their type.
+        var invalidCells: [Int: [InvalidCells]]
+        /// Per glue table, the elements that were no link.
+        var skipped: [Int: Int]
+        /// The records' fields that are no field of the plan (not loaded), first met first.
+        var fieldsOutsidePlan: [String]
+        /// Whether a record had a data field of the plan.
+        var metPlanDataField: Bool
     }
 
     private struct Stopped: Error {}
@@ -74,7 +85,10 @@ final class DocumentRowProducer {
             if producer.stopped { throw Stopped() }
             var invalid = [0: producer.main.converter.invalidCells]
             for rows in producer.nested { invalid[rows.index] = rows.sink.converter.invalidCells }
-            _ = channel.send(.end(invalidCells: invalid, skipped: producer.skipped))
+            let converter = producer.main.converter
+            _ = channel.send(.end(Ending(invalidCells: invalid, skipped: producer.skipped,
+                                         fieldsOutsidePlan: converter.fieldsOutsidePlan,
+                                         metPlanDataField: converter.metPlanDataField)))
         } catch is Stopped {
             return
         } catch {

@@ -22,14 +22,20 @@ struct CommandContext {
 struct DatabaseOptions: ParsableArguments {
     @Option(valueName: "path|url",
             help: "A SQLite file, or postgresql://user@host/db (postgres: alone: the PG* variables).",
-            default: "socload.sqlite, or $SOCLOAD_DB")
+            default: "$SOCLOAD_DB, else the project's \"database\" (socload.json here, or --project), else socload.sqlite")
     var db: String?
     @Option(valueName: "name", help: "The PostgreSQL schema for tables and the catalog.", default: "public")
     var schema: String?
+    @Option(valueName: "file", help: "The project file whose database to use when there is no --db.",
+            default: "socload.json in the current directory, if any")
+    var project: String?
 
     /// The PostgreSQL database `--db` (or `$SOCLOAD_DB`) names, with the schema to use; nil
     /// for a SQLite file. `--schema` with a SQLite file is a usage error.
     func postgreSQL(_ context: CommandContext, command: CommandSpec) throws -> (PostgreSQLConnectionString, String)? {
+        if db == nil, environmentDatabase(context) == nil {
+            _ = try ProjectDatabase.path(project: project) // a project file that cannot be read says so
+        }
         guard let connectionString = PostgreSQLConnectionString(path(context)) else {
             if schema != nil {
                 throw UsageError("--schema is for a PostgreSQL --db (postgresql://...), not a SQLite file", command: command)
@@ -42,14 +48,19 @@ struct DatabaseOptions: ParsableArguments {
         return (connectionString, schema ?? "public")
     }
 
-    /// The path from `--db`, else `$SOCLOAD_DB`, else `socload.sqlite` in the working directory.
     /// True when `--db` names a PostgreSQL database (which takes several writers at once).
     func isPostgreSQL(_ context: CommandContext) -> Bool {
         PostgreSQLConnectionString(path(context)) != nil
     }
 
+    /// The path from `--db`, else `$SOCLOAD_DB`, else the project's database (`ProjectDatabase`),
+    /// else `socload.sqlite` in the working directory.
     func path(_ context: CommandContext) -> String {
-        db ?? context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "socload.sqlite"
+        db ?? environmentDatabase(context) ?? ((try? ProjectDatabase.path(project: project)) ?? nil) ?? "socload.sqlite"
+    }
+
+    private func environmentDatabase(_ context: CommandContext) -> String? {
+        context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The database path, checked: a `--db` value (or `$SOCLOAD_DB`) is a plain file path. SQLite

@@ -39,6 +39,19 @@ extension InfoCommand {
         }
         let described = Self.portalColumns(of: entry)
         writer.begin(columns: ["column", "type", "field", "display_name", "socrata_type", "description", "format"])
+        if !markdown {
+            // The dataset's own row first (type `dataset`), so every format carries the facts
+            // Markdown shows above its table.
+            let dictionary = entry.dictionary
+            let facts = Self.dictionaryFacts(dictionary).compactMap { name, value -> String? in
+                guard name != "description", case .text(let fact) = value else { return nil }
+                return "\(name)=\(fact)"
+            }
+            writer.write([.text(entry.tableName), .text("dataset"), entry.datasetID.map { .text($0) } ?? .null,
+                          (dictionary?.name ?? entry.name).map { .text($0) } ?? .null, .null,
+                          dictionary?.description.map { .text($0) } ?? .null,
+                          facts.isEmpty ? .null : .text(facts.joined(separator: "; "))])
+        }
         for column in plan.mainTable.columns {
             let field = Self.field(of: column, in: plan)
             let portal = field.flatMap { described[$0] }

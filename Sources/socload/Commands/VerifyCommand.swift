@@ -23,8 +23,6 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
     @Flag(help: "Fail (exit 65) when the table cannot be compared with the portal's statistics.") var strict: Bool
     @Flag(help: "Check the project's database against socload.lock instead, without the network.") var locked: Bool
-    @Option(valueName: "file", help: "With --locked: the project file.", default: "socload.json in the current directory")
-    var project: String?
 
     func validate() throws {
         if !locked, names.count != 1 {
@@ -32,11 +30,10 @@ struct VerifyCommand: ParsableCommand {
                              command: Self.spec)
         }
         if locked, database.db != nil { throw UsageError("--locked checks the project's database: leave out --db", command: Self.spec) }
-        if !locked, project != nil { throw UsageError("--project goes with --locked", command: Self.spec) }
     }
 
     func run(context: CommandContext) throws {
-        if locked { return try LockedVerification.run(project: project ?? "socload.json", names: names, output: output, context: context) }
+        if locked { return try LockedVerification.run(project: database.project ?? ProjectDatabase.defaultFile, names: names, output: output, context: context) }
         let tableOrID = names[0]
         let writer = output.writer(context)
         let database = try database.openLoaded(context, command: Self.spec)

@@ -22,6 +22,8 @@ struct DatasetReport: Encodable, Equatable {
     var removed: Int?
     var unchanged: Int?
     var invalidCells: [String: Int]?
+    /// Per column, the numbers stored rounded (more digits than SQLite keeps).
+    var roundedCells: [String: Int]?
     var warnings: [String]?
     var schemaChanges: [String]?
     var childTables: [String: Int]?
@@ -38,7 +40,7 @@ struct DatasetReport: Encodable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error
-        case invalidCells = "invalid_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
+        case invalidCells = "invalid_cells", roundedCells = "rounded_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
         case childTables = "child_tables", foreignKey = "foreign_key", records, inserted, updated
     }
 
@@ -54,7 +56,7 @@ struct DatasetReport: Encodable, Equatable {
         if outcome.wroteTable {
             columns = summary.columnCount
             seconds = (summary.elapsed * 1000).rounded() / 1000
-            invalidCells = Dictionary(summary.invalidCells.map { ($0.column, $0.count) }, uniquingKeysWith: +)
+            (invalidCells, roundedCells) = Self.cellCounts(summary.invalidCells)
             warnings = summary.notes
             schemaChanges = summary.schemaChanges.map(\.line)
             if !summary.childTables.isEmpty {
@@ -82,8 +84,15 @@ struct DatasetReport: Encodable, Equatable {
         seconds = (summary.elapsed * 1000).rounded() / 1000
         (added, changed, removed) = (summary.inserted, summary.updated, summary.deleted)
         if let changes = summary.rowChanges { unchanged = changes.unchanged }
-        invalidCells = Dictionary(summary.invalidCells.map { ($0.column, $0.count) }, uniquingKeysWith: +)
+        (invalidCells, roundedCells) = Self.cellCounts(summary.invalidCells)
         schemaChanges = summary.schemaChanges.map { "\($0.table): \($0.evolvedLine)" }
+    }
+
+    /// Per column, the cells stored as NULL and those stored rounded (nil: none).
+    private static func cellCounts(_ cells: [InvalidCells]) -> (invalid: [String: Int], rounded: [String: Int]?) {
+        let rounded = Dictionary(cells.filter(\.areRounded).map { ($0.column, $0.count) }, uniquingKeysWith: +)
+        return (Dictionary(cells.filter { !$0.areRounded }.map { ($0.column, $0.count) }, uniquingKeysWith: +),
+                rounded.isEmpty ? nil : rounded)
     }
 
     init(dataset: String, extract summary: ExtractSummary) {

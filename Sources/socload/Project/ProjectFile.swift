@@ -42,7 +42,7 @@ struct ProjectFile {
     static let referenceKeys = ["id", "url", "file"]
     /// `fetch` options an entry may not set: the file's `database` names the database for all,
     /// and how a refresh prints is the command's.
-    static let commandOnlyOptions: Set<String> = ["db", "quiet", "dry-run", "help", "json"]
+    static let commandOnlyOptions: Set<String> = ["db", "project", "quiet", "dry-run", "help", "json"]
 
     /// The project at `path`, every entry checked as the `fetch` it stands for.
     static func load(_ path: String) throws -> ProjectFile {

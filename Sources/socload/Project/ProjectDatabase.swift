@@ -1,0 +1,34 @@
+import Foundation
+import SocloadCore
+
+/// The database of the project a command runs in: the `"database"` of `--project FILE`, or of
+/// `socload.json` in the working directory when there is one. Every command that opens a
+/// database uses it when given neither `--db` nor `$SOCLOAD_DB`, so `query`, `select`, `info`,
+/// ... read what `refresh` filled. Only that key is read: the datasets are `refresh`'s.
+enum ProjectDatabase {
+    /// The project file a command looks at when `--project` is not given.
+    static let defaultFile = "socload.json"
+
+    /// The project's database (relative to the project file's folder), or nil when there is no
+    /// project file (only `--project` must exist) or it names none.
+    static func path(project: String?) throws -> String? {
+        let file = project ?? defaultFile
+        guard let data = FileManager.default.contents(atPath: file) else {
+            guard project != nil else { return nil }
+            throw CommandFailure(FileManager.default.fileExists(atPath: file) ? "\(file) cannot be read"
+                                 : "--project \(file): no such file", exitCode: .noInput)
+        }
+        let root: JSONValue
+        do {
+            root = try JSONValueParser.parse(Array(data))
+        } catch {
+            throw ProjectFileError(path: file, place: nil, key: nil,
+                                   problem: "is not JSON: \(error.description) (pass --db to name the database)")
+        }
+        guard case .object(let members) = root else {
+            throw ProjectFileError(path: file, place: nil, key: nil, problem: "must be a JSON object")
+        }
+        guard let database = members.last(where: { $0.key == "database" })?.value else { return nil }
+        return ProjectFile.relativeToProject(try ProjectFile.text(database, path: file, place: nil, key: "database"), file)
+    }
+}
