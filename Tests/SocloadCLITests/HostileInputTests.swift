@@ -112,7 +112,7 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testTopLevelArray() throws {
-        try assertRejected(bytes("[]"), "expected '{', found '['")
+        try assertRejected(bytes("[]"), "the document is a JSON array (a SODA page or records), not a rows.json export: socload load FILE --metadata VIEWS.json")
     }
 
     func testRowWithFewerCells() throws {

@@ -77,7 +77,7 @@ final class LoadPlanCommandTests: XCTestCase {
         let nullKey = document([("name", "text")], [row("row-1", #""a""#), #"[null,null,1,1,"b"]"#])
         let second = try fetch(nullKey)
         XCTAssertEqual(second.status, 65)
-        XCTAssertEqual(second.stderr, "Error: row 2: the key _id of t is empty (NULL); \(db!) was not created\n")
+        XCTAssertEqual(second.stderr, "Error: row 2: the key _id of t is empty (NULL): the rows carry no :id; --pk COLUMN keys the table by a column of theirs; \(db!) was not created\n")
 
         XCTAssertEqual(try fetch(amounts).status, 0)
         XCTAssertEqual(try query("select name from sqlite_schema where type = 'index' and tbl_name = 't'"),

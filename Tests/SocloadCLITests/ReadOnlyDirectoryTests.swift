@@ -55,8 +55,17 @@ final class ReadOnlyDirectoryTests: XCTestCase {
             XCTAssertFalse(result.stdout.isEmpty, "\(command)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared).sorted(), before)
-        // Writing is still refused, with SQLite's reason.
-        XCTAssertEqual(try run(["query", "--write", "delete from n5m4_mism", "--db", db]).status, 74)
+        // Writing is refused before anything runs, naming the file, its permission and the user (exit 77).
+        let me = isRoot ? "nobody" : (ProcessInfo.processInfo.environment["USER"] ?? "")
+        for command in [["query", "--write", "delete from n5m4_mism"], ["drop", "n5m4_mism"], ["extract", "n5m4_mism", "agency"],
+                        ["fetch", "n5m4-mism", "--datasets", Fixtures.datasetsDirectory.path, "--force", "-q"]] {
+            let refused = try run(command + ["--db", db])
+            XCTAssertEqual(refused.status, 77, "\(command): \(refused.stderr)")
+            let reason = isRoot ? "cannot write \(db!): permission denied (owned by root, mode 644; socload runs as \(me))"
+                : "cannot write in \(shared!), where data.sqlite's journal goes: permission denied"
+            XCTAssertTrue(refused.stderr.hasPrefix("Error: " + reason), "\(command): \(refused.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared).sorted(), before)
     }
 
     func testAWriteAheadLogBesideItIsRefusedWithTheReason() throws {

@@ -111,7 +111,7 @@ final class RowConverterTests: XCTestCase {
         let columns = #"{"fieldName":":sid","dataTypeName":"meta_data"},{"fieldName":":id","dataTypeName":"meta_data"},"#
             + #"{"fieldName":"a","dataTypeName":"text"}"#
         XCTAssertThrowsError(try convert(columns, #"null,null,"x""#)) { error in
-            XCTAssertEqual("\(error)", "row 1: the key _id of t is empty (NULL)")
+            XCTAssertEqual("\(error)", "row 1: the key _id of t is empty (NULL): the rows carry no :id; --pk COLUMN keys the table by a column of theirs")
         }
         XCTAssertEqual(try convert(columns, #"17,"7B12BFA4","x""#).0, [.text("7B12BFA4"), .text("x")], "old backend: the GUID")
         XCTAssertEqual(try convert(columns, #""row-ab.cd","00-01","x""#).0, [.text("row-ab.cd"), .text("x")])

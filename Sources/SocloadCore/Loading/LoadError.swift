@@ -116,7 +116,10 @@ public enum LoadError: CategorizedError, Equatable {
         case let .notInCatalog(name):
             return "no table or dataset '\(name)' in the catalog: fetch it first"
         case let .nullKey(table, column, row):
+            // `_id` is Socrata's row id: rows without one (a SODA 2.0 page, a page saved
+            // without `$select=:*,*`) need a key of their own columns.
             return "row \(row): the key \(column) of \(table) is empty (NULL)"
+                + (column == "_id" ? ": the rows carry no :id; --pk COLUMN keys the table by a column of theirs" : "")
         case let .noColumns(table):
             return "the dataset's metadata describes no column, so there is no table \(table) to make"
         case let .badName(what):

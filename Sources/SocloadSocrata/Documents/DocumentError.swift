@@ -24,6 +24,8 @@ public enum DocumentError: CategorizedError, Equatable {
     case emptyCSV
     /// A file in UTF-16 (it starts with its byte order mark).
     case utf16
+    /// No document of records: a saved HTTP response, an HTML page, ...
+    case foreign(ForeignDocument)
     /// `--metadata` describes none of the records' data fields (these): not their description.
     case notDescribed(fields: [String], metadata: String)
     /// One of the others, in the file (or URL) it was found in.
@@ -60,6 +62,8 @@ public enum DocumentError: CategorizedError, Equatable {
             return "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8 to load it"
         case .emptyCSV:
             return "the CSV file is empty: expected a first line naming the columns (or data, with --no-header)"
+        case let .foreign(document):
+            return "is " + document.description
         case let .notDescribed(fields, metadata):
             return "none of the records' fields (\(fields.map { JSONValue.quoted($0) }.shortList(limit: 3))) is a column of "
                 + "\(metadata), which describes another dataset"

@@ -61,17 +61,19 @@ public struct DocumentLoadRequest: Sendable {
         self.tableName = tableName
     }
 
-    /// The table name: `--table`, else the source's file name up to its first dot (a dataset id's
-    /// `-` as `_`, as `fetch` names it); standard input has no name.
+    /// The table name: `--table`, else the 4x4 id anywhere in the source's file name (its `-` as
+    /// `_`, as `fetch` names it), else the file name up to its first dot; standard input has no name.
     public func targetTable() throws -> String {
         if let tableName { return tableName }
         guard source != FileByteSource.standardInput else {
             throw PlanError("standard input has no name to call the table by: pass --table NAME")
         }
         let path = DocumentSpool.isURL(source) ? (URLComponents(string: source)?.path ?? source) : source
-        let base = String(URL(fileURLWithPath: path).lastPathComponent.split(separator: ".").first ?? "")
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if let id = DatasetReference.datasetID(inFileName: name) { return LoadPlan.tableName(forDatasetID: id) }
+        let base = String(name.split(separator: ".").first ?? "")
         guard !base.isEmpty else { throw PlanError("\(source) has no file name to call the table by: pass --table NAME") }
-        return DatasetReference.isDatasetID(base) ? LoadPlan.tableName(forDatasetID: base) : base
+        return base
     }
 
     /// The source as it may be shown and stored: a URL without user name or password.

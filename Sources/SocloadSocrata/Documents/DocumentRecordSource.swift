@@ -41,6 +41,7 @@ struct DocumentRecordSource: Sendable {
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             throw DocumentError.utf16
         }
+        if request.format == nil, let foreign = ForeignDocument.recognise(head) { throw DocumentError.foreign(foreign) }
         let format = request.format ?? DocumentFormat.named(request.source) ?? Self.sniff(head)
         self.format = format
         // A file named as NDJSON that starts with an object holds one record per line, even

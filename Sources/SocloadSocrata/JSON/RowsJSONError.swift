@@ -6,6 +6,8 @@ public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
     case malformed(offset: Int, detail: String)
     case truncated(offset: Int)
     case htmlPage
+    /// A JSON array, not the rows.json object: a saved SODA page or a document of records.
+    case arrayOfRecords
     case errorEnvelope(message: String)
     case missingMetadata
     case missingData
@@ -21,6 +23,10 @@ public enum RowsJSONError: Error, CustomStringConvertible, Sendable, Equatable {
             return "the document ends early, at byte \(offset) (truncated download?)"
         case .htmlPage:
             return "received an HTML page where a JSON dataset was expected"
+        case .arrayOfRecords:
+            return "the document is a JSON array (a SODA page or records), not a rows.json export: "
+                + "socload load FILE --metadata VIEWS.json loads it, typed by the dataset's description "
+                + "(VIEWS.json: https://DOMAIN/api/views/ID.json)"
         case let .errorEnvelope(message):
             return "received a Socrata error instead of a dataset: \(message)"
         case .missingMetadata:

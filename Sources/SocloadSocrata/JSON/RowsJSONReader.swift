@@ -130,6 +130,8 @@ public final class RowsJSONReader {
                     continue
                 }
                 if byte == UInt8(ascii: "<") { throw RowsJSONError.htmlPage }
+                // An array of objects: a SODA page or records, which `socload load` reads.
+                if byte == UInt8(ascii: "[") { throw RowsJSONError.arrayOfRecords }
                 guard byte == UInt8(ascii: "{") else { throw malformed(position, byte, expected: "'{'") }
                 state = .keyOrEnd(first: true)
             case .keyOrEnd(let first):

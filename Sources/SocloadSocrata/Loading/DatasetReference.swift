@@ -41,6 +41,27 @@ public struct DatasetReference: Sendable, Equatable {
         }
     }
 
+    /// The 4x4 id standing anywhere in a file's name, between characters that are no letter or
+    /// digit (`data.seattle.gov__2tje-83f6__resource-v2.json`, `abcd-1234.rows.json`); the last
+    /// one when there are several, nil when there is none.
+    public static func datasetID(inFileName name: String) -> String? {
+        let bytes = Array(name.utf8)
+        func isWordByte(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        var found: String?
+        var start = 0
+        while start + 9 <= bytes.count {
+            let candidate = String(decoding: bytes[start..<start + 9], as: UTF8.self)
+            if isDatasetID(candidate), start == 0 || !isWordByte(bytes[start - 1]),
+               start + 9 == bytes.count || !isWordByte(bytes[start + 9]) {
+                found = candidate
+            }
+            start += 1
+        }
+        return found
+    }
+
     /// Resolves what the user typed. `datasetsDirectories` are searched in order for bundled copies.
     public static func resolve(_ text: String, domain: String?, datasetsDirectories: [String],
                                fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
@@ -49,9 +70,8 @@ public struct DatasetReference: Sendable, Equatable {
             return DatasetReference(location: .file(text), datasetID: nil, domain: nil)
         }
         if fileExists(text) {
-            let base = ((text as NSString).lastPathComponent as NSString).deletingPathExtension
-            let stem = base.hasSuffix(".rows") ? String(base.dropLast(5)) : base
-            return DatasetReference(location: .file(text), datasetID: isDatasetID(stem) ? stem : nil, domain: nil)
+            return DatasetReference(location: .file(text), datasetID: datasetID(inFileName: (text as NSString).lastPathComponent),
+                                    domain: nil)
         }
         let lowered = text.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {

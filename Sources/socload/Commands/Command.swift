@@ -98,6 +98,7 @@ struct DatabaseOptions: ParsableArguments {
         // Reading needs no write access: a database on a read-only mount can be queried.
         var configuration = DatabaseConfiguration.forReading(path(context))
         if acceptsChanges {
+            try WritableFile.check(path(context))
             configuration = DatabaseConfiguration()
             configuration.createIfMissing = false
         }

@@ -42,6 +42,7 @@ extension DatabaseOptions {
         }
         let path = try checkedPath(context, writing: true, command: command)
         if mustExist { try requireExisting(context) }
+        try WritableFile.check(path)
         try sqliteChecks()
         let staged = mustExist || FileManager.default.fileExists(atPath: path) ? nil : try StagedDatabaseFile(target: path)
         let queue = try DatabaseQueue(path: staged?.path ?? path)
