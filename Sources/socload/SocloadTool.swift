@@ -78,13 +78,14 @@ enum SocloadTool {
                 return .success
             }
             guard let command = command(named: name) else {
-                throw UsageError("Unknown command '\(name)'", command: nil)
+                throw UsageError("Unknown command '\(name)'" + NearestName.hint(name, among: commands.map { $0.spec.name }), command: nil)
             }
             context.output.write(HelpFormatter.help(for: command.spec))
             return .success
         default:
             guard let command = command(named: first) else {
-                throw UsageError(first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown command '\(first)'",
+                throw UsageError(first.hasPrefix("-") ? "Unknown option '\(first)'"
+                                 : "Unknown command '\(first)'" + NearestName.hint(first, among: commands.map { $0.spec.name }),
                                  command: nil)
             }
             switch try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec) {

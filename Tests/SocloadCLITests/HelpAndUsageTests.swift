@@ -1,3 +1,5 @@
+import Foundation
+import SocloadTestSupport
 import XCTest
 
 final class HelpAndUsageTests: XCTestCase {
@@ -153,5 +155,30 @@ final class HelpAndUsageTests: XCTestCase {
             XCTAssertTrue(run.stderr.hasPrefix(message), run.stderr)
             XCTAssertEqual(run.stderr.split(separator: "\n").count, 2, run.stderr)
         }
+    }
+
+    /// A mistyped command, option or project key is answered with the nearest name.
+    func testAMistypedNameSuggestsTheNearest() throws {
+        let cases: [([String], String)] = [
+            (["fecth", "x"], "Error: Unknown command 'fecth' (did you mean fetch?)"),
+            (["qurey", "select 1"], "Error: Unknown command 'qurey' (did you mean query?)"),
+            (["fetch", "x", "--limt", "5"], "Error: Unknown option '--limt' (did you mean --limit?)"),
+            (["select", "t", "--ordr", "x"], "Error: Unknown option '--ordr' (did you mean --order?)"),
+            (["fetch", "x", "--zzzzzz"], "Error: Unknown option '--zzzzzz'\n"),
+        ]
+        for (arguments, expected) in cases {
+            let run = try SocloadProcess.run(arguments)
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix(expected), run.stderr)
+        }
+        let directory = try TemporaryDirectory()
+        let project = directory.path("socload.json")
+        try Data(#"{"database": "x.sqlite", "datasets": [{"id": "abcd-1234", "page-sise": 5}]}"#.utf8).write(to: URL(fileURLWithPath: project))
+        let entry = try SocloadProcess.run(["refresh", "--project", project])
+        XCTAssertEqual(entry.status, 78)
+        XCTAssertEqual(entry.stderr, "Error: \(project): dataset 1 (abcd-1234), key \"page-sise\" is not an option of fetch (did you mean \"page-size\"?)\n")
+        try Data(#"{"datbase": "x.sqlite", "datasets": []}"#.utf8).write(to: URL(fileURLWithPath: project))
+        let file = try SocloadProcess.run(["refresh", "--project", project])
+        XCTAssertTrue(file.stderr.hasSuffix("(did you mean database?)\n"), file.stderr)
     }
 }

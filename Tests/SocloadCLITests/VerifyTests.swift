@@ -122,8 +122,22 @@ final class VerifyTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "Not comparable: t is not comparable with the portal's statistics: "
                        + "only the first 2 rows were loaded (--limit)\n")
+        // Said once: no statement rows marked NO beside it, only the header.
+        XCTAssertEqual(run.stdout, "column,field,statement,portal,table,agrees\r\n")
         let strict = try verify(["--strict"])
         XCTAssertEqual(strict.status, 65)
+        XCTAssertEqual(strict.stderr, "Error: t is not comparable with the portal's statistics: only the first 2 rows were loaded (--limit)\n")
+    }
+
+    func testLongValuesAreCutInTableOutput() throws {
+        var document = Self.document()
+        let long = String(repeating: "Zulu ", count: 120)
+        document = document.replacingOccurrences(of: "\"largest\":\"Zulu\"", with: "\"largest\":\"\(long)\"")
+        XCTAssertEqual(try fetch(document).status, 0)
+        let run = try SocloadProcess.run(["verify", "t", "--db", db, "--format", "table"])
+        let widest = run.stdout.split(separator: "\n").map(\.count).max() ?? 0
+        XCTAssertLessThan(widest, 200, run.stdout)
+        XCTAssertTrue(run.stdout.contains("…"), run.stdout)
     }
 
     func testALoadWhoseRowCountDisagreesSaysSo() throws {

@@ -51,7 +51,8 @@ enum ArgumentParser {
                     name = body
                 }
                 guard let found = spec.option(named: String(name)) else {
-                    throw UsageError("Unknown option '--\(name)'", command: spec)
+                    throw UsageError("Unknown option '--\(name)'" + NearestName.hint(String(name), among: spec.options.map(\.name), prefix: "--"),
+                                     command: spec)
                 }
                 option = found
             } else if argument.count == 2, let found = spec.option(short: argument.last ?? " ") {

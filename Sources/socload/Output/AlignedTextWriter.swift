@@ -1,9 +1,11 @@
 import SocloadDatabase
 
 /// Aligned columns for a person at a terminal: a header, a rule, then the rows. Numbers are
-/// right-aligned; widths count display columns; control characters are shown escaped.
+/// right-aligned; widths count display columns; control characters are shown escaped; a value
+/// wider than `widestCell` columns is cut there with `…` (CSV and JSON give it whole).
 /// It holds the rows until `finish`, to measure the columns, so large results belong in CSV.
 final class AlignedTextWriter: ResultWriter {
+    static let widestCell = 60
     private let output: OutputSink
     private var header: [String] = []
     private var rows: [[String]] = []
@@ -24,7 +26,7 @@ final class AlignedTextWriter: ResultWriter {
             case .integer, .real, .null: break
             case .text, .blob: isNumeric[index] = false
             }
-            cells.append(Self.cell(value))
+            cells.append(TerminalText.cut(Self.cell(value), to: Self.widestCell))
         }
         rows.append(cells)
     }

@@ -69,6 +69,20 @@ enum TerminalText {
         }
     }
 
+    /// The text cut to at most `width` display columns, its end replaced by `…` when cut.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard displayWidth(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let columns = displayWidth(String(character))
+            if used + columns > width - 1 { break }
+            result.append(character)
+            used += columns
+        }
+        return result + "…"
+    }
+
     /// The text padded with spaces to `width` display columns, on the left or the right.
     static func padded(_ text: String, to width: Int, alignRight: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - displayWidth(text)))

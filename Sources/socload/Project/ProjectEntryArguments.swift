@@ -50,7 +50,9 @@ enum ProjectEntryArguments {
             }
             guard !ProjectFile.commandOnlyOptions.contains(key), let spec = specs.first(where: { $0.name == key }) else {
                 throw ProjectFileError(path: path, place: place, key: key,
-                                       problem: "is not an option of fetch (socload fetch --help lists them; write them without the dashes)")
+                                       problem: "is not an option of fetch" + (NearestName.to(key, among: specs.map(\.name)
+                                            .filter { !ProjectFile.commandOnlyOptions.contains($0) }).map { " (did you mean \"\($0)\"?)" }
+                                            ?? " (socload fetch --help lists them; write them without the dashes)"))
             }
             let these = try optionArguments(member, spec: spec, path: path, place: place)
             do {

@@ -64,7 +64,8 @@ struct ProjectFile {
         for member in members {
             guard fileKeys.contains(member.key) else {
                 throw ProjectFileError(path: path, place: nil, key: member.key,
-                                       problem: "is not a key of a project file (\(fileKeys.sorted().joined(separator: ", ")))")
+                                       problem: "is not a key of a project file (\(fileKeys.sorted().joined(separator: ", ")))"
+                                           + NearestName.hint(member.key, among: fileKeys.sorted()))
             }
             guard fields.updateValue(member.value, forKey: member.key) == nil else {
                 throw ProjectFileError(path: path, place: nil, key: member.key, problem: "is given twice")

@@ -40,7 +40,8 @@ struct ProjectSearch {
         for field in fields {
             guard searchKeys.contains(field.key) else {
                 throw ProjectFileError(path: path, place: place, key: "search." + field.key,
-                                       problem: "is not a key of a search (\(searchKeys.sorted().joined(separator: ", ")))")
+                                       problem: "is not a key of a search (\(searchKeys.sorted().joined(separator: ", ")))"
+                                       + NearestName.hint(field.key, among: searchKeys.sorted()))
             }
             values[field.key] = try ProjectFile.text(field.value, path: path, place: place, key: "search." + field.key)
         }
