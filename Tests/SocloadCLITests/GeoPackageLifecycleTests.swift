@@ -87,7 +87,7 @@ final class GeoPackageLifecycleTests: XCTestCase {
                                       "agency": .text("Agency 1")]))
         }, rowsUpdatedAt: 1_430_000_100)
         let sync = try succeed(["sync", "geo5_0001"], db: db)
-        XCTAssertTrue(sync.stderr.contains("4 changed rows (1 new, 3 updated)"), sync.stderr)
+        XCTAssertTrue(sync.stderr.contains("4 rows received (1 new, 3 already there)"), sync.stderr)
         try assertValid(db, "after the sync")
         try assertIndexMatchesRows(db, "after the sync")
         XCTAssertEqual(try csv("SELECT min_x, max_y FROM gpkg_contents WHERE table_name = 'geo5_0001'", db: db), ["-100.5,55.5"],

@@ -117,7 +117,7 @@ final class LookupTests: XCTestCase {
             }, rowsUpdatedAt: 1_430_000_100)
             let sync = try socload(["sync", "nomi_0001"], db: db)
             XCTAssertEqual(sync.status, 0, sync.stderr)
-            XCTAssertTrue(sync.stderr.hasPrefix("Synced nomi_0001: 5 changed rows (2 new, 3 updated)"), sync.stderr)
+            XCTAssertTrue(sync.stderr.hasPrefix("Synced nomi_0001: 5 rows received (2 new, 3 already there)"), sync.stderr)
             try assertCountsMatchTheRows(db: db, "after the sync")
             XCTAssertEqual(try csv("SELECT nomi_0001_count, name_count FROM agency WHERE agency = 'Veterans Affairs'", db: db), ["1,1"])
             XCTAssertEqual(try csv("SELECT count(*) FROM nomi_0001 WHERE agency_id IS NULL", db: db), ["0"])

@@ -46,13 +46,26 @@ final class PortalCommandTests: XCTestCase {
         }, rowsUpdatedAt: 1_430_000_100)
         let sync = try socload(["sync", "port_0001", "--page-size", "5"])
         XCTAssertEqual(sync.status, 0, sync.stderr)
-        XCTAssertTrue(sync.stderr.hasPrefix("Synced port_0001: 2 changed rows (1 new, 1 updated) since 2015-01-01T00:00:12Z, 13 rows in all, in "),
+        XCTAssertTrue(sync.stderr.hasPrefix("Synced port_0001: 2 rows received (1 new, 1 already there) since 2015-01-01T00:00:12Z, 13 rows in all, in "),
                       sync.stderr)
         let incremental = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--incremental"])
         XCTAssertEqual(incremental.status, 0, incremental.stderr)
-        XCTAssertTrue(incremental.stderr.hasPrefix("Synced port_0001: 0 changed rows (0 new, 0 updated)"), incremental.stderr)
+        XCTAssertTrue(incremental.stderr.hasPrefix("Synced port_0001: 0 rows received (0 new, 0 already there)"), incremental.stderr)
         let names = try socload(["query", "select name from port_0001 order by _id limit 1", "--format", "csv"])
         XCTAssertEqual(names.stdout, "name\r\nChanged\r\n")
+        // A portal that ignores $where sends every row again: received, none changed, said so
+        // by both lines alike.
+        portal.update({ rows, _ in rows[1].updatedAt += 30_000 }, rowsUpdatedAt: 1_430_000_200)
+        let body = portal.soda2PageBody(offset: 0, limit: 1_000)
+        portal.inject { request in
+            request.route.hasPrefix("/resource/") && (request.query["$offset"] ?? "0") == "0" ? .init(body: body)
+                : request.route.hasPrefix("/resource/") ? .init(body: Array("[]".utf8)) : nil
+        }
+        let everything = try socload(["sync", "port_0001", "--page-size", "50"])
+        XCTAssertEqual(everything.status, 0, everything.stderr)
+        let lines = everything.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("Synced port_0001: 13 rows received (0 new, 13 already there) since ") == true, everything.stderr)
+        XCTAssertEqual(lines.dropFirst().first, "Refreshed port_0001: 0 added, 0 changed, 0 removed, 13 unchanged")
 
         let missing = try socload(["sync", "nothing"])
         XCTAssertEqual(missing.status, 66)

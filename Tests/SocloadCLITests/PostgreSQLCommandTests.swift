@@ -220,7 +220,7 @@ final class PostgreSQLCommandTests: XCTestCase {
         }, rowsUpdatedAt: 1_430_000_100)
         let sync = try socload(["sync", "port_0001", "--page-size", "5"])
         XCTAssertEqual(sync.status, 0, sync.stderr)
-        XCTAssertTrue(sync.stderr.hasPrefix("Synced port_0001: 2 changed rows (1 new, 1 updated) since 2015-01-01T00:00:12Z, 13 rows in all, in "),
+        XCTAssertTrue(sync.stderr.hasPrefix("Synced port_0001: 2 rows received (1 new, 1 already there) since 2015-01-01T00:00:12Z, 13 rows in all, in "),
                       sync.stderr)
         let names = try socload(["query", "select name, amount from port_0001 order by _id limit 2", "--format", "csv"])
         XCTAssertEqual(names.stdout, "name,amount\r\nChanged,1.5\r\nName 2,2.5\r\n")

@@ -61,7 +61,7 @@ final class PrimaryKeyTests: XCTestCase {
             }, rowsUpdatedAt: 1_430_000_100)
             let sync = try socload(["sync", "keys_0001"], db: db)
             XCTAssertEqual(sync.status, 0, sync.stderr)
-            XCTAssertTrue(sync.stderr.hasPrefix("Synced keys_0001: 2 changed rows (1 new, 1 updated)"), sync.stderr)
+            XCTAssertTrue(sync.stderr.hasPrefix("Synced keys_0001: 2 rows received (1 new, 1 already there)"), sync.stderr)
             let amounts = try socload(["select", "keys_0001", "--eq", "code=C1", "--columns", "region,amount", "--order", "region",
                                        "--format", "csv"], db: db)
             XCTAssertEqual(amounts.stdout, "region,amount\r\nNorth,99\r\nSouth,3.5\r\n", db)

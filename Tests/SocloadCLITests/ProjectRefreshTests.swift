@@ -83,6 +83,15 @@ final class ProjectRefreshTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("many_0001: up to date, 4 rows"), run.stderr)
         XCTAssertTrue(run.stderr.contains("Error: 1 of 3 datasets failed: "), run.stderr)
         XCTAssertEqual(try rowCounts(db), "table,rows,in_sql\r\nmany_0001,4,many_0001\r\n")
+        // Into a new file, the last failing at the portal: the file the others made is there, and
+        // no message says it was not created.
+        let fresh = directory.path("multi.sqlite")
+        let several = try SocloadProcess.run(["fetch", "many-0001", "many-0001", "none-0009", "--domain", first.baseURL, "--db", fresh,
+                                              "--retries", "0"])
+        XCTAssertEqual(several.status, 69, several.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fresh))
+        XCTAssertFalse(several.stderr.contains("was not created"), several.stderr)
+        XCTAssertTrue(several.stderr.contains("none_0009 was not changed"), several.stderr)
         let named = try SocloadProcess.run(["fetch", "a-b", "c-d", "--table", "t", "--db", db])
         XCTAssertEqual(named.status, 64)
         XCTAssertTrue(named.stderr.contains("--table names the table of one dataset"), named.stderr)
@@ -208,5 +217,19 @@ final class ProjectRefreshTests: XCTestCase {
         XCTAssertEqual(failed.status, 69, failed.stderr)
         XCTAssertTrue(failed.stdout.contains("gone-0003,,failed,"), failed.stdout)
         XCTAssertEqual(loaded.server.requests.filter { $0.path.contains("rows.json") }.count, rowRequests, "status reads no rows")
+
+        // A dataset the portal does not have is 69 whatever the API; one it does not describe
+        // is planned from a page's headers.
+        fresh.hidesMetadata = true
+        for api in ["rows", "soda2", "soda3"] {
+            let missing = try write(#"{"database": "s.sqlite", "defaults": {"retries": 0, "app-token": "t"}, "datasets": [{"id": "gone-0004", "api": ""#
+                                    + api + #"", "domain": ""# + fresh.baseURL + #""}, {"id": "stat-0002", "api": "soda2", "domain": ""#
+                                    + fresh.baseURL + #""}]}"#, to: "missing.json")
+            let run = try SocloadProcess.run(["status", "--project", missing, "--format", "csv"], environment: ["SOCLOAD_RETRY_DELAY": "0"])
+            XCTAssertEqual(run.status, 69, "\(api): \(run.stdout) \(run.stderr)")
+            XCTAssertTrue(run.stdout.contains("gone-0004,,failed,"), run.stdout)
+            XCTAssertTrue(run.stdout.contains("404"), run.stdout)
+            XCTAssertTrue(run.stdout.contains("stat-0002,stat_0002,missing,new,"), run.stdout)
+        }
     }
 }

@@ -45,7 +45,7 @@ final class SyncDeletesTests: XCTestCase {
             let requestsBefore = portal.server.requests.count
             let sync = try socload(["sync", "dele_0001", "--deletes", "--page-size", "4"], db: db)
             XCTAssertEqual(sync.status, 0, sync.stderr)
-            XCTAssertTrue(sync.stderr.hasPrefix("Synced dele_0001: 2 changed rows (1 new, 1 updated), 2 deleted since "), sync.stderr)
+            XCTAssertTrue(sync.stderr.hasPrefix("Synced dele_0001: 2 rows received (1 new, 1 already there), 2 deleted since "), sync.stderr)
             XCTAssertTrue(sync.stderr.contains(", 19 rows in all"), sync.stderr)
             XCTAssertTrue(sync.stderr.contains("Refreshed dele_0001: 1 added, 1 changed, 2 removed, 0 unchanged"), sync.stderr)
             let changes = try socload(["changes", "dele_0001", "--format", "csv"], db: db).stdout

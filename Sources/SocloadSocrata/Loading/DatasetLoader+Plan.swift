@@ -31,8 +31,17 @@ extension DatasetLoader {
                 throw LoadError.unsupported("SODA needs a dataset id on a portal")
             }
             guard let view = try loader.viewIfAvailable(portal) else {
-                throw LoadError.unsupported("the portal does not describe \(portal.datasetID): the plan is known only "
-                                            + "from the first page's headers")
+                // No description (a private or missing dataset): a page of no rows has the
+                // columns in its headers, and a missing dataset answers 404 there too (exit 69).
+                let downloader = HTTPDownloader(options: http, cancellation: cancellation)
+                let head = try retry.run(cancellation: cancellation, onRetry: loader.retryNotice) {
+                    try downloader.download(portal.soda2PageURL(query: request.query, offset: 0, limit: 0), onChunk: { _ in })
+                }
+                guard let layout = SODARowLayout(head: head, id: portal.datasetID) else {
+                    throw LoadError.unsupported("the portal does not describe \(portal.datasetID) and its pages do not name "
+                                                + "their columns (X-SODA2-Fields): the plan is known only when rows arrive")
+                }
+                return (try request.plan(for: layout.view), nil)
             }
             try view.requireTabular()
             let fields = request.query.select.map(SODARowLayout.fieldNames(inSelect:))

@@ -239,7 +239,8 @@ struct LoadFailure: Error, CustomStringConvertible {
         let (message, _) = SocloadTool.describe(underlying)
         if case LoadError.reservedTableName = underlying { return message }
         if underlying is StagedDatabaseError { return message }
-        if let newDatabase { return message + "; \(newDatabase) was not created" }
+        // Another dataset of the same command may have created it meanwhile (`fetch A B C`).
+        if let newDatabase, !FileManager.default.fileExists(atPath: newDatabase) { return message + "; \(newDatabase) was not created" }
         let unchanged = table.map { "; \($0) was not changed" } ?? "; the database was not changed"
         return message + unchanged
     }

@@ -62,8 +62,11 @@ struct SyncCommand: ParsableCommand {
         }
         session.meter.clear()
         let changed = summary.inserted + summary.updated
-        session.inform("Synced \(summary.tableName): \(NumberText.grouped(changed)) changed row\(changed == 1 ? "" : "s") "
-                           + "(\(NumberText.grouped(summary.inserted)) new, \(NumberText.grouped(summary.updated)) updated)"
+        // What arrived: new keys, and keys the table had (whether their values differ is the
+        // fingerprints' to say, on the "Refreshed" line: a portal that ignores $where sends
+        // every row again, all of them unchanged).
+        session.inform("Synced \(summary.tableName): \(NumberText.grouped(changed)) row\(changed == 1 ? "" : "s") received "
+                           + "(\(NumberText.grouped(summary.inserted)) new, \(NumberText.grouped(summary.updated)) already there)"
                            + (summary.deleted.map { ", \(NumberText.grouped($0)) deleted" } ?? "")
                            + (summary.since.map { " since \($0)" } ?? "")
                            + ", \(NumberText.grouped(summary.rowCount)) rows in all, in \(NumberText.seconds(summary.elapsed))")
