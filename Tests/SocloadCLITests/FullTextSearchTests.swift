@@ -42,6 +42,9 @@ final class FullTextSearchTests: DocumentTestCase {
             // With the other conditions, and an order of the user's before the rank.
             XCTAssertEqual(try ids(["--search", "cafe", "--eq", "n=3"], db: db), ["1"], db)
             XCTAssertEqual(try ids(["--search", "street", "--order", "-n"], db: db), ["2", "1"], db)
+            // An order the rank would not give: the user's order wins.
+            XCTAssertEqual(try ids(["--search", "street", "--order", "n"], db: db), ["1", "2"], db)
+            XCTAssertEqual(try ids(["--search", "cafe", "--order", "n"], db: db), ["1", "3"], db)
             XCTAssertEqual(try ids(["--search", "cafe", "--limit", "1"], db: db), ["3"], db)
             // Every column but the index's own, as on SQLite.
             XCTAssertEqual(try succeed(["select", "docs", "--search", "repairs", "--format", "csv"], db: db).stdout
