@@ -9,7 +9,7 @@
 /// may stand for the `T`, and a trailing `Z` is accepted (the period is the same).
 ///
 ///     let june = DatePeriod("2014-06")!        // start "2014-06", end "2014-07"
-///     let query = SocloadDatabase.Predicate.all([.greaterThanOrEqual("day", june.start), .lessThan("day", june.end!)])
+///     let query = RowFilter.all([.greaterThanOrEqual("day", june.start), .lessThan("day", june.end!)])
 public struct DatePeriod: Sendable, Equatable {
     /// The first instant of the period (included).
     public let start: String

@@ -1,4 +1,4 @@
-/// How a column stores dates and times as text, so that a `Date` in a `Predicate` is compared
+/// How a column stores dates and times as text, so that a `Date` in a `RowFilter` is compared
 /// with the column in the column's own form.
 ///
 /// A `Date` binds as UTC text with a `Z` (`2013-02-01T00:00:00Z`). Socrata's fixed timestamps are
@@ -43,9 +43,9 @@ public enum TimestampForm: String, Sendable, Codable {
     }
 }
 
-extension Predicate {
+extension RowFilter {
     /// The predicate with every UTC timestamp value (as a `Date` binds) in the form of its column.
-    public func adapted(to forms: [String: TimestampForm]) -> Predicate {
+    public func adapted(to forms: [String: TimestampForm]) -> RowFilter {
         guard !forms.isEmpty else { return self }
         let lowered = Dictionary(forms.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         func form(_ column: String) -> TimestampForm? { lowered[column.lowercased()] }

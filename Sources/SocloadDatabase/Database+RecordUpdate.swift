@@ -1,5 +1,5 @@
 /// Changing and counting rows without writing SQL: `update` writes a record over the row its
-/// key columns find, `delete` and `count` take a `Predicate`, with the columns checked first, as
+/// key columns find, `delete` and `count` take a `RowFilter`, with the columns checked first, as
 /// `insert`, `upsert` and `fetchAll(from:where:)` check theirs.
 ///
 ///     struct Agency: Codable { var id: Int64?; var name: String; var nominations: Int }
@@ -31,7 +31,7 @@ extension Database {
     /// Deletes the rows of `table` where `predicate` holds (every row with `.all([])`); returns
     /// how many went.
     @discardableResult
-    public func delete(from table: String, matching predicate: Predicate) throws -> Int {
+    public func delete(from table: String, matching predicate: RowFilter) throws -> Int {
         let condition = try checkedSelect(from: table, where: predicate).condition
         try execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)" + (condition.map { " WHERE \($0.sql)" } ?? ""),
                     arguments: StatementArguments(positional: condition?.arguments ?? []))
@@ -39,7 +39,7 @@ extension Database {
     }
 
     /// The number of rows of `table` where `predicate` holds (all rows by default).
-    public func count(in table: String, matching predicate: Predicate = .all([])) throws -> Int {
+    public func count(in table: String, matching predicate: RowFilter = .all([])) throws -> Int {
         let condition = try checkedSelect(from: table, where: predicate).condition
         let value = try fetchValue(sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)"
                                         + (condition.map { " WHERE \($0.sql)" } ?? ""),

@@ -1,4 +1,4 @@
-/// Reading a table through a `Predicate`, with the columns checked before anything runs.
+/// Reading a table through a `RowFilter`, with the columns checked before anything runs.
 extension Database {
     /// A SELECT of `columns` (all when nil) from `table` where `predicate` holds, ordered by
     /// `orderBy` (a leading `-` sorts that column descending), at most `limit` rows. Every column
@@ -9,7 +9,7 @@ extension Database {
     /// `SQLiteCatalog.timestampForms(of:)`), else the form of a value stored in the column.
     /// `columnTypes` (the plan's `conditionColumnTypes`) applies the date rules by type, as on
     /// every database (see `ConditionWriter`); without them any value naming a period is one.
-    public func selectQuery(from table: String, columns: [String]? = nil, where predicate: Predicate = .all([]),
+    public func selectQuery(from table: String, columns: [String]? = nil, where predicate: RowFilter = .all([]),
                             orderBy: [String] = [], limit: Int? = nil,
                             timestampForms: [String: TimestampForm]? = nil,
                             columnTypes: [String: LogicalType]? = nil, following: [FollowedColumn] = [],
@@ -20,7 +20,7 @@ extension Database {
 
     /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a statement of
     /// another kind over the same rows (`count(in:matching:)`, `delete(from:matching:)`).
-    func checkedSelect(from table: String, columns: [String]? = nil, where predicate: Predicate, orderBy: [String] = [],
+    func checkedSelect(from table: String, columns: [String]? = nil, where predicate: RowFilter, orderBy: [String] = [],
                        limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil,
                        columnTypes: [String: LogicalType]? = nil, following: [FollowedColumn] = [],
                        search: FullTextQuery? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
@@ -44,7 +44,7 @@ extension Database {
     /// The conditions on other tables (`.related`) with their `Date` values in the forms those
     /// tables' columns store (a lookup's floating timestamp matches a `Date` as the same
     /// condition on the table itself does).
-    private func adaptingRelated(_ predicate: Predicate) throws -> Predicate {
+    private func adaptingRelated(_ predicate: RowFilter) throws -> RowFilter {
         switch predicate {
         case let .related(foreignKey, table, key, inner):
             let forms = try storedTimestampForms(in: table, of: inner.columnsComparedWithTimestamps)

@@ -1,4 +1,4 @@
-/// Reading a table's rows as records, through a `Predicate`, with the lookups socload's
+/// Reading a table's rows as records, through a `RowFilter`, with the lookups socload's
 /// `extract` made: a property the table lost to a lookup is read from it when asked
 /// (`following`), and is an error naming the lookup when not — never a silent nil.
 extension Database {
@@ -15,7 +15,7 @@ extension Database {
     /// followed, is `SelectError.columnInLookup` (an optional property would otherwise be nil
     /// in every row).
     public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
-                                       where predicate: Predicate = .all([]), orderBy: [String] = [],
+                                       where predicate: RowFilter = .all([]), orderBy: [String] = [],
                                        limit: Int? = nil, timestampForms: [String: TimestampForm]? = nil,
                                        following: [String] = []) throws -> [T] {
         let followed = try following.map { name -> FollowedColumn in

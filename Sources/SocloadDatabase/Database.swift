@@ -1,5 +1,5 @@
 import CSQLite
-/// `import SocloadDatabase` brings the core too (values, `Predicate`, dates), as before it moved.
+/// `import SocloadDatabase` brings the core too (values, `RowFilter`, dates), as before it moved.
 @_exported import SocloadCore
 import Foundation
 

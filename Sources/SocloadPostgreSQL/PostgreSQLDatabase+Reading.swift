@@ -24,7 +24,7 @@ extension PostgreSQLDatabase {
 
     /// The SELECT `socload select` runs: the table's columns checked, values bound as `$n`
     /// (`read` binds them as the text PostgreSQL reads).
-    public func selectQuery(from table: String, columns selected: [String]? = nil, where predicate: Predicate = .all([]),
+    public func selectQuery(from table: String, columns selected: [String]? = nil, where predicate: RowFilter = .all([]),
                             orderBy: [String] = [], limit: Int? = nil, following: [FollowedColumn] = [],
                             search: FullTextQuery? = nil) throws -> SQLFragment {
         try checkedSelect(from: table, columns: selected, where: predicate, orderBy: orderBy, limit: limit, following: following,
@@ -33,7 +33,7 @@ extension PostgreSQLDatabase {
 
     /// The SELECT of `selectQuery`, and its condition alone (nil: none), for a DELETE or a count
     /// over the same rows.
-    func checkedSelect(from table: String, columns selected: [String]? = nil, where predicate: Predicate,
+    func checkedSelect(from table: String, columns selected: [String]? = nil, where predicate: RowFilter,
                        orderBy: [String] = [], limit: Int? = nil, following: [FollowedColumn] = [],
                        search: FullTextQuery? = nil) throws -> (select: SQLFragment, condition: SQLFragment?) {
         let writer = SelectStatementWriter(dialect: dialect) { table in try self.columns(of: table).map(\.name) }

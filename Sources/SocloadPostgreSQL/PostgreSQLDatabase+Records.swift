@@ -59,7 +59,7 @@ extension PostgreSQLDatabase {
 
     /// Deletes the rows where `predicate` holds (its columns checked first); how many went.
     @discardableResult
-    public func delete(from table: String, matching predicate: Predicate) throws -> Int {
+    public func delete(from table: String, matching predicate: RowFilter) throws -> Int {
         let condition = try checkedSelect(from: table, where: predicate).condition
         return try changing("DELETE FROM \(qualified(table))" + (condition.map { " WHERE \($0.sql)" } ?? ""), condition?.arguments ?? [])
     }

@@ -47,10 +47,10 @@ final class DatePeriodTests: XCTestCase {
     }
 
     func testAnUpperBoundIncludesItsWholePeriod() {
-        XCTAssertEqual(Predicate.lessThanOrEqual("d", "2014-06").sql()?.arguments, [.text("2014-07")])
-        XCTAssertEqual(Predicate.lessThanOrEqual("d", "2014-06-15T10:30:00").sql()?.arguments, [.text("2014-06-15T10:30:01")])
-        XCTAssertEqual(Predicate.between("d", "2014-01", "2014-06").sql()?.sql, #""d" >= ? AND "d" < ?"#)
+        XCTAssertEqual(RowFilter.lessThanOrEqual("d", "2014-06").sql()?.arguments, [.text("2014-07")])
+        XCTAssertEqual(RowFilter.lessThanOrEqual("d", "2014-06-15T10:30:00").sql()?.arguments, [.text("2014-06-15T10:30:01")])
+        XCTAssertEqual(RowFilter.between("d", "2014-01", "2014-06").sql()?.sql, #""d" >= ? AND "d" < ?"#)
         // A bare year may be a number: left as it is.
-        XCTAssertEqual(Predicate.lessThanOrEqual("n", "2014").sql()?.sql, #""n" <= ?"#)
+        XCTAssertEqual(RowFilter.lessThanOrEqual("n", "2014").sql()?.sql, #""n" <= ?"#)
     }
 }

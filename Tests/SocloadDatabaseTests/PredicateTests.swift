@@ -3,7 +3,7 @@ import SocloadDatabase
 import XCTest
 
 final class PredicateTests: XCTestCase {
-    private typealias P = SocloadDatabase.Predicate
+    private typealias P = RowFilter
 
     func testSQLAndBindingsForCombinations() {
         let cases: [(P, String?, [DatabaseValue])] = [
@@ -120,7 +120,7 @@ final class PredicateTests: XCTestCase {
         try db.execute(sql: "INSERT INTO t VALUES ('a', 1), ('b', 2), ('c', 1)")
         let february = Date(timeIntervalSince1970: 1_359_676_800) // 2013-02-01T00:00:00Z
         let march = Date(timeIntervalSince1970: 1_362_139_200)    // 2013-03-01T12:00:00Z
-        func names(_ predicate: SocloadDatabase.Predicate) throws -> [String] {
+        func names(_ predicate: RowFilter) throws -> [String] {
             let query = try db.selectQuery(from: "t", columns: ["name"], where: .related("term_id", to: "term", where: predicate),
                                            orderBy: ["name"])
             return try db.fetchAll(String.self, sql: query.sql, arguments: StatementArguments(positional: query.arguments))
@@ -166,6 +166,11 @@ final class PredicateTests: XCTestCase {
         XCTAssertEqual(try ids(db, .in("category", stations) && .in("name", none)), [2, 4], "an empty list is no condition")
         XCTAssertEqual(try ids(db, .in("category", none)), [1, 2, 3, 4, 5, 6, 7])
         XCTAssertEqual(try ids(db, .isNull("category")), [6])
+        // Equal to nil is IS NULL, unequal to nil IS NOT NULL (`= NULL` would match nothing).
+        let missing: String? = nil
+        XCTAssertEqual(try ids(db, .equals("category", missing)), [6])
+        XCTAssertEqual(try ids(db, .equals("category", DatabaseValue.null)), [6])
+        XCTAssertEqual(try ids(db, .notEquals("category", missing)), [1, 2, 3, 4, 5, 7])
         XCTAssertEqual(try ids(db, !.isNull("seen") && .notEquals("category", "station")), [1, 3, 7],
                        "like SQL, a NULL category is neither equal nor unequal")
         XCTAssertEqual(try ids(db, .between("seen", "2015-10-01", "2015-10-29")), [1, 2, 4, 7], "the whole of Oct 29, not Oct 30")

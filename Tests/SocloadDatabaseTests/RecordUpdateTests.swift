@@ -3,7 +3,7 @@ import SocloadCore
 import SocloadDatabase
 import XCTest
 
-/// Records updated by their key, rows deleted and counted by a `Predicate`, typed row access,
+/// Records updated by their key, rows deleted and counted by a `RowFilter`, typed row access,
 /// and values that print as people read them.
 final class RecordUpdateTests: XCTestCase {
     struct Agency: Codable, Equatable {

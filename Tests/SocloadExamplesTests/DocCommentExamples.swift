@@ -32,16 +32,16 @@ final class DocCommentExamples: ExampleTestCase {
             XCTAssertEqual(rows.map(\.name), ["Ann"])
         }
 
-        // Predicate and Database+Select
+        // RowFilter and Database+Select
         struct Event: Decodable { var note: String }
         try db.execute(sql: "create table events(category, note, start_time)")
         try db.execute(sql: "insert into events values ('a', 'Café', '2015-10-29T10:00:00')")
         let categories = ["a"]
         let cats = categories
-        let predicate: SocloadDatabase.Predicate = .in("category", categories)
+        let filter: RowFilter = .in("category", categories)
             && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true)
             && .between("start_time", "2015-10-01", "2015-10-29")
-        XCTAssertEqual(try db.fetchAll(Event.self, from: "events", where: predicate).map(\.note), ["Café"])
+        XCTAssertEqual(try db.fetchAll(Event.self, from: "events", where: filter).map(\.note), ["Café"])
         try db.execute(sql: "alter table events rename to t2")
         try db.execute(sql: "drop table t")
         try db.execute(sql: "alter table t2 rename to t")
@@ -52,11 +52,11 @@ final class DocCommentExamples: ExampleTestCase {
 
         // DatePeriod
         let june = DatePeriod("2014-06")!        // start "2014-06", end "2014-07"
-        let query = SocloadDatabase.Predicate.all([.greaterThanOrEqual("day", june.start), .lessThan("day", june.end!)])
+        let query = RowFilter.all([.greaterThanOrEqual("day", june.start), .lessThan("day", june.end!)])
         XCTAssertEqual(query.sql()?.arguments, [.text("2014-06"), .text("2014-07")])
 
-        // Predicate.sql, ConditionWriter
-        let fragment = Predicate.lessThanOrEqual("d", "2015-10-29").sql()
+        // RowFilter.sql, ConditionWriter
+        let fragment = RowFilter.lessThanOrEqual("d", "2015-10-29").sql()
         XCTAssertEqual(fragment?.sql, "\"d\" < ?")
         XCTAssertEqual(fragment?.arguments, [.text("2015-10-30")])
         var writer = ConditionWriter(dialect: SQLiteDialect())
@@ -239,8 +239,8 @@ final class DocCommentExamples: ExampleTestCase {
             let summary = try LookupExtractor(destination: destination).extract(Extraction(columns: ["position"], count: true), from: "n5m4_mism")
             XCTAssertEqual(summary.lookup.foreignKey, "position_id")
         }
-        // Predicate.related
-        let predicate: SocloadDatabase.Predicate = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
+        // RowFilter.related
+        let predicate: RowFilter = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
         struct Nomination: Decodable { var name: String }
         let nominations = try queue.read { db in try db.fetchAll(Nomination.self, from: "n5m4_mism", where: predicate) }
         let expected = try queue.read { db in

@@ -70,7 +70,7 @@ final class ReadmeExamples: ExampleTestCase {
         XCTAssertTrue(rows.allSatisfy { $0.agency == "State" })
     }
 
-    /// "Conditions without SQL: Predicate".
+    /// "Conditions without SQL: RowFilter".
     func testPredicates() throws {
         struct Event: Decodable {
             var category: String

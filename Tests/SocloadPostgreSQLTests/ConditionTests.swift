@@ -5,11 +5,11 @@ import SocloadSocrata
 import SocloadSQLite
 import XCTest
 
-/// Every kind of `Predicate`, written once by `ConditionWriter`, selects the same rows from the
+/// Every kind of `RowFilter`, written once by `ConditionWriter`, selects the same rows from the
 /// same file loaded into SQLite and into PostgreSQL (hostile text, accents, dates, timestamps,
 /// numbers, a lookup reached through `related`).
 final class ConditionTests: PostgreSQLTestCase {
-    private typealias P = SocloadDatabase.Predicate
+    private typealias P = RowFilter
 
     func testEveryKindOfConditionSelectsTheSameRowsInBothDatabases() throws {
         let columns = [("name", "text"), ("day", "calendar_date"), ("at", "date"), ("n", "number"), ("agency", "text")]
@@ -46,6 +46,7 @@ final class ConditionTests: PostgreSQLTestCase {
             .lessThanOrEqual("at", "2014-06-15"),
             .greaterThan("n", 0) && !.isNull("n"),
             .in("n", [12.5, 7]) || .isNull("day"),
+            .equals("n", nil as Double?), .notEquals("day", nil as String?),
             .related("agency_id", to: "agency", where: .in("agency", ["State", "Ünion"])),
             .related("agency_id", to: "agency", where: .contains("agency", "union", caseInsensitive: true, diacriticInsensitive: true)),
         ]
@@ -57,6 +58,8 @@ final class ConditionTests: PostgreSQLTestCase {
         }
         XCTAssertEqual(try names(postgreSQL, SelectRequest(table: "t", columns: ["name"], predicate: .lessThanOrEqual("day", "2014-06"))),
                        ["Café de l'Île", "x'); DROP TABLE t; --"])
+        XCTAssertEqual(try names(postgreSQL, SelectRequest(table: "t", columns: ["name"], predicate: .equals("n", nil as Double?))),
+                       ["Zürich 50%_off"])
     }
 
     private func names(_ database: any LoadedDatabase, _ request: SelectRequest) throws -> [String] {

@@ -143,7 +143,7 @@ final class PostgreSQLHostileNameTests: PostgreSQLTestCase {
         let reader = PostgreSQLDatabase(connection: try database.connect(), schema: schema)
         XCTAssertEqual(try reader.tables().map(\.name), [table])
         let query = try reader.selectQuery(from: table, columns: ["\"); DROP TABLE t; --", "select"],
-                                           where: SocloadDatabase.Predicate.equals("q\"uote", "v2'\"; --") && .isNull("order"))
+                                           where: RowFilter.equals("q\"uote", "v2'\"; --") && .isNull("order"))
         var found: [[DatabaseValue]] = []
         try reader.read(query, columns: { _ in }) { found.append($0) }
         XCTAssertEqual(found, [[.text("v3'\"; --"), .text("v4'\"; --")]])

@@ -8,7 +8,7 @@ import XCTest
 
 /// The same `Codable` reading from PostgreSQL as from SQLite, through the read role: the bundled
 /// nominations loaded into both decode into equal records (booleans, numbers, dates, NULLs),
-/// with a `Predicate`, an order and a limit; errors name the column on both.
+/// with a `RowFilter`, an order and a limit; errors name the column on both.
 final class RecordReadTests: PostgreSQLTestCase {
     struct Nomination: Decodable, Equatable {
         var name: String
@@ -36,7 +36,7 @@ final class RecordReadTests: PostgreSQLTestCase {
             XCTAssertEqual(try database.count(in: "n5m4_mism", matching: .equals("agency", "State")),
                            try sqlite.count(in: "n5m4_mism", matching: .equals("agency", "State")))
         }
-        let request = (table: "n5m4_mism", predicate: Predicate.in("agency", ["State", "Defense"]), order: ["name", "nomination_date"])
+        let request = (table: "n5m4_mism", predicate: RowFilter.in("agency", ["State", "Defense"]), order: ["name", "nomination_date"])
         let fromPostgreSQL = try postgreSQL.fetchAll(Nomination.self, from: request.table, where: request.predicate,
                                                      orderBy: request.order, limit: 50)
         let fromSQLite = try sqlite.fetchAll(Nomination.self, from: request.table, where: request.predicate,

@@ -4,7 +4,7 @@ import SocloadPostgreSQL
 import XCTest
 
 /// Records written by column name on PostgreSQL as on SQLite: insert (an identity id left to
-/// the database), upsert by a unique key, update, delete by a `Predicate`, and read back with the
+/// the database), upsert by a unique key, update, delete by a `RowFilter`, and read back with the
 /// read role; the same `RecordWriteError`s, nothing written then.
 final class RecordWriteOnPostgreSQLTests: PostgreSQLTestCase {
     struct Agency: Codable, Equatable {

@@ -5,7 +5,7 @@ import SocloadSQLite
 import SocloadTestSupport
 import XCTest
 
-/// A `Date` in a `Predicate` compares with its column in the column's own form: fixed timestamps
+/// A `Date` in a `RowFilter` compares with its column in the column's own form: fixed timestamps
 /// (`...Z`), floating ones (no `Z`) and dates, for equality and both bounds, whether the forms
 /// come from the catalog's plan or from a stored value.
 final class DatePredicateTests: XCTestCase {
@@ -16,7 +16,7 @@ final class DatePredicateTests: XCTestCase {
         try harness.load(.file(Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path), id: "n5m4-mism")
     }
 
-    private func count(_ predicate: SocloadDatabase.Predicate, formsFromCatalog: Bool) throws -> Int {
+    private func count(_ predicate: RowFilter, formsFromCatalog: Bool) throws -> Int {
         try harness.queue.read { db in
             let forms = formsFromCatalog ? try SQLiteCatalog(db: db).timestampForms(of: "n5m4_mism") : nil
             let query = try db.selectQuery(from: "n5m4_mism", where: predicate, timestampForms: forms)
@@ -64,7 +64,7 @@ final class DatePredicateTests: XCTestCase {
         let midnight = try XCTUnwrap(ISO8601Timestamp.parse("2013-02-01T00:00:00Z"))
         let noon = try XCTUnwrap(ISO8601Timestamp.parse("2013-02-01T12:00:00Z"))
         struct Day: Decodable { var day: String }
-        func count(_ predicate: SocloadDatabase.Predicate) throws -> Int {
+        func count(_ predicate: RowFilter) throws -> Int {
             let days = try db.fetchAll(Day.self, from: "d", where: predicate)
             return days.count
         }

@@ -19,7 +19,7 @@ extension PlanTable {
     }
 
     /// The logical type of every column a condition on this table can name: those it stores,
-    /// and its lookups' value columns (reached through `Predicate.related`). What
+    /// and its lookups' value columns (reached through `RowFilter.related`). What
     /// `ConditionWriter` needs to apply the date rules on every database alike.
     public var conditionColumnTypes: [String: LogicalType] {
         Dictionary((storedColumns + lookups.flatMap(\.columns)).map { ($0.name, $0.type) },

@@ -14,7 +14,7 @@ extension LoadedDatabase {
     /// (`FollowedColumn`). A property of `T` moved so and not followed is
     /// `SelectError.columnInLookup` (it would be nil in every row).
     public func fetchAll<T: Decodable>(_ type: T.Type, from table: String, columns: [String]? = nil,
-                                       where predicate: Predicate = .all([]), orderBy: [String] = [],
+                                       where predicate: RowFilter = .all([]), orderBy: [String] = [],
                                        limit: Int? = nil, following: [String] = []) throws -> [T] {
         var request = SelectRequest(table: table, columns: columns, predicate: predicate, orderBy: orderBy, limit: limit)
         if !following.isEmpty {
@@ -52,7 +52,7 @@ extension LoadedDatabase {
     }
 
     /// The number of rows of `table` where `predicate` holds.
-    public func count(in table: String, matching predicate: Predicate = .all([])) throws -> Int {
+    public func count(in table: String, matching predicate: RowFilter = .all([])) throws -> Int {
         let select = try selectStatement(SelectRequest(table: table, columns: nil, predicate: predicate, orderBy: [], limit: nil))
         var count = 0
         try read(SQLFragment(sql: "SELECT count(*) FROM (\(select.sql)) AS \"counted\"", arguments: select.arguments),

@@ -115,7 +115,7 @@ public struct SelectRequest: Sendable {
     public var table: String
     /// nil: every column.
     public var columns: [String]?
-    public var predicate: Predicate
+    public var predicate: RowFilter
     /// Column names; a leading `-` sorts descending.
     public var orderBy: [String]
     public var limit: Int?
@@ -126,7 +126,7 @@ public struct SelectRequest: Sendable {
     /// best matches first unless `orderBy` says otherwise (then the rank breaks ties).
     public var search: FullTextQuery?
 
-    public init(table: String, columns: [String]? = nil, predicate: Predicate = .all([]), orderBy: [String] = [],
+    public init(table: String, columns: [String]? = nil, predicate: RowFilter = .all([]), orderBy: [String] = [],
                 limit: Int? = nil) {
         self.table = table
         self.columns = columns

@@ -1,4 +1,4 @@
-/// A `Predicate` as a WHERE condition in a database's own SQL, written once for every database:
+/// A `RowFilter` as a WHERE condition in a database's own SQL, written once for every database:
 /// each value bound through the dialect's placeholders, in order; text matching through the
 /// dialect's folding and position functions; a date period (`2014-06`) on a date or time
 /// column taken whole.
@@ -34,10 +34,13 @@ public struct ConditionWriter {
     }
 
     /// The condition, or nil when the predicate is no condition at all (an empty `in`, `all([])`).
-    public mutating func condition(_ predicate: Predicate) -> String? {
+    public mutating func condition(_ predicate: RowFilter) -> String? {
         switch predicate {
         case let .comparison(column, op, value):
             let name = column.quotedDatabaseIdentifier
+            // `= NULL` matches nothing in SQL: equal to nil means IS NULL, as GRDB users expect.
+            if value == .null, op == .equal { return "\(name) IS NULL" }
+            if value == .null, op == .notEqual { return "\(name) IS NOT NULL" }
             if op == .lessOrEqual, let end = periodEnd(value, column: column) {
                 return "\(name) < \(bind(end, column: column))"
             }
@@ -70,7 +73,7 @@ public struct ConditionWriter {
         }
     }
 
-    private mutating func textMatch(_ column: String, _ kind: Predicate.TextMatchKind, _ text: String,
+    private mutating func textMatch(_ column: String, _ kind: RowFilter.TextMatchKind, _ text: String,
                                     _ options: TextFolding.Options) -> String {
         var folding = options
         if !foldsAccents { folding.remove(.diacriticInsensitive) }
@@ -89,7 +92,7 @@ public struct ConditionWriter {
         }
     }
 
-    private mutating func join(_ parts: [Predicate], with keyword: String) -> String? {
+    private mutating func join(_ parts: [RowFilter], with keyword: String) -> String? {
         let conditions = parts.compactMap { part in condition(part).map { (part, $0) } }
         guard conditions.count > 1 else { return conditions.first?.1 }
         return conditions.map { part, text in

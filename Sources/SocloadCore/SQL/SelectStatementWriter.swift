@@ -15,7 +15,7 @@ public struct SelectStatementWriter {
     /// it gets the values bound before it (a search's words), numbers its own after them and
     /// returns all of them; the limit is bound last.
     public func statement(_ request: SelectRequest,
-                          condition: (Predicate, _ boundBefore: [DatabaseValue]) throws
+                          condition: (RowFilter, _ boundBefore: [DatabaseValue]) throws
                             -> (sql: String, arguments: [DatabaseValue])?) throws -> SQLFragment {
         let available = try columns(request.table)
         guard !available.isEmpty else { throw SelectError.unknownTable(request.table) }

@@ -95,11 +95,11 @@ struct SelectCommand: ParsableCommand {
     /// loaded by socload). `--eq`, `--in` and `--contains` also take `RELATION.COLUMN`: a column
     /// of one of the table's lookups, through its foreign key. `--eq` on a timestamp column
     /// with a date (or any period) means `--on`: the instants stored there are never a bare day.
-    func predicate(_ table: PlanTable? = nil) throws -> SocloadCore.Predicate {
+    func predicate(_ table: PlanTable? = nil) throws -> SocloadCore.RowFilter {
         let lookups = table?.lookups ?? []
         let timed = Set((table?.storedColumns ?? []).filter { $0.type == .timestamp || $0.type == .floatingTimestamp }
             .map { $0.name.lowercased() })
-        func condition(_ column: String, _ make: (String) -> SocloadCore.Predicate) throws -> SocloadCore.Predicate {
+        func condition(_ column: String, _ make: (String) -> SocloadCore.RowFilter) throws -> SocloadCore.RowFilter {
             guard let (lookup, inner) = try Self.lookupColumn(column, lookups: lookups) else {
                 // A name in double quotes, as in SQL, is the name inside them.
                 var scanner = QuotedNameScanner(column, separators: [])
@@ -108,7 +108,7 @@ struct SelectCommand: ParsableCommand {
             }
             return .related(lookup.foreignKey, to: lookup.table, key: PlanLookup.keyColumn, where: make(inner))
         }
-        var parts: [SocloadCore.Predicate] = []
+        var parts: [SocloadCore.RowFilter] = []
         var periods = from + on
         var ends = to + on
         parts += try eq.compactMap { option in

@@ -3,14 +3,14 @@
 ///
 /// For example:
 ///
-///     let predicate: SocloadDatabase.Predicate = .in("category", categories)
+///     let filter: RowFilter = .in("category", categories)
 ///         && .contains("note", "cafe", caseInsensitive: true, diacriticInsensitive: true)
 ///         && .between("start_time", "2015-10-01", "2015-10-29")
 ///
 /// An `in` with an empty list means "no condition on that column": it is left out of the `all`
 /// or `any` it stands in, so conditions built from optional lists combine without special cases.
 /// A combination with nothing left in it is no condition at all (every row matches).
-public indirect enum Predicate: Sendable, Equatable {
+public indirect enum RowFilter: Sendable, Equatable {
     case comparison(column: String, operator: ComparisonOperator, value: DatabaseValue)
     case isIn(column: String, values: [DatabaseValue])
     case between(column: String, lower: DatabaseValue, upper: DatabaseValue)
@@ -18,10 +18,10 @@ public indirect enum Predicate: Sendable, Equatable {
     case textMatch(column: String, kind: TextMatchKind, text: String, options: TextFolding.Options)
     case like(column: String, pattern: String)
     /// The foreign key points at a row of another table (by its key) where the inner predicate holds.
-    case related(foreignKey: String, table: String, key: String, predicate: Predicate)
-    case all([Predicate])
-    case any([Predicate])
-    case not(Predicate)
+    case related(foreignKey: String, table: String, key: String, predicate: RowFilter)
+    case all([RowFilter])
+    case any([RowFilter])
+    case not(RowFilter)
 
     public enum ComparisonOperator: String, Sendable {
         case equal = "=", notEqual = "<>", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
@@ -33,67 +33,69 @@ public indirect enum Predicate: Sendable, Equatable {
 
     // MARK: - Building
 
-    public static func equals(_ column: String, _ value: (any DatabaseValueConvertible)?) -> Predicate {
+    /// Rows whose value is `value`; `nil` (or `DatabaseValue.null`) matches the NULLs (`IS NULL`).
+    public static func equals(_ column: String, _ value: (any DatabaseValueConvertible)?) -> RowFilter {
         .comparison(column: column, operator: .equal, value: value?.databaseValue ?? .null)
     }
 
-    /// Rows whose value differs; like SQL, a NULL value matches neither `equals` nor `notEquals`.
-    public static func notEquals(_ column: String, _ value: (any DatabaseValueConvertible)?) -> Predicate {
+    /// Rows whose value differs; like SQL, a row whose value is NULL matches neither `equals` nor
+    /// `notEquals` of a value. `nil` matches every row that has a value (`IS NOT NULL`).
+    public static func notEquals(_ column: String, _ value: (any DatabaseValueConvertible)?) -> RowFilter {
         .comparison(column: column, operator: .notEqual, value: value?.databaseValue ?? .null)
     }
 
-    public static func lessThan(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func lessThan(_ column: String, _ value: any DatabaseValueConvertible) -> RowFilter {
         .comparison(column: column, operator: .less, value: value.databaseValue)
     }
 
     /// With a date bound (`2015-10`, `2015-10-29`, `2015-10-29T12:30`) on an ISO-8601 text column,
     /// the whole period it names is included (see `DatePeriod`).
-    public static func lessThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func lessThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> RowFilter {
         .comparison(column: column, operator: .lessOrEqual, value: value.databaseValue)
     }
 
-    public static func greaterThan(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func greaterThan(_ column: String, _ value: any DatabaseValueConvertible) -> RowFilter {
         .comparison(column: column, operator: .greater, value: value.databaseValue)
     }
 
-    public static func greaterThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func greaterThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> RowFilter {
         .comparison(column: column, operator: .greaterOrEqual, value: value.databaseValue)
     }
 
     /// The value is one of `values`. An empty list is no condition (see the type's notes).
-    public static func `in`(_ column: String, _ values: [any DatabaseValueConvertible]) -> Predicate {
+    public static func `in`(_ column: String, _ values: [any DatabaseValueConvertible]) -> RowFilter {
         .isIn(column: column, values: values.map(\.databaseValue))
     }
 
     /// Between two bounds, both included; a date upper bound includes the whole period it names.
     public static func between(_ column: String, _ lower: any DatabaseValueConvertible,
-                               _ upper: any DatabaseValueConvertible) -> Predicate {
+                               _ upper: any DatabaseValueConvertible) -> RowFilter {
         .between(column: column, lower: lower.databaseValue, upper: upper.databaseValue)
     }
 
-    public static func isNull(_ column: String) -> Predicate {
+    public static func isNull(_ column: String) -> RowFilter {
         .isNull(column: column)
     }
 
     /// The text occurs in the column. `%` and `_` match themselves: this is not LIKE.
     public static func contains(_ column: String, _ text: String, caseInsensitive: Bool = false,
-                                diacriticInsensitive: Bool = false) -> Predicate {
+                                diacriticInsensitive: Bool = false) -> RowFilter {
         .textMatch(column: column, kind: .contains, text: text, options: options(caseInsensitive, diacriticInsensitive))
     }
 
     public static func beginsWith(_ column: String, _ text: String, caseInsensitive: Bool = false,
-                                  diacriticInsensitive: Bool = false) -> Predicate {
+                                  diacriticInsensitive: Bool = false) -> RowFilter {
         .textMatch(column: column, kind: .beginsWith, text: text, options: options(caseInsensitive, diacriticInsensitive))
     }
 
     public static func endsWith(_ column: String, _ text: String, caseInsensitive: Bool = false,
-                                diacriticInsensitive: Bool = false) -> Predicate {
+                                diacriticInsensitive: Bool = false) -> RowFilter {
         .textMatch(column: column, kind: .endsWith, text: text, options: options(caseInsensitive, diacriticInsensitive))
     }
 
     /// SQL LIKE with the pattern as given (`%` any text, `_` one character, `\` escapes);
     /// case-insensitive for ASCII letters, as in SQLite.
-    public static func like(_ column: String, _ pattern: String) -> Predicate {
+    public static func like(_ column: String, _ pattern: String) -> RowFilter {
         .like(column: column, pattern: pattern)
     }
 
@@ -101,8 +103,8 @@ public indirect enum Predicate: Sendable, Equatable {
     /// which `predicate`, over that table's columns, holds: a filter through a lookup table
     /// (`socload extract`). No condition when `predicate` is none.
     ///
-    ///     let predicate: SocloadDatabase.Predicate = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
-    public static func related(_ foreignKey: String, to table: String, key: String = "id", where predicate: Predicate) -> Predicate {
+    ///     let predicate: RowFilter = .related("agency_id", to: "agency", where: .in("agency", ["State", "Defense"]))
+    public static func related(_ foreignKey: String, to table: String, key: String = "id", where predicate: RowFilter) -> RowFilter {
         .related(foreignKey: foreignKey, table: table, key: key, predicate: predicate)
     }
 
@@ -113,24 +115,24 @@ public indirect enum Predicate: Sendable, Equatable {
         return options
     }
 
-    public static func && (left: Predicate, right: Predicate) -> Predicate {
+    public static func && (left: RowFilter, right: RowFilter) -> RowFilter {
         .all(left.conjuncts + right.conjuncts)
     }
 
-    public static func || (left: Predicate, right: Predicate) -> Predicate {
+    public static func || (left: RowFilter, right: RowFilter) -> RowFilter {
         .any(left.disjuncts + right.disjuncts)
     }
 
-    public static prefix func ! (predicate: Predicate) -> Predicate {
+    public static prefix func ! (predicate: RowFilter) -> RowFilter {
         .not(predicate)
     }
 
-    private var conjuncts: [Predicate] {
+    private var conjuncts: [RowFilter] {
         if case .all(let parts) = self { return parts }
         return [self]
     }
 
-    private var disjuncts: [Predicate] {
+    private var disjuncts: [RowFilter] {
         if case .any(let parts) = self { return parts }
         return [self]
     }
@@ -158,3 +160,8 @@ public indirect enum Predicate: Sendable, Equatable {
         }
     }
 }
+
+/// The old name of `RowFilter`, which Foundation's `Predicate` made ambiguous in every file that
+/// imports both.
+@available(*, deprecated, renamed: "RowFilter")
+public typealias Predicate = RowFilter

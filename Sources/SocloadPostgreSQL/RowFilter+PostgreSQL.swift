@@ -1,6 +1,6 @@
 import SocloadCore
 
-/// A `Predicate` in PostgreSQL's SQL, as `ConditionWriter` writes it for every database, with
+/// A `RowFilter` in PostgreSQL's SQL, as `ConditionWriter` writes it for every database, with
 /// the values as the text PostgreSQL reads.
 @available(*, deprecated, message: "use ConditionWriter(dialect: PostgreSQLDialect(schema:), columnTypes:foldsAccents:)")
 public struct PostgreSQLPredicateWriter {
@@ -15,7 +15,7 @@ public struct PostgreSQLPredicateWriter {
     }
 
     /// The condition, or nil when the predicate is no condition.
-    public mutating func condition(_ predicate: Predicate) -> String? {
+    public mutating func condition(_ predicate: RowFilter) -> String? {
         writer.condition(predicate)
     }
 }
