@@ -17,7 +17,7 @@ extension Database {
         var results: [T] = []
         var rowIndex = 0
         while try statement.step() {
-            results.append(try RowDecoder.decode(type, values: statement.values(), columns: columns, rowIndex: rowIndex))
+            results.append(try RowDecoder.decode(type, values: statement.values(), columns: columns, rowIndex: rowIndex, statement: sql))
             rowIndex += 1
         }
         return results
@@ -37,7 +37,8 @@ extension Database {
         let columns = ColumnLookup(names: statement.columnNames)
         var rowIndex = 0
         while try statement.step() {
-            guard try body(try RowDecoder.decode(type, values: statement.values(), columns: columns, rowIndex: rowIndex)) else { return }
+            guard try body(try RowDecoder.decode(type, values: statement.values(), columns: columns, rowIndex: rowIndex,
+                                                 statement: sql)) else { return }
             rowIndex += 1
         }
     }
@@ -49,7 +50,7 @@ extension Database {
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return try RowDecoder.decode(type, values: statement.values(),
-                                     columns: ColumnLookup(names: statement.columnNames), rowIndex: 0)
+                                     columns: ColumnLookup(names: statement.columnNames), rowIndex: 0, statement: sql)
     }
 
     /// Every row of the query, as column names and values.

@@ -31,7 +31,7 @@ extension Database {
         while try statement.step() {
             let absent = results.isEmpty ? AbsentKeyLog() : nil
             results.append(try RowDecoder.decode(type, values: statement.values(), columns: names, rowIndex: results.count,
-                                                 absentKeys: absent))
+                                                 absentKeys: absent, statement: query.sql))
             for name in absent?.names ?? [] {
                 if let lookup = try lookupColumn(named: name, of: table) {
                     throw SelectError.columnInLookup(name, table: table, lookup: lookup.lookup, foreignKey: lookup.foreignKey)

@@ -25,7 +25,9 @@ public final class DatabasePool: Sendable {
     private let readerConfiguration: DatabaseConfiguration
     private let maximumReaders: Int
     private let state = Mutex<(free: [DatabaseQueue], opened: Int, closed: Bool)>(([], 0, false))
-    private let available: DispatchSemaphore
+    /// Who may use a reader: `maximumReaders` at once, the others wait in turn (a cancelled
+    /// async waiter leaves the line at once).
+    private let permits: ReaderPermits
 
     /// Opens the writer at once (creating the file unless `configuration` says not to, and
     /// switching it to WAL); readers open on demand.
@@ -40,7 +42,7 @@ public final class DatabasePool: Sendable {
         reading.acceptsChanges = false
         reading.createIfMissing = false
         readerConfiguration = reading
-        available = DispatchSemaphore(value: maximumReaders)
+        permits = ReaderPermits(count: maximumReaders)
     }
 
     // MARK: - Reads
@@ -53,15 +55,46 @@ public final class DatabasePool: Sendable {
         return try reader.read(body)
     }
 
-    /// `read` for async callers; a cancelled task stops waiting or is interrupted.
+    /// `read` for async callers; a cancelled task stops waiting for a reader (answered with
+    /// `CancellationError` at once, never running `body`) or is interrupted.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        let reader = try await withCheckedThrowingContinuation { continuation in
-            // Waiting for a free reader blocks a thread of Dispatch's, not one of Swift's pool.
-            DispatchQueue.global().async { continuation.resume(with: Result { try self.takeReader() }) }
-        }
+        try await permits.acquire()
+        let reader = try openReader()
         defer { giveBack(reader) }
         return try await reader.read(body)
+    }
+
+    /// The rows of `sql` decoded as `T`, streamed from a reader (see `DatabaseRecords`): one
+    /// snapshot, never waiting for the writer; the reader is the sequence's until it ends.
+    ///
+    ///     for try await nomination in pool.records(Nomination.self, sql: "select name, agency from n5m4_mism") {
+    ///         print(nomination.name)
+    ///     }
+    public func records<T: Decodable & Sendable>(_ type: T.Type, sql: String,
+                                                 arguments: StatementArguments = []) -> DatabaseRecords<T> {
+        DatabaseRecords(source: .pool(self), sql: sql, arguments: arguments)
+    }
+
+    /// For `DatabaseRecords`: `work` on a reader, which goes back when it ends; `failed` when
+    /// there is none to have (the pool closed) or the work failed.
+    func streamOnReader(_ work: @escaping @Sendable (Database) throws -> Void, failed: @escaping @Sendable (any Error) -> Void) {
+        DispatchQueue.global().async {
+            let reader: DatabaseQueue
+            do {
+                reader = try self.takeReader()
+            } catch {
+                return failed(error)
+            }
+            // Given back once: after the work, or when it (or the read around it) failed.
+            reader.stream({ db in
+                try work(db)
+                self.giveBack(reader)
+            }, failed: { error in
+                self.giveBack(reader)
+                failed(error)
+            })
+        }
     }
 
     // MARK: - Writes
@@ -90,7 +123,13 @@ public final class DatabasePool: Sendable {
     // MARK: - Readers
 
     private func takeReader() throws -> DatabaseQueue {
-        available.wait()
+        permits.wait()
+        return try openReader()
+    }
+
+    /// A reader for the holder of a permit: a free one, else a new one (the permit goes back
+    /// when none can be had).
+    private func openReader() throws -> DatabaseQueue {
         enum Next { case reuse(DatabaseQueue), open, closed }
         let next = state.withLock { state -> Next in
             if state.closed { return .closed }
@@ -101,14 +140,14 @@ public final class DatabasePool: Sendable {
         switch next {
         case .reuse(let reader): return reader
         case .closed:
-            available.signal()
+            permits.release()
             throw DatabaseError.misuse("the database \(path) is closed (its DatabasePool's close() ran)", sql: nil)
         case .open:
             do {
                 return try DatabaseQueue(path: path, configuration: readerConfiguration)
             } catch {
                 state.withLock { $0.opened -= 1 }
-                available.signal()
+                permits.release()
                 throw error
             }
         }
@@ -121,6 +160,6 @@ public final class DatabasePool: Sendable {
             return true
         }
         if !keep { reader.close() }
-        available.signal()
+        permits.release()
     }
 }

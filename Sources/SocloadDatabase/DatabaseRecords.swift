@@ -1,26 +1,36 @@
 import Foundation
 
 /// The rows of a query decoded as `T`, as an `AsyncSequence` that streams them: the query runs
-/// on its queue in one read transaction (one snapshot) while the records are taken, a few dozen
-/// decoded ahead at most, so memory stays flat over millions of rows. The queue is busy until
-/// the iteration ends; stopping early (`break`) or cancelling the task ends it.
+/// on its queue (or a pool's reader) in one read transaction (one snapshot) while the records
+/// are taken, a few dozen decoded ahead at most, so memory stays flat over millions of rows. The
+/// queue (or reader) is busy until the iteration ends; stopping early (`break`) or cancelling
+/// the task ends it.
 ///
 ///     for try await nomination in queue.records(Nomination.self, sql: "select name, agency from n5m4_mism") {
 ///         print(nomination.name)
 ///     }
 public struct DatabaseRecords<T: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = T
-    let queue: DatabaseQueue
+    /// Where the query runs.
+    enum Source: Sendable {
+        case queue(DatabaseQueue)
+        case pool(DatabasePool)
+    }
+    let source: Source
     let sql: String
     let arguments: StatementArguments
 
     public func makeAsyncIterator() -> Iterator {
         let channel = RecordChannel<T>()
         let (sql, arguments) = (self.sql, self.arguments)
-        queue.stream({ db in
+        let work: @Sendable (Database) throws -> Void = { db in
             try db.forEach(T.self, sql: sql, arguments: arguments) { channel.send($0) }
             channel.finish(nil)
-        }, failed: { channel.finish($0) })
+        }
+        switch source {
+        case .queue(let queue): queue.stream(work, failed: { channel.finish($0) })
+        case .pool(let pool): pool.streamOnReader(work, failed: { channel.finish($0) })
+        }
         return Iterator(channel: channel)
     }
 
@@ -46,7 +56,7 @@ extension DatabaseQueue {
     /// The rows of `sql` decoded as `T`, streamed (`DatabaseRecords`).
     public func records<T: Decodable & Sendable>(_ type: T.Type, sql: String,
                                                  arguments: StatementArguments = []) -> DatabaseRecords<T> {
-        DatabaseRecords(queue: self, sql: sql, arguments: arguments)
+        DatabaseRecords(source: .queue(self), sql: sql, arguments: arguments)
     }
 }
 

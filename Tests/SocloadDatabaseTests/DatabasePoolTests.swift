@@ -68,4 +68,83 @@ final class DatabasePoolTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("is closed"), "\(error)")
         }
     }
+
+    /// A read waiting for a free reader is answered with CancellationError as soon as its task is
+    /// cancelled, without waiting for the read that holds the reader; its body never runs, and
+    /// the next read gets the reader when it is free.
+    func testACancelledWaiterIsAnsweredAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"), maximumReaders: 1)
+        try await pool.write { db in try db.execute(sql: "create table t(a); insert into t values (1)") }
+        let holding = Atomic<Bool>(false), release = DispatchSemaphore(value: 0), ran = Atomic<Bool>(false)
+        let holder = Task {
+            try await pool.read { db -> Int in
+                holding.store(true, ordering: .sequentiallyConsistent)
+                release.wait()
+                return try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1
+            }
+        }
+        while !holding.load(ordering: .sequentiallyConsistent) { try await Task.sleep(nanoseconds: 1_000_000) }
+        let waiter = Task {
+            try await pool.read { _ in ran.store(true, ordering: .sequentiallyConsistent) }
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let start = Date()
+        waiter.cancel()
+        do {
+            try await waiter.value
+            XCTFail("the cancelled read ran")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "answered at once, not when the reader was free")
+        XCTAssertFalse(ran.load(ordering: .sequentiallyConsistent))
+        release.signal()
+        let held = try await holder.value
+        XCTAssertEqual(held, 1)
+        // The permit the cancelled waiter never took is still there: the next reads go on.
+        let again = try await pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1 }
+        XCTAssertEqual(again, 1)
+        let synchronous = try await Task.detached {
+            try pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1 }
+        }.value
+        XCTAssertEqual(synchronous, 1)
+    }
+
+    /// The pool streams records from a reader, as the queue does, and the reader goes back when
+    /// the loop ends or breaks.
+    func testRecordsStreamFromAReader() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path("pool.sqlite"), maximumReaders: 1)
+        try await pool.write { db in
+            try db.execute(sql: "create table t(n integer, label text)")
+            for n in 1...500 { try db.execute(sql: "insert into t values (?, ?)", arguments: [n, "row \(n)"]) }
+        }
+        struct Labelled: Decodable, Sendable { var n: Int; var label: String }
+        var total = 0
+        for try await record in pool.records(Labelled.self, sql: "select n, label from t order by n") {
+            XCTAssertEqual(record.label, "row \(record.n)")
+            total += record.n
+        }
+        XCTAssertEqual(total, 500 * 501 / 2)
+        var taken: [Int] = []
+        for try await record in pool.records(Labelled.self, sql: "select n, label from t order by n desc") {
+            taken.append(record.n)
+            if taken.count == 3 { break }
+        }
+        XCTAssertEqual(taken, [500, 499, 498])
+        // With one reader, these reads go through only if the streams gave it back.
+        for _ in 0..<3 {
+            let count = try await pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1 }
+            XCTAssertEqual(count, 500)
+        }
+        do {
+            for try await _ in pool.records(Int.self, sql: "select label from t") {}
+            XCTFail("text decoded as Int")
+        } catch let error as RowDecodingError {
+            XCTAssertTrue("\(error)".contains("select label from t"), "\(error)")
+        }
+        let count = try await pool.read { db in try db.fetchOne(Int.self, sql: "select count(*) from t") ?? -1 }
+        XCTAssertEqual(count, 500)
+    }
 }

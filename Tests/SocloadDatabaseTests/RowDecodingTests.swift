@@ -105,9 +105,9 @@ final class RowDecodingTests: XCTestCase {
         struct Nomination: Decodable { var name: String; var agency: String }
         try withDatabase { db in
             XCTAssertThrowsError(try db.fetchAll(Nomination.self, sql: "select 'Ann' as name, 1 as votes")) { error in
-                XCTAssertEqual(error as? RowDecodingError,
+                XCTAssertEqual((error as? RowDecodingError)?.withoutStatement,
                                .missingColumn(column: "agency", availableColumns: ["name", "votes"], row: 0))
-                XCTAssertEqual("\(error)", "no column 'agency' in row 0; the columns are: 'name', 'votes'")
+                XCTAssertEqual("\(error)", "no column 'agency' in row 0; the columns are: 'name', 'votes' - while reading `select 'Ann' as name, 1 as votes`")
             }
         }
     }
@@ -117,26 +117,26 @@ final class RowDecodingTests: XCTestCase {
         try withDatabase { db in
             let sql = "select 'a' as name, 1 as votes union all select 'b', 'many'"
             XCTAssertThrowsError(try db.fetchAll(Vote.self, sql: sql)) { error in
-                XCTAssertEqual("\(error)", "column 'votes', row 1: cannot decode TEXT as Int")
+                XCTAssertEqual("\(error)", "column 'votes', row 1: cannot decode TEXT as Int - while reading `\(sql)`")
             }
             XCTAssertThrowsError(try db.fetchAll(Date.self, sql: "select 'yesterday' as day")) { error in
-                XCTAssertEqual("\(error)", "column 'day', row 0: cannot decode TEXT as Date (not an ISO-8601 date)")
+                XCTAssertEqual("\(error)", "column 'day', row 0: cannot decode TEXT as Date (not an ISO-8601 date) - while reading `select 'yesterday' as day`")
             }
             XCTAssertThrowsError(try db.fetchAll(String.self, sql: "select null as n")) { error in
-                XCTAssertEqual("\(error)", "column 'n', row 0: cannot decode NULL as String")
+                XCTAssertEqual("\(error)", "column 'n', row 0: cannot decode NULL as String - while reading `select null as n`")
             }
             XCTAssertThrowsError(try db.fetchAll(Bool.self, sql: "select 2 as b")) { error in
-                XCTAssertEqual("\(error)", "column 'b', row 0: cannot decode INTEGER as Bool (2 is neither 0 nor 1)")
+                XCTAssertEqual("\(error)", "column 'b', row 0: cannot decode INTEGER as Bool (2 is neither 0 nor 1) - while reading `select 2 as b`")
             }
             XCTAssertThrowsError(try db.fetchAll(Agency.self, sql: "select 'Treasury' as a")) { error in
                 XCTAssertTrue("\(error)".hasPrefix("column 'a', row 0: cannot decode TEXT as Agency"), "\(error)")
             }
             struct Holder: Decodable { var addr: Address }
             XCTAssertThrowsError(try db.fetchAll(Holder.self, sql: "select '{\"zip\":1}' as addr")) { error in
-                XCTAssertEqual("\(error)", "column 'addr', row 0: cannot decode TEXT as Address (invalid JSON for this type)")
+                XCTAssertEqual("\(error)", "column 'addr', row 0: cannot decode TEXT as Address (invalid JSON for this type) - while reading `select '{\"zip\":1}' as addr`")
             }
             XCTAssertThrowsError(try db.fetchAll(Decimal.self, sql: "select '12abc' as d")) { error in
-                XCTAssertEqual("\(error)", "column 'd', row 0: cannot decode TEXT as Decimal (not a decimal number)")
+                XCTAssertEqual("\(error)", "column 'd', row 0: cannot decode TEXT as Decimal (not a decimal number) - while reading `select '12abc' as d`")
             }
         }
     }
@@ -144,14 +144,14 @@ final class RowDecodingTests: XCTestCase {
     func testIntegerOverflowIsChecked() throws {
         try withDatabase { db in
             XCTAssertThrowsError(try db.fetchAll(Int8.self, sql: "select 128 as small")) { error in
-                XCTAssertEqual("\(error)", "column 'small', row 0: 128 does not fit in Int8")
+                XCTAssertEqual("\(error)", "column 'small', row 0: 128 does not fit in Int8 - while reading `select 128 as small`")
             }
             XCTAssertThrowsError(try db.fetchAll(UInt.self, sql: "select -1 as u")) { error in
-                XCTAssertEqual("\(error)", "column 'u', row 0: -1 does not fit in UInt")
+                XCTAssertEqual("\(error)", "column 'u', row 0: -1 does not fit in UInt - while reading `select -1 as u`")
             }
             XCTAssertEqual(try db.fetchAll(Int.self, sql: "select 3.0"), [3])
             XCTAssertThrowsError(try db.fetchAll(Int.self, sql: "select 3.5 as r")) { error in
-                XCTAssertEqual("\(error)", "column 'r', row 0: cannot decode REAL as Int (not a whole number)")
+                XCTAssertEqual("\(error)", "column 'r', row 0: cannot decode REAL as Int (not a whole number) - while reading `select 3.5 as r`")
             }
         }
     }

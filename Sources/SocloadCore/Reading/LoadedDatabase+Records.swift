@@ -46,7 +46,7 @@ extension LoadedDatabase {
         var results: [T] = []
         try read(statement, columns: { names = ColumnLookup(names: $0) }) { values in
             results.append(try RowDecoder.decode(type, values: values, columns: names, rowIndex: results.count,
-                                                 absentKeys: results.isEmpty ? absentKeys : nil))
+                                                 absentKeys: results.isEmpty ? absentKeys : nil, statement: statement.sql))
         }
         return results
     }

@@ -10,6 +10,17 @@ package struct RowDecoder: Decoder {
 
     /// Decodes `T` from the row: a single-value type (String, Int?, Date, a raw-value enum...) from
     /// the first column, a type with properties by column name.
+    /// A `RowDecodingError` names `statement` (the SQL read, which names the table) when given.
+    package static func decode<T: Decodable>(_ type: T.Type, values: [DatabaseValue], columns: ColumnLookup,
+                                     rowIndex: Int, absentKeys: AbsentKeyLog? = nil, statement: String?) throws -> T {
+        do {
+            return try decode(type, values: values, columns: columns, rowIndex: rowIndex, absentKeys: absentKeys)
+        } catch let error as RowDecodingError {
+            guard let statement else { throw error }
+            throw RowDecodingError.inStatement(statement, error)
+        }
+    }
+
     package static func decode<T: Decodable>(_ type: T.Type, values: [DatabaseValue], columns: ColumnLookup,
                                      rowIndex: Int, absentKeys: AbsentKeyLog? = nil) throws -> T {
         let decoder = RowDecoder(values: values, columns: columns, rowIndex: rowIndex, absentKeys: absentKeys)

@@ -8,6 +8,14 @@ public enum RowDecodingError: Error, CustomStringConvertible, Sendable, Equatabl
     case typeMismatch(column: String, row: Int, storedType: String, swiftType: String, detail: String?)
     /// An integer does not fit in the requested integer type.
     case integerOverflow(column: String, row: Int, value: String, swiftType: String)
+    /// One of the others, in the rows of this statement (its SQL, which names the table).
+    indirect case inStatement(String, RowDecodingError)
+
+    /// The error without the statement it happened in.
+    public var withoutStatement: RowDecodingError {
+        if case let .inStatement(_, error) = self { return error.withoutStatement }
+        return self
+    }
 
     public var description: String {
         switch self {
@@ -20,6 +28,9 @@ public enum RowDecodingError: Error, CustomStringConvertible, Sendable, Equatabl
             return text
         case let .integerOverflow(column, row, value, swiftType):
             return "column '\(column)', row \(row): \(value) does not fit in \(swiftType)"
+        case let .inStatement(sql, error):
+            let oneLine = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            return error.description + " - while reading `\(oneLine.count > 200 ? String(oneLine.prefix(200)) + "…" : oneLine)`"
         }
     }
 }
