@@ -24,9 +24,12 @@ public enum ISO8601Timestamp {
         bytes.count >= 10 && bytes[0] &- UInt8(ascii: "0") < 10 && bytes[4] == UInt8(ascii: "-")
     }
 
-    /// `2015-10-29T12:00:00Z`, with milliseconds only when the date has a fraction of a second.
+    /// `2015-10-29T12:00:00Z`, with a fraction only when the date has one: milliseconds when it
+    /// is whole milliseconds (`.250`), else microseconds (`.437562`), as a load stores
+    /// timestamps. A `Date` finer than that (`Date()` has about a tenth of a microsecond) is kept
+    /// to the nearest microsecond.
     public static func format(_ date: Date) -> String {
-        format(milliseconds: milliseconds(epochSeconds: date.timeIntervalSince1970))
+        format(microseconds: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()), zone: true)
     }
 
     /// The millisecond nearest to an instant given in seconds since 1970 (what a fixed

@@ -5,7 +5,8 @@ import SocloadCore
 /// values bound, names quoted. Each call is its own statement (its own transaction).
 ///
 ///     struct Agency: Codable { var id: Int64?; var name: String; var nominations: Int }
-///     try database.insert(Agency(id: nil, name: "State", nominations: 0), into: "agencies")
+///     let id = try database.insert(Agency(id: nil, name: "State", nominations: 0), into: "agencies")  // its identity id
+///     let labor = try database.findOrCreate(Agency(id: nil, name: "Labor", nominations: 0), in: "agencies", by: ["name"])
 ///     try database.upsert(Agency(id: nil, name: "State", nominations: 3), into: "agencies", by: ["name"])
 ///     try database.update(Agency(id: nil, name: "State", nominations: 4), in: "agencies", by: ["name"])
 ///     try database.delete(from: "agencies", matching: .equals("nominations", 0))
@@ -15,19 +16,47 @@ import SocloadCore
 /// `RecordWriteError`, as on SQLite; a primary key the record leaves nil (`id: nil`) is left to
 /// the column's default (an identity or serial), and kept by an upsert or update.
 extension PostgreSQLDatabase {
-    /// Inserts the record as a new row.
-    public func insert<T: Encodable>(_ record: T, into table: String) throws {
-        let (values, key) = try checkedValues(of: record, in: table)
+    /// Inserts the record as a new row; the new row's key when the table is keyed by one
+    /// integer column (an identity or serial the database filled in, as SQLite's row id), else nil.
+    @discardableResult
+    public func insert<T: Encodable>(_ record: T, into table: String) throws -> Int64? {
+        let (values, key, keyColumns) = try checkedValues(of: record, in: table)
         let inserted = values.filter { !(key.contains($0.column.lowercased()) && $0.value == .null) }
-        try write(inserted.isEmpty ? "INSERT INTO \(qualified(table)) DEFAULT VALUES"
-                  : "INSERT INTO \(qualified(table)) (\(Self.list(inserted))) VALUES (\(Self.placeholders(inserted.count)))",
-                  inserted.map(\.value))
+        let sql = inserted.isEmpty ? "INSERT INTO \(qualified(table)) DEFAULT VALUES"
+            : "INSERT INTO \(qualified(table)) (\(Self.list(inserted))) VALUES (\(Self.placeholders(inserted.count)))"
+        guard keyColumns.count == 1 else {
+            try write(sql, inserted.map(\.value))
+            return nil
+        }
+        let returned = try connection.value(sql + " RETURNING \(keyColumns[0].quotedDatabaseIdentifier)::text",
+                                            inserted.map(\.value).map(Self.parameterText))
+        return returned.flatMap { Int64($0) }
+    }
+
+    /// The row whose `keyColumns` hold the record's values (NULL matches NULL), decoded; when
+    /// there is none, the record is inserted and the new row is returned, with what the database
+    /// filled in (an identity id, a default), as SQLite's `Database.findOrCreate` does.
+    public func findOrCreate<T: Codable>(_ record: T, in table: String, by keyColumns: [String]) throws -> T {
+        let (values, _, primaryKey) = try checkedValues(of: record, in: table)
+        guard !keyColumns.isEmpty else { throw RecordWriteError.noKey(table: table) }
+        var matches: [RowFilter] = []
+        for column in keyColumns {
+            guard let value = values.first(where: { $0.column.lowercased() == column.lowercased() })?.value else {
+                throw RecordWriteError.keyNotInRecord(column: column, table: table)
+            }
+            matches.append(.equals(column, value))
+        }
+        if let found = try fetchAll(T.self, from: table, where: .all(matches), limit: 1).first { return found }
+        let id = try insert(record, into: table)
+        let created = try id.map { try fetchAll(T.self, from: table, where: .equals(primaryKey[0], $0), limit: 1) }
+            ?? fetchAll(T.self, from: table, where: .all(matches), limit: 1)
+        return created.first ?? record
     }
 
     /// Inserts the record, or updates the row whose `keyColumns` hold its values (which must be
     /// the table's key or unique together).
     public func upsert<T: Encodable>(_ record: T, into table: String, by keyColumns: [String]) throws {
-        let (values, key) = try checkedValues(of: record, in: table)
+        let (values, key, _) = try checkedValues(of: record, in: table)
         let inserted = values.filter { !(key.contains($0.column.lowercased()) && $0.value == .null) }
         let updates = try updated(values, keyColumns: keyColumns, primaryKey: key, table: table)
             .map { "\($0.column.quotedDatabaseIdentifier) = EXCLUDED.\($0.column.quotedDatabaseIdentifier)" }
@@ -45,7 +74,7 @@ extension PostgreSQLDatabase {
     /// matches NULL); the number of rows changed, 0 when none has that key.
     @discardableResult
     public func update<T: Encodable>(_ record: T, in table: String, by keyColumns: [String]) throws -> Int {
-        let (values, key) = try checkedValues(of: record, in: table)
+        let (values, key, _) = try checkedValues(of: record, in: table)
         let changed = try updated(values, keyColumns: keyColumns, primaryKey: key, table: table)
         guard !changed.isEmpty else { return 0 }
         let keyValues = keyColumns.map { name in values.first { $0.column.lowercased() == name.lowercased() }?.value ?? .null }
@@ -69,7 +98,7 @@ extension PostgreSQLDatabase {
     /// The record's values, each checked against its column, and the table's primary key
     /// (lowercased).
     private func checkedValues<T: Encodable>(of record: T, in table: String) throws
-        -> (values: [(column: String, value: DatabaseValue)], primaryKey: Set<String>) {
+        -> (values: [(column: String, value: DatabaseValue)], primaryKey: Set<String>, keyColumns: [String]) {
         let columns = try self.columns(of: table)
         guard !columns.isEmpty else { throw RecordWriteError.noSuchTable(table) }
         let declared = Dictionary(columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
@@ -83,7 +112,8 @@ extension PostgreSQLDatabase {
             }
             values[index].column = column.name
         }
-        return (values, Set(columns.filter { $0.keyPosition > 0 }.map { $0.name.lowercased() }))
+        let keyColumns = columns.filter { $0.keyPosition > 0 }.sorted { $0.keyPosition < $1.keyPosition }.map(\.name)
+        return (values, Set(keyColumns.map { $0.lowercased() }), keyColumns)
     }
 
     private func updated(_ values: [(column: String, value: DatabaseValue)], keyColumns: [String], primaryKey: Set<String>,

@@ -55,6 +55,24 @@ final class RecordWriteTests: XCTestCase {
                         .text(#"["a","b \"c\""]"#), .real(12.5)])
     }
 
+    /// A `Date` keeps its microseconds through SQLite's text: one on a microsecond reads back
+    /// equal, `Date()` (finer) reads back within half a microsecond.
+    func testADateKeepsItsMicroseconds() throws {
+        let db = try makeDatabase()
+        var record = sample()
+        record.nominated = Date(timeIntervalSince1970: 1_764_787_271.437562)
+        _ = try db.insert(record, into: "nominations")
+        XCTAssertEqual(try db.fetchRows(sql: "select nominated from nominations")[0].values, [.text("2025-12-03T18:41:11.437562Z")])
+        XCTAssertEqual(try db.fetchOne(Nomination.self, sql: "select * from nominations")?.nominated, record.nominated)
+        let now = Date()
+        record.name = "now"
+        record.nominated = now
+        _ = try db.insert(record, into: "nominations")
+        let read = try XCTUnwrap(db.fetchOne(Date.self, sql: "select nominated from nominations where name = 'now'"))
+        XCTAssertEqual(read.timeIntervalSince1970, now.timeIntervalSince1970, accuracy: 0.000_000_6)
+        XCTAssertEqual(try db.fetchOne(Date.self, sql: "select nominated from nominations where name = 'now'"), read, "stable")
+    }
+
     func testUpsertUpdatesByTheKeyAndANilOptionalClearsItsColumn() throws {
         let db = try makeDatabase()
         try db.upsert(sample(), into: "nominations", by: ["name"])

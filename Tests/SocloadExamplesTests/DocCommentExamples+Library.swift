@@ -33,7 +33,11 @@ extension DocCommentExamples {
         let database = PostgreSQLDatabase(connection: connection, schema: "public")
         // PostgreSQLDatabase.insert, upsert, update, delete
         struct Agency: Codable { var id: Int64?; var name: String; var nominations: Int }
-        try database.insert(Agency(id: nil, name: "State", nominations: 0), into: "agencies")
+        let id = try database.insert(Agency(id: nil, name: "State", nominations: 0), into: "agencies")  // its identity id
+        let labor = try database.findOrCreate(Agency(id: nil, name: "Labor", nominations: 0), in: "agencies", by: ["name"])
+        XCTAssertEqual(id, 1)
+        XCTAssertEqual(labor.id, 2)
+        try database.delete(from: "agencies", matching: .equals("name", "Labor"))
         try database.upsert(Agency(id: nil, name: "State", nominations: 3), into: "agencies", by: ["name"])
         try database.update(Agency(id: nil, name: "State", nominations: 4), in: "agencies", by: ["name"])
         XCTAssertEqual(try database.fetchAll(Int.self, SQLFragment(sql: "SELECT nominations FROM agencies")), [4])

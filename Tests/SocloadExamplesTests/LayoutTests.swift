@@ -5,6 +5,27 @@ import XCTest
 /// The layout the README draws, checked against the code: the targets' dependencies and the
 /// modules each library imports.
 final class LayoutTests: XCTestCase {
+    /// The README's `Package.swift` lines for an app name this package and its products as
+    /// `Package.swift` does, so a new user does not guess them from an error.
+    func testTheREADMEsDependencyLinesNameThePackageAndItsProducts() throws {
+        let root = Fixtures.packageRoot
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let packageName = try XCTUnwrap(manifest.range(of: "name: \"").map { manifest[$0.upperBound...].prefix { $0 != "\"" } })
+        let products = manifest.components(separatedBy: ".library(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let named = readme.components(separatedBy: ".product(name: \"").dropFirst().map { rest -> (String, String) in
+            let product = String(rest.prefix { $0 != "\"" })
+            let package = rest.components(separatedBy: "package: \"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) } ?? ""
+            return (product, package)
+        }
+        XCTAssertGreaterThanOrEqual(named.count, 3)
+        for (product, package) in named {
+            XCTAssertEqual(package, String(packageName), product)
+            XCTAssertTrue(products.contains(product), "\(product) is no library product of Package.swift (\(products))")
+        }
+        XCTAssertTrue(readme.contains(".package(path: \"../socload\")"))
+    }
+
     /// The README's layout table says what each library depends on exactly as `Package.swift`
     /// declares it, so the drawing cannot drift from the code.
     func testTheREADMEsLayoutTableIsThePackagesDependencies() throws {

@@ -24,9 +24,11 @@ final class RecordWriteOnPostgreSQLTests: PostgreSQLTestCase {
             """)
         let db = PostgreSQLDatabase(connection: connection, schema: "public")
         let founded = Date(timeIntervalSince1970: 1_000_000_000)
-        try db.insert(Agency(id: nil, name: "State", nominations: 3, active: true, founded: founded, budget: Decimal(string: "12.50")),
-                      into: "agencies")
-        try db.insert(Agency(id: nil, name: "Défense", nominations: 0, active: false, founded: nil, budget: nil), into: "agencies")
+        // insert returns the identity id the database gave, as SQLite's returns the row id.
+        XCTAssertEqual(try db.insert(Agency(id: nil, name: "State", nominations: 3, active: true, founded: founded,
+                                            budget: Decimal(string: "12.50")), into: "agencies"), 1)
+        XCTAssertEqual(try db.insert(Agency(id: nil, name: "Défense", nominations: 0, active: false, founded: nil, budget: nil),
+                                     into: "agencies"), 2)
         try db.upsert(Agency(id: nil, name: "State", nominations: 4, active: true, founded: founded, budget: nil), into: "agencies",
                       by: ["name"])
         try db.upsert(Agency(id: nil, name: "Labor", nominations: 0, active: true, founded: nil, budget: 7), into: "agencies", by: ["name"])
@@ -59,5 +61,23 @@ final class RecordWriteOnPostgreSQLTests: PostgreSQLTestCase {
             XCTAssertTrue(error is SelectError, "\(error)")
         }
         XCTAssertEqual(try db.count(in: "agencies"), 2, "nothing written by the refused calls")
+
+        // findOrCreate, as on SQLite: the existing row, else the new one with its identity id.
+        let found = try db.findOrCreate(Agency(id: nil, name: "State", nominations: 99, active: false, founded: nil, budget: nil),
+                                        in: "agencies", by: ["name"])
+        XCTAssertEqual(found, Agency(id: 1, name: "State", nominations: 4, active: true, founded: founded, budget: nil))
+        let precise = Date(timeIntervalSince1970: 1_764_787_271.437562)
+        let created = try db.findOrCreate(Agency(id: nil, name: "Treasury", nominations: 1, active: true, founded: precise, budget: 2),
+                                          in: "agencies", by: ["name"])
+        XCTAssertEqual(created, Agency(id: 5, name: "Treasury", nominations: 1, active: true, founded: precise, budget: 2),
+                       "the id the database gave (3 went to the upsert that found State, 4 to Labor), the date to the microsecond")
+        XCTAssertEqual(try db.findOrCreate(created, in: "agencies", by: ["name"]), created)
+        XCTAssertEqual(try db.count(in: "agencies"), 3)
+        // A table keyed by no integer column: insert returns nil.
+        try connection.execute("CREATE TABLE codes (code text PRIMARY KEY, label text)")
+        struct Code: Codable, Equatable { var code: String; var label: String? }
+        XCTAssertNil(try db.insert(Code(code: "A", label: nil), into: "codes"))
+        XCTAssertEqual(try db.findOrCreate(Code(code: "A", label: "other"), in: "codes", by: ["code"]), Code(code: "A", label: nil))
+        XCTAssertEqual(try db.findOrCreate(Code(code: "B", label: "b"), in: "codes", by: ["code"]), Code(code: "B", label: "b"))
     }
 }
