@@ -146,6 +146,13 @@ final class SQLiteTableWriter: TableWriter {
         }
         let previousCopy = Self.previousCopy(of: table.name)
         try comparison?.compare(newTable: quotedTable, oldTable: keepsPreviousCopy ? previousCopy.quotedDatabaseIdentifier : nil)
+        // A copy that references lookup rows goes now: a prune may delete rows it still points
+        // at, and nothing socload keeps may fail `PRAGMA foreign_key_check`.
+        if keepsPreviousCopy, try db.fetchOne(Int.self, sql: "SELECT count(*) FROM pragma_foreign_key_list(?)",
+                                              arguments: [previousCopy]) ?? 0 > 0 {
+            try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE \(previousCopy.quotedDatabaseIdentifier)") }
+            keepsPreviousCopy = false
+        }
         if keepsPreviousCopy {
             // Its indexes and triggers go now: their names are the new copy's.
             for object in try db.fetchAll(String.self, sql: "SELECT type || ' ' || name FROM sqlite_schema WHERE tbl_name = ? "

@@ -48,6 +48,37 @@ final class LookupIntegrityTests: XCTestCase {
             """, db: db)
     }
 
+    /// What socload keeps beside a table (the copy a refresh replaced, for its change log) never
+    /// fails a foreign-key check: after a refresh and a delete that prunes lookup rows, SQLite's
+    /// `foreign_key_check` and `integrity_check` find nothing.
+    func testNothingKeptFailsAForeignKeyCheckAfterAPrune() throws {
+        let db = directory.path("pruned.sqlite")
+        try succeed(["fetch", dataset, "--extract", "agency+count+prune", "--quiet"], db: db)
+        // A refresh that changes rows (one nomination moved to a new agency): the change log
+        // reads the old rows, and the copy they were in must not outlive them with its references.
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dataset))) as? [String: Any])
+        let columns = try XCTUnwrap(((document["meta"] as? [String: Any])?["view"] as? [String: Any])?["columns"] as? [[String: Any]])
+        let agency = try XCTUnwrap(columns.firstIndex { $0["fieldName"] as? String == "agency" })
+        var rows = try XCTUnwrap(document["data"] as? [[Any]])
+        rows[0][agency] = "Zeta Office"
+        let path = directory.path("n5m4-mism.json")
+        let text = "{\"meta\":" + String(decoding: try JSONSerialization.data(withJSONObject: try XCTUnwrap(document["meta"])), as: UTF8.self)
+            + ",\"data\":" + String(decoding: try JSONSerialization.data(withJSONObject: rows), as: UTF8.self) + "}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let refresh = try succeed(["fetch", path, "--table", "n5m4_mism"], db: db)
+        XCTAssertTrue(refresh.stderr.contains("Refreshed n5m4_mism: 0 added, 1 changed, 0 removed, 299 unchanged"), refresh.stderr)
+        XCTAssertEqual(try csv("select count(*) from agency where agency = 'Zeta Office'", db: db), ["1"])
+        // The user deletes every row of an agency: the prune trigger deletes the agency.
+        let gone = try XCTUnwrap(try csv("select agency from agency where agency <> 'Zeta Office' order by agency limit 1", db: db).first)
+        try write("delete from n5m4_mism where agency_id = (select agency_id from agency where agency = '\(gone)')", db: db)
+        XCTAssertEqual(try csv("select count(*) from agency where agency = '\(gone)'", db: db), ["0"], "pruned")
+        XCTAssertEqual(try csv("select count(*) from pragma_foreign_key_check", db: db), ["0"])
+        XCTAssertEqual(try csv("pragma integrity_check", db: db), ["ok"])
+        // The changes are still there to read.
+        let changes = try succeed(["changes", "n5m4_mism", "--format", "csv"], db: db).stdout
+        XCTAssertTrue(changes.contains(",changed,") && changes.contains(",agency_id,"), changes)
+    }
+
     func testAnExistingTableServesAsALookupOnlyWithALookupsShape() throws {
         for (db, isPostgreSQL, keep) in try databases() {
             _ = keep

@@ -97,7 +97,7 @@ final class RowsJSONReaderTests: XCTestCase {
              "row 1 (byte 40): malformed JSON: unexpected ']' at byte 45"),
             (#"{"meta":{"view":{"columns":[]}},"data":[{"a":1}]}"#,
              "malformed JSON at byte 40: expected a row array, found '{'"),
-            ("[]", "malformed JSON at byte 0: expected '{', found '['"),
+            ("[]", RowsJSONError.arrayOfRecords.description),
             (#"{"meta":{"view":{"columns":[]}},"data":[]} extra"#,
              "malformed JSON at byte 43: expected the end of the document, found 'e'"),
         ]

@@ -74,6 +74,7 @@ public final class RowChangeTracker: PreviousCopyComparing {
                 try sql.execute(log.createStatement, [])
                 for statement in statements.logStatements(newTable: newTable, newColumns: table.storedColumns.map(\.name),
                                                           oldTable: oldTable, oldColumns: previous.storedColumns.map(\.name),
+                                                          renamed: table.renamedColumns(since: previous),
                                                           distributed: table.distributionColumn != nil) {
                     try sql.execute(statement, [.text(table.name), .text(refreshedAt)])
                 }

@@ -4,7 +4,8 @@
 ///
 /// The content hash is the same in every process and on every run (unlike Swift's `Hasher`),
 /// ignores the order of the columns and the columns that are NULL (so a column added empty, or
-/// kept NULL by `--on-schema-change evolve`, changes no row), and leaves out the portal's own
+/// kept NULL by `--on-schema-change evolve`, changes no row), knows a column by the name it was
+/// first loaded under (`PlanColumn.fingerprintName`: a rename changes no row), and leaves out the portal's own
 /// bookkeeping (`_id`, `_created_at`, `_updated_at`, `_version`): a row re-issued under a new
 /// id with the same values has the same hash.
 public struct RowFingerprinter: Sendable {
@@ -25,7 +26,7 @@ public struct RowFingerprinter: Sendable {
             if case .rowIdentifier = column.source { return nil }
             if Self.bookkeepingColumns.contains(column.name.lowercased()) { return nil }
             var hasher = StableHasher(seed: 0x736f_636c_6f61_6421)
-            var name = column.name
+            var name = column.fingerprintName ?? column.name
             name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             return (position, hasher.finalize())
         }

@@ -104,6 +104,9 @@ public struct PlanColumn: Sendable, Codable, Equatable {
     /// For a `.geometry` column, the one kind of shape its values are (a Socrata `multipolygon`
     /// column's); nil: any, or not a geometry.
     public var geometryKind: Geometry.Kind?
+    /// The name the column's values are fingerprinted under when a rename gave the column a new
+    /// one (nil: its name), so a rename alone changes no row (`keepingFingerprintNames(of:changes:)`).
+    public var fingerprintName: String?
 
     public init(name: String, type: LogicalType, source: ColumnSource) {
         self.name = name

@@ -109,14 +109,16 @@ public struct RowChangeSQL {
     /// `newTable` / `oldTable` are the two copies (relations as the dialect names them) with
     /// their stored columns; bind the table's name and the refresh's time.
     /// `distributed`: the table is spread over a Citus cluster.
+    /// `renamed`: old columns that have another name in the new copy (old name → new name); the
+    /// old values are logged under the new names, so a changed row lists only what changed.
     public func logStatements(newTable: String, newColumns: [String], oldTable: String, oldColumns: [String],
-                              distributed: Bool = false) -> [String] {
+                              renamed: [String: String] = [:], distributed: Bool = false) -> [String] {
         guard isKeyed else { return [] }
         let log = dialect.table(RowChangeLog.tableName)
         let insert = "INSERT INTO \(log) (\"table_name\", \"refreshed_at\", \"kind\", \"row_key\", \"old_values\", \"new_values\") "
         let head = "SELECT CAST(\(dialect.placeholder(1)) AS TEXT), CAST(\(dialect.placeholder(2)) AS TEXT), "
         func object(_ alias: String, _ columns: [String]) -> String {
-            dialect.jsonObject(columns.map { ($0, "\"\(alias)\".\($0.quotedDatabaseIdentifier)") })
+            dialect.jsonObject(columns.map { (alias == "p" ? renamed[$0] ?? $0 : $0, "\"\(alias)\".\($0.quotedDatabaseIdentifier)") })
         }
         let newKeyJSON = object("t", newKey)
         let oldKeyJSON = object("p", oldKey)

@@ -9,13 +9,15 @@ extension DatasetLoader {
         try planAndStamp(for: request, http: http, retry: retry, cancellation: cancellation).plan
     }
 
-    /// The plan a load would make now, and the source's `rowsUpdatedAt` (nil when it states
-    /// none): what `socload status` compares with the catalog, reading only metadata. With
+    /// The plan a load would make now, the source's `rowsUpdatedAt` (nil when it states none)
+    /// and its columns as the portal describes them (with their ids, which tell a rename): what
+    /// `socload status` compares with the catalog, reading only metadata. With
     /// `describedFirst`, a dataset on a portal is read from its description (`/api/views/ID.json`)
     /// rather than from the start of its rows.json, which a portal starts to send whole.
     public static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                     cancellation: LoadCancellation? = nil,
-                                    describedFirst: Bool = false) throws -> (plan: LoadPlan, rowsUpdatedAt: String?) {
+                                    describedFirst: Bool = false)
+        throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata]) {
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
         let api = try request.resolvedAPI()
         switch api {
@@ -25,7 +27,7 @@ extension DatasetLoader {
             let described = try describedFirst ? SocrataPortal(reference: request.reference).flatMap(loader.viewIfAvailable)
                 .map { SODARowLayout(view: $0, selectedFields: nil).view } : nil
             let view = try described ?? loader.readMetadata(request.reference)
-            return (try request.plan(for: view), view.rowsUpdatedAtText)
+            return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns)
         case .soda2, .soda3:
             guard let portal = SocrataPortal(reference: request.reference) else {
                 throw LoadError.unsupported("SODA needs a dataset id on a portal")
@@ -41,11 +43,12 @@ extension DatasetLoader {
                     throw LoadError.unsupported("the portal does not describe \(portal.datasetID) and its pages do not name "
                                                 + "their columns (X-SODA2-Fields): the plan is known only when rows arrive")
                 }
-                return (try request.plan(for: layout.view), nil)
+                return (try request.plan(for: layout.view), nil, layout.view.columns)
             }
             try view.requireTabular()
             let fields = request.query.select.map(SODARowLayout.fieldNames(inSelect:))
-            return (try request.plan(for: SODARowLayout(view: view, selectedFields: fields).view), view.rowsUpdatedAtText)
+            let layout = SODARowLayout(view: view, selectedFields: fields).view
+            return (try request.plan(for: layout), view.rowsUpdatedAtText, layout.columns)
         }
     }
 

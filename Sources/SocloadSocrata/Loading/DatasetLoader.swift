@@ -253,6 +253,8 @@ public final class DatasetLoader: @unchecked Sendable {
                                                                policy: state.schemaPolicy)
             state.notes += Self.notes(for: state.schemaChanges)
         }
+        // A renamed column's values keep the fingerprint they had: a rename alone changes no row.
+        if let previous { plan = plan.keepingFingerprintNames(of: previous, changes: state.schemaChanges) }
         state.writer = try replaceTable(&plan, previous: previous, transaction: transaction, state: state)
         if !rowsFollowThePlan, let writer = state.writer,
            let sources = ReshapingTableWriter.sources(for: plan.mainTable, arriving: arriving.mainTable) {

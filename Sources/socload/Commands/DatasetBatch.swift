@@ -53,6 +53,13 @@ enum DatasetBatch {
                 reportLock.withLock { report?(DatasetReport(dataset: entry.name, outcome: outcome)) }
                 return .done(outcome)
             } catch {
+                var error = error
+                // Whether the database file was created is the batch's to say, not one dataset's:
+                // another may create it before, or after, this one fails.
+                if entries.count > 1, var failure = error as? LoadFailure, failure.newDatabase != nil {
+                    failure.newDatabase = nil
+                    error = failure
+                }
                 let (message, code) = describe(error)
                 reportLock.withLock {
                     report?(DatasetReport(dataset: entry.name, error: message, exitCode: code))

@@ -64,7 +64,7 @@ struct StatusCommand: ParsableCommand {
                         context: CommandContext) throws -> [DatabaseValue] {
         let command = try FetchCommand.parsed(dataset.arguments)
         let request = try command.loadRequest(for: command.references.first ?? "", context: context)
-        let (plan, portalStamp) = try DatasetLoader.planAndStamp(
+        let (plan, portalStamp, portalColumns) = try DatasetLoader.planAndStamp(
             for: request, http: LoadSetup.httpOptions(appToken: command.network.appToken, context),
             retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
         let table = plan.mainTable.name
@@ -86,7 +86,7 @@ struct StatusCommand: ParsableCommand {
         let schema: String
         if let loaded = entry.plan {
             // The same comparison a load makes before --on-schema-change decides.
-            let changes = plan.schemaChanges(from: loaded, previousColumns: entry.columns, columns: [])
+            let changes = plan.schemaChanges(from: loaded, previousColumns: entry.columns, columns: portalColumns)
             schema = changes.isEmpty ? "same" : "changed"
             if !changes.isEmpty { note = ([note].compactMap { $0 } + changes.map(\.line)).joined(separator: "; ") }
         } else {

@@ -57,7 +57,7 @@ struct LockedRefresh {
             return .held
         }
         let request = try command.loadRequest(for: command.references.first ?? "", context: context)
-        let (plan, current) = try DatasetLoader.planAndStamp(
+        let (plan, current, _) = try DatasetLoader.planAndStamp(
             for: request, http: LoadSetup.httpOptions(appToken: command.network.appToken, context),
             retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
         guard current == version else {
