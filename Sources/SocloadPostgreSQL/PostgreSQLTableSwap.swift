@@ -88,6 +88,7 @@ struct PostgreSQLTableSwap {
         for index in ownedIndexes {
             try transaction.execute("ALTER INDEX \(transaction.qualified(index.temporary)) RENAME TO \(index.final.quotedDatabaseIdentifier)")
         }
+        var unpermitted: [String] = []
         for object in objects {
             do {
                 try transaction.execute("SAVEPOINT socload_user_object")
@@ -96,10 +97,20 @@ struct PostgreSQLTableSwap {
             } catch let error as PostgreSQLError where !error.isLockTimeout {
                 try transaction.execute("ROLLBACK TO SAVEPOINT socload_user_object")
                 try transaction.execute("RELEASE SAVEPOINT socload_user_object")
+                // A privilege this role lacks is no reason to lose what another role built:
+                // the whole load is refused (77), so it is all still there.
+                if error.sqlState == "42501" {
+                    unpermitted.append("\(object.description) (\(error.message))")
+                    continue
+                }
                 let note = "your \(object.description) on \(table.name) could not be rebuilt (\(error.message))"
                 if strict { throw LoadError.userObjectLost(note) }
                 notes.append(note + "; skipped")
             }
+        }
+        if !unpermitted.isEmpty {
+            throw PostgreSQLError(sqlState: "42501", message: "this role cannot rebuild \(unpermitted.shortList(limit: 3, separator: "; ")) "
+                                  + "on \(table.name): refresh as their owner (or a member of the owner's role)")
         }
         return notes
     }

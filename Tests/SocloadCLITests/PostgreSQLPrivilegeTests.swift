@@ -51,4 +51,52 @@ final class PostgreSQLPrivilegeTests: XCTestCase {
         let delete = try SocloadProcess.run(["query", "delete from n5m4_mism", "--write", "--db", reader])
         XCTAssertEqual(delete.status, 77, delete.stderr)
     }
+
+    /// A refresh by a role that can drop another role's view (it owns the schema) but cannot give
+    /// it back to its owner is refused: exit 77 naming the view, nothing changed; once the loader
+    /// is a member of the owner's role, the same refresh rebuilds the view as the owner's.
+    func testARefreshThatCannotRebuildAnotherRolesViewChangesNothing() throws {
+        let database = try TestPostgreSQL.makeDatabase()
+        let admin = try database.connect()
+        let (loader, analyst) = ("socload_loader_\(getpid())", "socload_analyst_\(getpid())")
+        for role in [loader, analyst] { _ = try? admin.execute("DROP OWNED BY \(role)") }
+        _ = try? admin.execute("DROP ROLE IF EXISTS \(loader)")
+        _ = try? admin.execute("DROP ROLE IF EXISTS \(analyst)")
+        defer {
+            _ = try? admin.execute("DROP SCHEMA IF EXISTS opendata CASCADE")
+            for role in [loader, analyst] {
+                _ = try? admin.execute("DROP OWNED BY \(role)")
+                _ = try? admin.execute("DROP ROLE IF EXISTS \(role)")
+            }
+        }
+        for statement in ["CREATE ROLE \(loader) LOGIN", "CREATE ROLE \(analyst) LOGIN", "CREATE SCHEMA opendata AUTHORIZATION \(loader)",
+                          "GRANT CONNECT ON DATABASE \(database.name) TO \(loader), \(analyst)"] {
+            _ = try admin.execute(statement)
+        }
+        var components = URLComponents(string: database.url)!
+        components.user = loader
+        let asLoader = ["--db", components.string!, "--schema", "opendata"]
+        let environment = ["SOCLOAD_DATASETS": Fixtures.datasetsDirectory.path]
+        let first = try SocloadProcess.run(["fetch", "n5m4-mism", "--quiet"] + asLoader, environment: environment)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        for statement in ["GRANT USAGE, CREATE ON SCHEMA opendata TO \(analyst)", "GRANT SELECT ON opendata.n5m4_mism TO \(analyst)",
+                          "SET ROLE \(analyst)",
+                          "CREATE VIEW opendata.dba_report AS SELECT agency, count(*) AS n FROM opendata.n5m4_mism GROUP BY agency",
+                          "RESET ROLE"] {
+            _ = try admin.execute(statement)
+        }
+        let owner = "SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'opendata.dba_report'::regclass"
+        let refused = try SocloadProcess.run(["fetch", "n5m4-mism", "--force", "--quiet"] + asLoader, environment: environment)
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("this role cannot rebuild view opendata.dba_report"), refused.stderr)
+        XCTAssertTrue(refused.stderr.hasSuffix("n5m4_mism was not changed\n"), refused.stderr)
+        XCTAssertEqual(try admin.value(owner), analyst, "the view is still there, still the analyst's")
+        XCTAssertEqual(try admin.value("SELECT sum(n)::text FROM opendata.dba_report"), "300")
+
+        _ = try admin.execute("GRANT \(analyst) TO \(loader)")
+        let rebuilt = try SocloadProcess.run(["fetch", "n5m4-mism", "--force", "--quiet"] + asLoader, environment: environment)
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertEqual(try admin.value(owner), analyst)
+        XCTAssertEqual(try admin.value("SELECT sum(n)::text FROM opendata.dba_report"), "300")
+    }
 }
