@@ -19,11 +19,15 @@ final class PostgreSQLLongNameTests: XCTestCase {
         XCTAssertEqual(try run(["load", document, "--table", long]).status, 0)
         for arguments in [["select", long, "--eq", "agency=State", "--format", "csv"], ["info", long], ["info", long, "--columns"],
                           ["schema", long, "--format", "csv"], ["verify", long], ["extract", long, "agency", "--count"],
-                          ["recount", long], ["select", long, "--eq", "agency.agency=State", "--format", "csv"]] {
+                          ["recount", long], ["select", long, "--eq", "agency.agency=State", "--format", "csv"],
+                          ["changes", long], ["info", long, "--refreshes"], ["info", long, "--changes"], ["info", long, "--dictionary"]] {
             let result = try run(arguments)
             XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
         }
         XCTAssertTrue(try run(["select", long, "--format", "csv", "--columns", "name", "--order", "name"]).stdout.hasPrefix("name\r\nAnn\r\nBo"))
+        XCTAssertEqual(try run(["load", document, "--table", long, "--mode", "append"]).status, 0)
+        XCTAssertTrue(try run(["select", long, "--format", "csv", "--columns", "name", "--order", "name"]).stdout
+            .hasPrefix("name\r\nAnn\r\nAnn\r\nBo\r\nBo"))
         XCTAssertEqual(try run(["drop", long]).status, 0)
         XCTAssertEqual(try run(["tables", "--format", "csv"]).stdout.contains("nominations_of"), false)
     }
