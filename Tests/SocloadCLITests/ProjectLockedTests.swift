@@ -79,6 +79,41 @@ final class ProjectLockedTests: XCTestCase {
         XCTAssertTrue(schema.stderr.contains("steady: the schema changed: a load now makes columns or a key of schema hash "), schema.stderr)
     }
 
+    /// A dataset whose source states no rowsUpdatedAt is held by its rows' content hash: the
+    /// database's copy with the locked hash is at the locked version; one without it fails alone,
+    /// naming the hash, and the other datasets still come to theirs.
+    func testADatasetWithoutAVersionStampIsLockedByItsContent() throws {
+        let steady = try ProjectRefreshTests.portal("lock-0003", rows: 10)
+        defer { steady.stop() }
+        let stampless = """
+            {"meta":{"view":{"id":"nost-0001","name":"No stamp","columns":[
+              {"id":1,"fieldName":"name","dataTypeName":"text"},{"id":2,"fieldName":"n","dataTypeName":"number"}]}},
+             "data":[["a","1"],["b","2"],["c","3"]]}
+            """
+        try Data(stampless.utf8).write(to: URL(fileURLWithPath: directory.path("nost-0001.rows.json")))
+        try writeProject([#"{"file": "nost-0001.rows.json", "name": "stampless"}"#,
+                          #"{"id": "lock-0003", "domain": "\#(steady.baseURL)", "name": "steady"}"#], cache: false)
+        XCTAssertEqual(try socload(["refresh", "--quiet"]).status, 0)
+        let held = try socload(["refresh", "--locked"])
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertTrue(held.stderr.contains("stampless  nost_0001: at the locked version, 3 rows"), held.stderr)
+
+        // The database's copy no longer has the locked rows: that dataset fails alone.
+        XCTAssertEqual(try socload(["query", "update nost_0001 set n = 9 where name = 'a'", "--write"]).status, 0)
+        removeDatabaseOf("lock_0003")
+        let refused = try socload(["refresh", "--locked"])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("stampless  failed (exit 65): its source states no rowsUpdatedAt, so the lock holds it "
+                                              + "by its content hash "), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("steady     lock_0003: loaded 10 rows"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Error: 1 of 2 datasets failed: stampless"), refused.stderr)
+    }
+
+    /// Drops one table, so that a locked refresh must load it again.
+    private func removeDatabaseOf(_ table: String) {
+        _ = try? socload(["drop", table])
+    }
+
     func testVerifyLockedNamesWhatDiffers() throws {
         let portal = try ProjectRefreshTests.portal("lock-0003", rows: 12)
         defer { portal.stop() }
@@ -114,7 +149,8 @@ final class ProjectLockedTests: XCTestCase {
         try writeProject(entries)
         let first = try socload(["refresh", "--quiet"])
         XCTAssertEqual(first.status, 0, first.stderr)
-        // Every export moves on (its rowsUpdatedAt one later); the one that states none cannot be locked.
+        // Every export moves on (its rowsUpdatedAt one later); the one that states none is held by
+        // its content hash, which a new database does not have: it alone fails, the others load.
         for (id, body) in bodies {
             let text = String(decoding: body, as: UTF8.self)
             guard let range = text.range(of: #""rowsUpdatedAt" : \d+"#, options: .regularExpression),
@@ -125,9 +161,12 @@ final class ProjectLockedTests: XCTestCase {
         let stamped = bodies.keys.filter { String(decoding: bodies[$0]!, as: UTF8.self).contains("\"rowsUpdatedAt\"") }.sorted()
         let unstamped = bodies.keys.filter { !stamped.contains($0) }.sorted()
         if let none = unstamped.first {
-            let refused = try socload(["refresh", "--locked"])
-            XCTAssertEqual(refused.status, 65, refused.stderr)
-            XCTAssertTrue(refused.stderr.contains("\(none): the lock records no version stamp"), refused.stderr)
+            let partial = try socload(["refresh", "--locked"])
+            XCTAssertEqual(partial.status, 65, partial.stderr)
+            XCTAssertTrue(partial.stderr.contains("Error: \(none): its source states no rowsUpdatedAt, so the lock holds it by its "
+                                                  + "content hash"), partial.stderr)
+            XCTAssertTrue(partial.stderr.contains("Error: \(unstamped.count) of \(bodies.count) datasets failed: "), partial.stderr)
+            XCTAssertEqual(try socload(["verify", "--locked"] + stamped).status, 0, "the others came to their locked versions")
         }
         let rebuilt = try socload(["refresh", "--locked", "--quiet"] + stamped)
         XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)

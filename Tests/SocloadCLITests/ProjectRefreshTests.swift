@@ -97,6 +97,40 @@ final class ProjectRefreshTests: XCTestCase {
         XCTAssertTrue(named.stderr.contains("--table names the table of one dataset"), named.stderr)
     }
 
+    /// A file entry is skipped while its size, modification time and bytes are those of its last
+    /// load; an edit (even one that keeps the size and the time) loads it again, as `--force` does.
+    func testAFileEntryIsSkippedWhileItIsTheSameFile() throws {
+        let bundled = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json")
+        let file = directory.path("local.json")
+        try FileManager.default.copyItem(atPath: bundled.path, toPath: file)
+        let project = try write(#"{"database": "files.sqlite", "datasets": [{"file": "local.json", "table": "local"}]}"#)
+        func refresh(_ extra: [String] = []) throws -> String {
+            let run = try SocloadProcess.run(["refresh", "--project", project] + extra)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return run.stderr
+        }
+        func status() throws -> String {
+            try SocloadProcess.run(["status", "--project", project, "--format", "csv"]).stdout
+        }
+        XCTAssertTrue(try refresh().contains("local: loaded 300 rows"))
+        let same = try status()
+        XCTAssertTrue(same.contains("local,local,unchanged,same,300"), same)
+        XCTAssertTrue(try refresh().contains("local: up to date, 300 rows"))
+        // The same size and time, another byte: loaded again.
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        let at = try XCTUnwrap(bytes.firstRange(of: Array("Ana Åström".utf8))).lowerBound
+        bytes[at] = UInt8(ascii: "E")
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: file)
+        let changed = try status()
+        XCTAssertTrue(changed.contains("local,local,changed,same,300"), changed)
+        let edited = try refresh()
+        XCTAssertTrue(edited.contains("local: loaded 300 rows (0 added, 1 changed, 0 removed, 299 unchanged)"), edited)
+        XCTAssertTrue(try refresh().contains("local: up to date, 300 rows"))
+        XCTAssertTrue(try refresh(["--force"]).contains("local: loaded 300 rows"))
+    }
+
     /// Every mistake in a project file names the file, the entry and the key, exits 78, and
     /// loads nothing.
     func testABrokenProjectFileSaysWhere() throws {

@@ -54,13 +54,19 @@ extension DatasetLoader {
     /// and request; nil when there is none (or `--force`).
     static func previousEntry(for request: LoadRequest, api: DatasetAPI,
                               lookup: (String) throws -> CatalogEntry?) throws -> CatalogEntry? {
-        guard !request.force, case .url = request.reference.location,
-              request.tableName != nil || request.reference.datasetID != nil else { return nil }
+        guard !request.force, request.tableName != nil || request.reference.datasetID != nil else { return nil }
         let table = request.targetTable(view: nil)
         guard let entry = try lookup(table), entry.tableName == table,
-              entry.requestSignature == request.signature(api: api),
-              entry.datasetID == request.reference.datasetID, entry.domain == request.reference.domain
-        else { return nil }
+              entry.requestSignature == request.signature(api: api) else { return nil }
+        switch request.reference.location {
+        case .url:
+            guard entry.datasetID == request.reference.datasetID, entry.domain == request.reference.domain else { return nil }
+        case .file:
+            // The same file (its signature, in `etag`, says whether it changed since).
+            guard entry.sourceURL == request.reference.displaySource, entry.etag?.hasPrefix(FileSignature.prefix) == true else {
+                return nil
+            }
+        }
         return entry
     }
 

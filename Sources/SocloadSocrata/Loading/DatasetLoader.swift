@@ -85,7 +85,7 @@ public final class DatasetLoader: @unchecked Sendable {
             state.keptChangeRefreshes = request.keptChangeRefreshes
             state.keepsHistory = request.keepsHistory
             let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
-            if let previous, let portal, try portalUnchanged(portal, since: previous, request: request, state: state) {
+            if let previous, try sourceUnchanged(portal, since: previous, request: request, state: state) {
                 return upToDate(previous, state: state)
             }
             switch api {
@@ -117,7 +117,7 @@ public final class DatasetLoader: @unchecked Sendable {
                 domain: request.reference.domain, name: view.name, sourceURL: state.source,
                 fetchedAt: state.refreshedAt, rowsUpdatedAt: view.rowsUpdatedAtText,
                 rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
-                etag: state.head?.etag, lastModified: state.head?.lastModified,
+                etag: try state.head?.etag ?? FileSignature.text(of: request.reference), lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
                 dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain))
@@ -148,8 +148,11 @@ public final class DatasetLoader: @unchecked Sendable {
     /// True when the portal's `rowsUpdatedAt` equals the one recorded at the last load. The view
     /// metadata read here (or before the load's turn, `prefetch`) is kept for the load itself.
     /// A download started before the turn was started because the dataset changed.
-    private func portalUnchanged(_ portal: SocrataPortal, since entry: CatalogEntry, request: LoadRequest,
+    /// A file is unchanged when its signature is the one recorded (`FileSignature`).
+    private func sourceUnchanged(_ portal: SocrataPortal?, since entry: CatalogEntry, request: LoadRequest,
                                  state: LoadState) throws -> Bool {
+        if case .file(let path) = request.reference.location { return try FileSignature.unchanged(path, since: entry.etag) }
+        guard let portal else { return false }
         let view: ViewMetadata?
         switch request.prefetched {
         case .download(_, let since)? where since == entry.fetchedAt: return false

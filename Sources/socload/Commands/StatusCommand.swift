@@ -74,9 +74,9 @@ struct StatusCommand: ParsableCommand {
         }
         let state: String
         var note: String?
-        if case .file = request.reference.location {
-            state = "unknown"
-            note = "a file is loaded again by every refresh"
+        if case .file(let path) = request.reference.location {
+            // A file's size, time and checksum at its last load are kept (`FileSignature`).
+            state = try FileSignature.unchanged(path, since: entry.etag) ? "unchanged" : "changed"
         } else if let portalStamp, let local = entry.rowsUpdatedAt {
             state = portalStamp == local ? "unchanged" : "changed"
         } else {

@@ -15,6 +15,8 @@ struct LockedRefresh {
         case fromSource
         /// From the cache's copy.
         case fromCache(String)
+        /// Not to be had, for this dataset alone (the others load): why.
+        case unavailable(String)
     }
 
     let project: ProjectFile
@@ -48,8 +50,14 @@ struct LockedRefresh {
             throw Difference(text: "not in the lock file (a refresh without --locked adds it)")
         }
         guard let version = locked.rowsUpdatedAt else {
-            throw Difference(text: "the lock records no version stamp (its source states no rowsUpdatedAt), so it cannot be "
-                             + "loaded again as it was")
+            // No version stamp to ask the source for: the lock holds it by its rows' content hash.
+            if let entry = try database?.entry(for: locked.table), entry.tableName == locked.table, entry.rowCount == locked.rowCount,
+               try database?.planTable(named: entry.tableName).map(TableContentHash.schema) == locked.schemaHash,
+               let database, try TableContentHash.rows(of: entry.tableName, in: database) == locked.contentHash {
+                return .held
+            }
+            return .unavailable("its source states no rowsUpdatedAt, so the lock holds it by its content hash \(locked.contentHash), "
+                                + "which the database's copy does not have: refresh it without --locked to take the source as it is now")
         }
         if let entry = try database?.entry(for: locked.table), entry.tableName == locked.table,
            entry.rowsUpdatedAt == version, entry.rowCount == locked.rowCount,
@@ -86,6 +94,7 @@ struct LockedRefresh {
             return DatasetOutcome(table: locked.table, result: "at the locked version, \(NumberText.grouped(locked.rowCount)) rows",
                                   wroteTable: false, status: "up_to_date")
         }
+        if case .unavailable(let reason) = way { throw CommandFailure(reason, exitCode: .dataError) }
         return try command.fetch(command.references.first ?? "", context: context, job: job) { request in
             request.expectedRowsUpdatedAt = locked.rowsUpdatedAt
             if case .fromCache(let path) = way {
