@@ -66,6 +66,7 @@ final class HelpAndUsageTests: XCTestCase {
               query                   Run one SQL statement and print its result.
               select                  Print the rows of a table that match conditions, without writing SQL.
               tables                  List the tables in the database with their row counts and their names as SQL needs them.
+              datasette               Print Datasette metadata for the database (hidden bookkeeping, lookup labels, titles and sources).
               schema                  Print a table's CREATE statement and its columns with their types.
               info                    Show where a loaded table came from: dataset, source, time, row count, columns.
               changes                 Show the rows refreshes added, removed and changed, with the changed columns' old and new values.
