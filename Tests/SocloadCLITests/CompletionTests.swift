@@ -91,6 +91,44 @@ final class CompletionTests: XCTestCase {
         }
     }
 
+    /// A command whose argument is a table completes the names of the tables of the database the
+    /// command would open: the one `--db` names, else the default in the working directory.
+    func testATableArgumentCompletesTheDatabasesTables() throws {
+        let directory = try TemporaryDirectory()
+        let here = directory.url
+        let datasets = ["--datasets", Fixtures.datasetsDirectory.path, "-q"]
+        XCTAssertEqual(try SocloadProcess.run(["fetch", "n5m4-mism"] + datasets, directory: here).status, 0)
+        let other = directory.path("other.sqlite")
+        XCTAssertEqual(try SocloadProcess.run(["fetch", "geo5-shps", "--db", other, "--extract", "park"] + datasets).status, 0)
+        let bin = SocloadProcess.executable.deletingLastPathComponent().path
+        let environment = "export PATH='\(bin)':\"$PATH\"; cd '\(here.path)'; "
+        let bash = directory.path("socload.bash")
+        try Data(try script("bash").utf8).write(to: URL(fileURLWithPath: bash))
+        func bashComplete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let run = try ChildProcess.run("/bin/bash", ["-c", environment + "source '\(bash)'; COMP_WORDS=(\(quoted)); "
+                                                         + "COMP_CWORD=\(words.count - 1); _socload; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return run.stdout.split(separator: "\n").map(String.init).sorted()
+        }
+        XCTAssertEqual(try bashComplete(["socload", "select", ""]), ["n5m4_mism"])
+        XCTAssertEqual(try bashComplete(["socload", "info", "--db", other, ""]), ["geo5_shps", "park"])
+        XCTAssertEqual(try bashComplete(["socload", "verify", "--db=\(other)", "p"]), ["park"])
+        guard try shellPresent("/usr/bin/fish") else { throw XCTSkip("fish is not installed") }
+        let fish = directory.path("socload.fish")
+        try Data(try script("fish").utf8).write(to: URL(fileURLWithPath: fish))
+        let run = try ChildProcess.run("/usr/bin/fish", ["--no-config", "-c", "set -x PATH '\(bin)' $PATH; cd '\(here.path)'; "
+                                                         + "source '\(fish)'; complete -C 'socload schema --db \(other) '"])
+        XCTAssertEqual(run.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted(), ["geo5_shps", "park"])
+        guard try shellPresent("/usr/bin/zsh") else { throw XCTSkip("zsh is not installed") }
+        let zsh = directory.path("_socload")
+        try Data(try script("zsh").utf8).write(to: URL(fileURLWithPath: zsh))
+        // zsh's completion needs a terminal; its table lister is checked as the function it is.
+        let listed = try ChildProcess.run("/usr/bin/zsh", ["-f", "-c", environment + "source '\(zsh)'; compadd() { print -l -- ${(P)2} }; "
+                                                          + "words=(select --db '\(other)' ''); CURRENT=4; _socload_tables"])
+        XCTAssertEqual(listed.stdout.split(separator: "\n").map(String.init).sorted(), ["geo5_shps", "park"], listed.stderr)
+    }
+
     func testAnUnknownShellIsAUsageError() throws {
         let run = try SocloadProcess.run(["completion", "tcsh"])
         XCTAssertEqual(run.status, 64)

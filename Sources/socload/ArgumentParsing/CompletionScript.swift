@@ -1,7 +1,8 @@
 /// `socload completion bash|zsh|fish`: a completion script made from the same command
 /// declarations (`CommandSpec`) as the help, so it never lists an option that is not there.
 /// It completes the commands, each command's options, the values of an option that takes one of
-/// a few (`--format`, `--api`, `--on-schema-change`...), and files where a value is a path.
+/// a few (`--format`, `--api`, `--on-schema-change`...), files where a value is a path, and
+/// the database's table names where an argument is a table (`select <table>`).
 enum CompletionScript {
     enum Shell: String, CaseIterable {
         case bash, zsh, fish
@@ -23,6 +24,13 @@ enum CompletionScript {
         if valueName == "shell" { return Shell.allCases.map(\.rawValue) }
         let words = valueName.split(separator: "|").map(String.init)
         return words.count > 1 && words.allSatisfy({ $0.allSatisfy { $0.isLetter || $0 == "-" } }) ? words : nil
+    }
+
+    /// True when the command's first argument is a table (`select <table>`, `info <table-or-id>`):
+    /// it completes the names of the tables of the database the command would open.
+    static func takesTable(_ command: CommandSpec) -> Bool {
+        guard let first = command.arguments.first?.name else { return false }
+        return first == "table" || first == "table-or-id"
     }
 
     /// True when the option's value is a file or directory.
@@ -50,7 +58,8 @@ enum CompletionScript {
                         if [[ "$cur" == -* ]]; then
                             COMPREPLY=($(compgen -W '\(options.joined(separator: " "))' -- "$cur"))
                         else
-                            COMPREPLY=($(compgen -f -- "$cur"))
+                            \(takesTable(command) ? "local IFS=$'\\n'; COMPREPLY=($(compgen -W \"$(_socload_tables)\" -- \"$cur\"))"
+                                : "COMPREPLY=($(compgen -f -- \"$cur\"))")
                         fi
                         ;;
 
@@ -59,6 +68,17 @@ enum CompletionScript {
         return """
             # bash completion for socload (socload completion bash). Load it with
             #   source <(socload completion bash)
+            # The tables of the database the command line names (--db, else the command's default).
+            _socload_tables() {
+                local db=() i
+                for ((i = 2; i < COMP_CWORD; i++)); do
+                    case "${COMP_WORDS[i]}" in
+                        --db) db=(--db "${COMP_WORDS[i+1]}") ;;
+                        --db=*) db=(--db "${COMP_WORDS[i]#--db=}") ;;
+                    esac
+                done
+                socload tables "${db[@]}" --format tsv 2>/dev/null | tail -n +2 | cut -f1
+            }
             _socload() {
                 local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
                 if [[ $COMP_CWORD -eq 1 ]]; then
@@ -96,7 +116,7 @@ enum CompletionScript {
                 let action = choices(of: option).map { "(\($0.joined(separator: " ")))" } ?? (takesPath(option) ? "_files" : " ")
                 return "'\(repeatable)--\(option.name)=[\(help)]:\(zshText(valueName)):\(action)'"
             }
-            specs.append("'*:argument:_files'")
+            specs.append(takesTable(command) ? "'1:table:_socload_tables'" : "'*:argument:_files'")
             cases += "        \(command.name))\n            _arguments \\\n                "
                 + specs.joined(separator: " \\\n                ") + "\n            ;;\n"
         }
@@ -104,6 +124,17 @@ enum CompletionScript {
             #compdef socload
             # zsh completion for socload (socload completion zsh): save it as _socload in a
             # directory of your $fpath, or load it with  source <(socload completion zsh)
+            # The tables of the database the command line names (--db, else the command's default).
+            _socload_tables() {
+                local -a db tables
+                local i
+                for (( i = 1; i < CURRENT; i++ )); do
+                    [[ $words[i] == --db ]] && db=(--db $words[i+1])
+                    [[ $words[i] == --db=* ]] && db=(--db ${words[i]#--db=})
+                done
+                tables=(${(f)"$(socload tables $db --format tsv 2>/dev/null | tail -n +2 | cut -f1)"})
+                compadd -a tables
+            }
             _socload() {
                 local -a commands
                 commands=(
@@ -141,6 +172,19 @@ enum CompletionScript {
             "# fish completion for socload (socload completion fish): save it as",
             "# ~/.config/fish/completions/socload.fish, or load it with  socload completion fish | source",
             "complete -c socload -f",
+            "# The tables of the database the command line names (--db, else the command's default).",
+            "function __socload_tables",
+            "    set -l tokens (commandline -opc)",
+            "    set -l db",
+            "    for i in (seq (count $tokens))",
+            "        if test \"$tokens[$i]\" = --db; and test $i -lt (count $tokens)",
+            "            set db --db $tokens[(math $i + 1)]",
+            "        else if string match -q -- '--db=*' $tokens[$i]",
+            "            set db --db (string replace -- '--db=' '' $tokens[$i])",
+            "        end",
+            "    end",
+            "    socload tables $db --format tsv 2>/dev/null | tail -n +2 | cut -f1",
+            "end",
         ]
         for command in commands {
             lines.append("complete -c socload -n '__fish_use_subcommand' -a \(command.name) -d '\(fishText(command.abstract))'")
@@ -160,7 +204,11 @@ enum CompletionScript {
                 }
                 lines.append(line + " -d '\(fishText(option.help))'")
             }
-            if !command.arguments.isEmpty { lines.append("complete -c socload \(condition) -F") }
+            if takesTable(command) {
+                lines.append("complete -c socload \(condition) -a '(__socload_tables)' -d table")
+            } else if !command.arguments.isEmpty {
+                lines.append("complete -c socload \(condition) -F")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
