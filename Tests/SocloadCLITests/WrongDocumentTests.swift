@@ -69,6 +69,20 @@ final class WrongDocumentTests: XCTestCase {
         XCTAssertEqual(rows.stdout, "a\r\n1\r\n")
     }
 
+    /// A file read as CSV only because it does not start with `[` or `{` says so when it fails.
+    func testAFileTakenForCSVByItsFirstByteSaysSo() throws {
+        let notes = try write(Array("hello world\nthis, is a line, with commas\nx\n".utf8), "notes.txt")
+        let run = try SocloadProcess.run(["load", notes, "--db", db])
+        XCTAssertEqual(run.status, 65)
+        XCTAssertEqual(run.stderr, "Error: \(notes): line 2: 3 fields where the header has 1 (read as CSV: it does not start with "
+                       + "[ or {; --csv, --tsv or a .json name say what it is); \(db!) was not created\n")
+        // Named as CSV, the file says what it is: no note.
+        let named = try write(Array("a\n1,2\n".utf8), "named.csv")
+        let csv = try SocloadProcess.run(["load", named, "--db", db])
+        XCTAssertEqual(csv.status, 65)
+        XCTAssertFalse(csv.stderr.contains("read as CSV"), csv.stderr)
+    }
+
     func testADatasetIDAnywhereInTheFileNameNamesTheTable() throws {
         guard let shared = Fixtures.sharedDatasets else { throw XCTSkip("../shared/datasets is absent") }
         let page = shared.appendingPathComponent("data.cityofchicago.org__zidz-sdfj__resource-v2.json").path

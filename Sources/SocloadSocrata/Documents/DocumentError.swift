@@ -26,6 +26,8 @@ public enum DocumentError: CategorizedError, Equatable {
     case utf16
     /// No document of records: a saved HTTP response, an HTML page, ...
     case foreign(ForeignDocument)
+    /// What went wrong reading a document taken for CSV because it does not start with `[` or `{`.
+    case readAsCSV(detail: String)
     /// `--metadata` describes none of the records' data fields (these): not their description.
     case notDescribed(fields: [String], metadata: String)
     /// One of the others, in the file (or URL) it was found in.
@@ -62,6 +64,8 @@ public enum DocumentError: CategorizedError, Equatable {
             return "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8 to load it"
         case .emptyCSV:
             return "the CSV file is empty: expected a first line naming the columns (or data, with --no-header)"
+        case let .readAsCSV(detail):
+            return detail + " (read as CSV: it does not start with [ or {; --csv, --tsv or a .json name say what it is)"
         case let .foreign(document):
             return "is " + document.description
         case let .notDescribed(fields, metadata):

@@ -80,6 +80,23 @@ struct DocumentRecordSource: Sendable {
         return CSVRecordReader(dialect: dialect, delimiter: delimiter, naming: naming, handle)
     }
 
+    /// Runs `body` (the first pass over a document); an error it throws about the records of a
+    /// document taken for CSV only by its first byte says so, since such a file is often not
+    /// meant as CSV at all (a text file, a log, a saved page).
+    static func sayingWhyCSV<T>(_ request: DocumentLoadRequest, path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error where request.format == nil && DocumentFormat.named(request.source) == nil {
+            switch error {
+            case DocumentError.foreign, DocumentError.utf16, DocumentError.emptyCSV: throw error
+            case is DocumentError, LoadError.noColumns: break
+            default: throw error
+            }
+            guard case .csv = sniff(try head(of: path)) else { throw error }
+            throw DocumentError.readAsCSV(detail: "\(error)")
+        }
+    }
+
     /// JSON starts with `[` or `{` (after a byte order mark and white space); anything else is CSV.
     static func sniff(_ head: [UInt8]) -> DocumentFormat {
         var bytes = head[...]

@@ -27,9 +27,13 @@ extension DatasetLoader {
             let spool = try DocumentSpool.open(request.source, http: http, retry: retry, cancellation: cancellation,
                                                onRetry: retryNotice, onSpool: onSpool, onBytes: { _ in })
             defer { spool.close() }
-            let described = try documentView(request, spool: spool)
-            var notes: [String] = []
-            var plan = try documentPlan(request, described: described, notes: &notes)
+            let (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(request, path: spool.path) {
+                let described = try documentView(request, spool: spool)
+                var notes: [String] = []
+                return (described, try documentPlan(request, described: described, notes: &notes), notes)
+            }
+            var notes = plannedNotes
+            var plan = planned
             if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
             try destination.columnLimit?.check(plan)
             let columnsJSON = described.view?.columnsJSON ?? "[]"
