@@ -245,6 +245,9 @@ public final class RowsJSONReader {
         case .metadata:
             try MetadataSyntax.validate(captured, base: captureStart, label: "meta", watched: MetadataSyntax.rowsJSONMeta)
             let view = try Self.decodeMetadata(captured)
+            // The metadata's bytes go now: rows are far smaller, and a description of 100 MB
+            // must not be held twice for the whole load.
+            captured = []
             metadata = view
             state = .afterMember
             try onMetadata(view)
@@ -270,7 +273,12 @@ public final class RowsJSONReader {
 
     private static func decodeMetadata(_ bytes: [UInt8]) throws -> ViewMetadata {
         do {
-            return try JSONDecoder().decode(MetaEnvelope.self, from: Data(bytes)).view
+            // Read in place: no second copy of the bytes.
+            return try bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { throw RowsJSONError.missingMetadata }
+                let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
+                return try JSONDecoder().decode(MetaEnvelope.self, from: data).view
+            }
         } catch DecodingError.keyNotFound {
             throw RowsJSONError.missingMetadata
         } catch let error as DecodingError {
