@@ -114,6 +114,14 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(try bashComplete(["socload", "select", ""]), ["n5m4_mism"])
         XCTAssertEqual(try bashComplete(["socload", "info", "--db", other, ""]), ["geo5_shps", "park"])
         XCTAssertEqual(try bashComplete(["socload", "verify", "--db=\(other)", "p"]), ["park"])
+        // As bash really calls it: the words split at = (COMP_WORDS), the line whole (COMP_LINE).
+        let line = "socload info --db=\(other) "
+        let split = try ChildProcess.run("/bin/bash", ["-c", environment + "source '\(bash)'; COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
+                                                      + "COMP_WORDS=(socload info --db = '\(other)' ''); COMP_CWORD=5; _socload; "
+                                                      + "printf '%s\\n' \"${COMPREPLY[@]}\""])
+        XCTAssertEqual(split.stdout.split(separator: "\n").map(String.init).sorted(), ["geo5_shps", "park"], split.stderr)
+        // A path option completes files, not the words of its value name.
+        XCTAssertEqual(try bashComplete(["socload", "select", "--db", "oth"]), ["other.sqlite"])
         guard try shellPresent("/usr/bin/fish") else { throw XCTSkip("fish is not installed") }
         let fish = directory.path("socload.fish")
         try Data(try script("fish").utf8).write(to: URL(fileURLWithPath: fish))

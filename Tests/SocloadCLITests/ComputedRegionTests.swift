@@ -83,5 +83,21 @@ final class ComputedRegionTests: XCTestCase {
                        ["earthquake_id,depth,computed_region_k83t_ady5", "usb000qd0j,635.78,"])
         let dictionary = try succeed(["info", "quakes", "--dictionary", "--format", "csv", "--db", db]).stdout
         XCTAssertTrue(dictionary.contains("computed_region_k83t_ady5,decimal,\(Self.region),Zip Codes,number"), dictionary)
+        // The load knows the dataset it holds, and that one row of it is not the dataset.
+        let info = try succeed(["info", "quakes", "--format", "json", "--db", db]).stdout
+        XCTAssertTrue(info.contains("\"dataset_id\":\"4tka-6guv\""), info)
+        let verify = try SocloadProcess.run(["verify", "quakes", "--db", db])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertTrue(verify.stderr.hasPrefix("Not comparable: quakes is not comparable with the portal's statistics: the document holds 1 row, the description counts"),
+                      verify.stderr)
+    }
+
+    /// Without a description the region is named the same way (its type inferred from the values).
+    func testAPageWithoutItsDescriptionNamesTheRegionTheSame() throws {
+        let page = directory.path("page.json")
+        try Data(#"[{"name": "a", ":@computed_region_k83t_ady5": "12345"}]"#.utf8).write(to: URL(fileURLWithPath: page))
+        let db = directory.path("plain.sqlite")
+        _ = try succeed(["load", page, "--table", "p", "--db", db])
+        XCTAssertEqual(try csv("SELECT computed_region_k83t_ady5 FROM p", db: db), ["computed_region_k83t_ady5", "12345"])
     }
 }

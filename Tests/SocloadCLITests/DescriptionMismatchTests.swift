@@ -38,6 +38,12 @@ final class DescriptionMismatchTests: XCTestCase {
                            "Warning: city_feature, common_name, longitude, latitude: fields of the records that "
                            + "\(file("koop-schools-view.json")) does not describe, not loaded")
             XCTAssertEqual(try csv("SELECT count(address) AS a FROM filtered", db: db), ["a", "82"])
+            // --strict makes the fields the description lacks an error, the table as it was.
+            let strict = try run(["load", file("koop-filtered-page.json"), "--metadata", file("koop-schools-view.json"),
+                                  "--table", "filtered", "--strict"], db: db)
+            XCTAssertEqual(strict.status, 65, strict.stderr)
+            XCTAssertTrue(strict.stderr.contains("city_feature, common_name, longitude, latitude: fields of the records that "), strict.stderr)
+            XCTAssertTrue(strict.stderr.hasSuffix("(--strict); filtered was not changed\n"), strict.stderr)
 
             // A page none of whose fields the description has: refused, the earlier table kept.
             let schools = try run(["load", file("koop-schools-page.json"), "--metadata", file("koop-schools-view.json"),

@@ -33,7 +33,7 @@ final class FreeSpaceTests: XCTestCase {
         let first = try SocloadProcess.run(["fetch", export, "--table", "t", "--db", db])
         XCTAssertEqual(first.status, 0, first.stderr)
         let before = try SocloadProcess.run(["query", "select count(*) as n, max(text) as m from t", "--db", db, "--format", "csv"]).stdout
-        let reload = try SocloadProcess.run(["fetch", export, "--table", "t", "--db", db])
+        let reload = try SocloadProcess.run(["fetch", export, "--table", "t", "--db", db, "--force"])
         XCTAssertEqual(reload.status, 74, reload.stderr)
         XCTAssertTrue(reload.stderr.hasPrefix("Error: not enough free space in \(mountPoint) for a new copy of t: it needs about "),
                       reload.stderr)

@@ -126,7 +126,7 @@ final class PostgreSQLCommandTests: XCTestCase {
         let fetched = try socload(["fetch", "n5m4-mism", "--distribute-by", "_id", "--quiet"])
         XCTAssertEqual(fetched.status, 0, fetched.stderr)
         // A refresh keeps the distribution.
-        XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet"]).status, 0)
+        XCTAssertEqual(try socload(["fetch", "n5m4-mism", "--quiet", "--force"]).status, 0)
         let calls = try database.connect().execute("SELECT table_name, distribution_column, rows_then FROM citus_calls").rows
         XCTAssertEqual(calls.count, 2)
         for call in calls {

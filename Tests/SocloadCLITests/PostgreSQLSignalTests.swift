@@ -51,7 +51,7 @@ extension PostgreSQLCommandTests {
         let holder = try database.connect()
         try holder.execute("BEGIN")
         try holder.execute("LOCK TABLE t IN ACCESS SHARE MODE")
-        try assertInterrupted(["fetch", dataset, "--table", "t", "--quiet"], by: SIGTERM, after: 1.5)
+        try assertInterrupted(["fetch", dataset, "--table", "t", "--quiet", "--force"], by: SIGTERM, after: 1.5)
         try holder.execute("ROLLBACK")
     }
 }

@@ -129,6 +129,18 @@ final class ProjectRefreshTests: XCTestCase {
         XCTAssertTrue(edited.contains("local: loaded 300 rows (0 added, 1 changed, 0 removed, 299 unchanged)"), edited)
         XCTAssertTrue(try refresh().contains("local: up to date, 300 rows"))
         XCTAssertTrue(try refresh(["--force"]).contains("local: loaded 300 rows"))
+        // Without a table, and a name with no dataset id in it (as Socrata names a download),
+        // the table is known only from the file's metadata: skipped all the same.
+        guard let shared = Fixtures.sharedDatasets else { throw XCTSkip("../shared/datasets is absent") }
+        try FileManager.default.createDirectory(atPath: directory.path("exports"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: shared.appendingPathComponent("mwda-nf2p.rows.json").path,
+                                         toPath: directory.path("exports/rows.json"))
+        let unnamed = try write(#"{"database": "files.sqlite", "datasets": [{"file": "exports/rows.json", "name": "hiv"}]}"#,
+                                to: "unnamed.json")
+        let firstRun = try SocloadProcess.run(["refresh", "--project", unnamed])
+        XCTAssertTrue(firstRun.stderr.contains("hiv  mwda_nf2p: loaded 29 rows"), firstRun.stderr)
+        let secondRun = try SocloadProcess.run(["refresh", "--project", unnamed])
+        XCTAssertTrue(secondRun.stderr.contains("hiv  mwda_nf2p: up to date, 29 rows"), secondRun.stderr)
     }
 
     /// Every mistake in a project file names the file, the entry and the key, exits 78, and

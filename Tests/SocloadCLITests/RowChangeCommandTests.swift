@@ -89,7 +89,7 @@ final class RowChangeCommandTests: XCTestCase {
                 let first = try socload(["fetch", baseline, "--table", table], db: db)
                 XCTAssertEqual(first.status, 0, first.stderr)
                 XCTAssertFalse(first.stderr.contains("Refreshed"), "a first load compares nothing: \(first.stderr)")
-                let same = try socload(["fetch", baseline, "--table", table], db: db)
+                let same = try socload(["fetch", baseline, "--table", table, "--force"], db: db)
                 let total = export.rows.count
                 XCTAssertTrue(same.stderr.contains("Refreshed \(table): 0 added, 0 changed, 0 removed, \(grouped(total)) unchanged"),
                               "\(source.lastPathComponent) \(db): \(same.stderr)")

@@ -213,13 +213,13 @@ final class SchemaChangeCommandTests: XCTestCase {
                 .split(whereSeparator: \.isNewline).count, 5, db)
             XCTAssertEqual(try socload(["info", "n5m4-mism", "--format", "csv"], db: db).status, 0)
             // The first refresh after the migration had nothing to compare with; the next one counts.
-            let counted = try socload(["fetch", edited, "--table", "t"], db: db)
+            let counted = try socload(["fetch", edited, "--table", "t", "--force"], db: db)
             XCTAssertTrue(counted.stderr.contains("Refreshed t: 0 added, 0 changed, 0 removed, 300 unchanged"), counted.stderr)
             // A refresh log from before its last two columns gets them.
             for column in ["unchanged", "reissued"] {
                 XCTAssertEqual(try socload(["query", "alter table _socload_refreshes drop column \(column)", "--write"], db: db).status, 0)
             }
-            XCTAssertEqual(try socload(["fetch", edited, "--table", "t", "--quiet"], db: db).status, 0)
+            XCTAssertEqual(try socload(["fetch", edited, "--table", "t", "--quiet", "--force"], db: db).status, 0)
             let log = try socload(["info", "t", "--refreshes", "--format", "csv"], db: db).stdout.split(whereSeparator: \.isNewline)
             XCTAssertEqual(log.last.map { $0.split(separator: ",", omittingEmptySubsequences: false)[7...11].joined(separator: ",") },
                            "0,0,0,300,", db)

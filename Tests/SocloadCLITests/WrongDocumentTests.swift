@@ -30,6 +30,11 @@ final class WrongDocumentTests: XCTestCase {
                        + "socload load FILE --metadata VIEWS.json loads it, typed by the dataset's description "
                        + "(VIEWS.json: https://DOMAIN/api/views/ID.json); \(db!) was not created\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+        // A saved HTTP response given to fetch says what it is, as load does.
+        let response = shared.appendingPathComponent("soda-ruby-404.response").path
+        let saved = try SocloadProcess.run(["fetch", response, "--db", db])
+        XCTAssertEqual(saved.status, 65)
+        XCTAssertTrue(saved.stderr.hasPrefix("Error: \(response): is a saved HTTP response (HTTP/1.1 404 Not Found"), saved.stderr)
     }
 
     func testFilesThatAreNoDocumentSayWhatTheyAre() throws {

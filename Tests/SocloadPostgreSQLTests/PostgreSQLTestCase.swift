@@ -34,6 +34,7 @@ class PostgreSQLTestCase: XCTestCase {
               configure: (PostgreSQLDestination) -> Void = { _ in }) throws -> LoadSummary {
         var request = LoadRequest(reference: DatasetReference(location: .file(path), datasetID: id, domain: nil), tableName: table)
         request.strict = strict
+        request.force = true // each call is a load: the tests load the same file again and again
         return try loader(configure: configure).load(request)
     }
 

@@ -26,6 +26,8 @@ public enum DocumentError: CategorizedError, Equatable {
     case utf16
     /// No document of records: a saved HTTP response, an HTML page, ...
     case foreign(ForeignDocument)
+    /// Under `--strict`: fields the records have and `--metadata` does not describe (this says which).
+    case undescribed(String)
     /// What went wrong reading a document taken for CSV because it does not start with `[` or `{`.
     case readAsCSV(detail: String)
     /// `--metadata` describes none of the records' data fields (these): not their description.
@@ -64,6 +66,8 @@ public enum DocumentError: CategorizedError, Equatable {
             return "the file is UTF-16 (it starts with a UTF-16 byte order mark): save it as UTF-8 to load it"
         case .emptyCSV:
             return "the CSV file is empty: expected a first line naming the columns (or data, with --no-header)"
+        case let .undescribed(detail):
+            return detail
         case let .readAsCSV(detail):
             return detail + " (read as CSV: it does not start with [ or {; --csv, --tsv or a .json name say what it is)"
         case let .foreign(document):

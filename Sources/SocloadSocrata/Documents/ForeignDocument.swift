@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 
 /// A file given to `socload load` that holds no records, recognised from its first bytes so the
@@ -32,6 +33,16 @@ public enum ForeignDocument: Sendable, Equatable, CustomStringConvertible {
         if lowered.hasPrefix("<?xml"), !lowered.contains("<html") { return .xml }
         guard ["<!doctype html", "<html", "<head", "<body", "<!--", "<?xml"].contains(where: { lowered.hasPrefix($0) }) else { return nil }
         return .html(title: title(in: String(decoding: text.prefix(4096), as: UTF8.self)))
+    }
+
+    /// What the regular file at `path` is, from its first bytes, when it is one of these (a
+    /// FIFO or standard input is not read here: its bytes would be gone).
+    static func recognise(path: String) -> ForeignDocument? {
+        var status = stat()
+        guard path != FileByteSource.standardInput, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return recognise(Array((try? handle.read(upToCount: 4096)) ?? Data()))
     }
 
     /// The text of an HTML page's `<title>`, white space folded, at most 80 characters.

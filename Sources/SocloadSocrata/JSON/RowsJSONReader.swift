@@ -130,8 +130,7 @@ public final class RowsJSONReader {
                     continue
                 }
                 if byte == UInt8(ascii: "<") { throw RowsJSONError.htmlPage }
-                // An array of objects: a SODA page or records, which `socload load` reads.
-                if byte == UInt8(ascii: "[") { throw RowsJSONError.arrayOfRecords }
+                if byte == UInt8(ascii: "[") { throw RowsJSONError.arrayOfRecords } // a SODA page: `load` reads it
                 guard byte == UInt8(ascii: "{") else { throw malformed(position, byte, expected: "'{'") }
                 state = .keyOrEnd(first: true)
             case .keyOrEnd(let first):
@@ -245,9 +244,7 @@ public final class RowsJSONReader {
         case .metadata:
             try MetadataSyntax.validate(captured, base: captureStart, label: "meta", watched: MetadataSyntax.rowsJSONMeta)
             let view = try Self.decodeMetadata(captured)
-            // The metadata's bytes go now: rows are far smaller, and a description of 100 MB
-            // must not be held twice for the whole load.
-            captured = []
+            captured = [] // rows are far smaller: a 100 MB description is not held through the load
             metadata = view
             state = .afterMember
             try onMetadata(view)
@@ -273,8 +270,7 @@ public final class RowsJSONReader {
 
     private static func decodeMetadata(_ bytes: [UInt8]) throws -> ViewMetadata {
         do {
-            // Read in place: no second copy of the bytes.
-            return try bytes.withUnsafeBytes { buffer in
+            return try bytes.withUnsafeBytes { buffer in // read in place: no second copy
                 guard let base = buffer.baseAddress else { throw RowsJSONError.missingMetadata }
                 let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
                 return try JSONDecoder().decode(MetaEnvelope.self, from: data).view

@@ -113,12 +113,18 @@ extension DatasetLoader {
                                      + "without \(glue.idField) skipped (not links)")
                     }
                 }
+                // A page is often a slice (`$where`, `$limit`): when its rows are not the ones the
+                // description counts, verify says it cannot be compared rather than that it differs.
+                let partial = described.view?.statedRowCount.flatMap { stated in
+                    stated == state.rowCount ? nil
+                        : "the document holds \(state.rowCount) row\(state.rowCount == 1 ? "" : "s"), the description counts \(stated)"
+                }
                 let entry = CatalogEntry(
-                    tableName: plan.mainTable.name, datasetID: nil, domain: nil, name: nil, sourceURL: state.source,
-                    fetchedAt: state.refreshedAt, rowsUpdatedAt: nil, rowCount: state.rowCount, columnsJSON: columnsJSON,
-                    columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
+                    tableName: plan.mainTable.name, datasetID: described.view?.id, domain: nil, name: described.view?.name,
+                    sourceURL: state.source, fetchedAt: state.refreshedAt, rowsUpdatedAt: nil, rowCount: state.rowCount,
+                    columnsJSON: columnsJSON, columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
                     requestSignature: "load", planJSON: plan.jsonText,
-                    invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: nil,
+                    invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: partial,
                     dictionaryJSON: described.view?.dictionaryJSON(domain: nil))
                 try transaction.catalog.record(entry)
                 try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
@@ -151,8 +157,10 @@ extension DatasetLoader {
             throw DocumentError.notDescribed(fields: outside, metadata: metadata)
         }
         guard !outside.isEmpty else { return [] }
-        return ["\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the records that \(metadata) "
-                + "does not describe, not loaded"]
+        let note = "\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the records that \(metadata) "
+            + "does not describe, not loaded"
+        if request.strict { throw DocumentError.undescribed(note + " (--strict)") }
+        return [note]
     }
 
     /// The plan: the main table of the view's columns, each inferred field typed as inferred,

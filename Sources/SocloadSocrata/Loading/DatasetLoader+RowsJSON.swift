@@ -5,7 +5,11 @@ import SocloadCore
 /// (file or network), parses and converts rows into batches; the database queue inserts them.
 /// A bounded channel between the two keeps memory flat.
 extension DatasetLoader {
-    enum RowsOutcome { case loaded, notModified }
+    enum RowsOutcome {
+        case loaded, notModified
+        /// The file is the one the table was last loaded from (`FileSignature`): nothing to do.
+        case unchangedFile(CatalogEntry)
+    }
 
     /// What the producer sends the database thread.
     enum PipelineItem: Sendable {
@@ -21,7 +25,8 @@ extension DatasetLoader {
     func loadRowsJSON(_ request: LoadRequest, previous: CatalogEntry?, transaction: any LoadTransaction,
                       state: LoadState) throws -> RowsOutcome {
         switch request.reference.location {
-        case .file:
+        case .file(let path):
+            if let foreign = ForeignDocument.recognise(path: path) { throw DocumentError.inDocument(path, .foreign(foreign)) }
             return try runPipeline(request, headers: [], transaction: transaction, state: state)
         case .url:
             let headers = Self.conditionalHeaders(since: previous)
@@ -48,6 +53,9 @@ extension DatasetLoader {
         }, handle: { (item: PipelineItem) -> RowsOutcome? in
             switch item {
             case let .plan(plan, view):
+                // A file whose table was not known before its metadata (no --table, no id in its
+                // name) is checked against its table's last load now.
+                if let entry = try unchangedFile(request, plan: plan, catalog: transaction.catalog) { return .unchangedFile(entry) }
                 state.view = view
                 try beginTable(plan, transaction: transaction, state: state)
             case let .batch(batch, bytesRead, bytesExpected):
@@ -65,6 +73,16 @@ extension DatasetLoader {
             }
             return nil
         })
+    }
+
+    /// The catalog entry of `plan`'s table when the request's file is the one it was last loaded
+    /// from, unchanged (and not `--force`).
+    private func unchangedFile(_ request: LoadRequest, plan: LoadPlan, catalog: any CatalogStore) throws -> CatalogEntry? {
+        guard !request.force, case .file(let path) = request.reference.location,
+              let entry = try catalog.entry(for: plan.mainTable.name), entry.tableName == plan.mainTable.name,
+              entry.sourceURL == request.reference.displaySource, entry.requestSignature == request.signature(api: try request.resolvedAPI()),
+              try FileSignature.unchanged(path, since: entry.etag) else { return nil }
+        return entry
     }
 
     /// The producer: bytes → rows.json reader → converter → batches → channel.

@@ -90,9 +90,10 @@ public final class DatasetLoader: @unchecked Sendable {
             }
             switch api {
             case .rows, .auto:
-                if try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) == .notModified,
-                   let previous {
-                    return upToDate(previous, state: state)
+                switch try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) {
+                case .notModified: if let previous { return upToDate(previous, state: state) }
+                case .unchangedFile(let entry): return upToDate(entry, state: state)
+                case .loaded: break
                 }
             case .soda2, .soda3:
                 guard let portal else { throw LoadError.unsupported("SODA needs a dataset id on a portal") }
@@ -136,39 +137,6 @@ public final class DatasetLoader: @unchecked Sendable {
     /// The current time, to the second, as ISO-8601 UTC.
     static func now() -> String {
         ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-    }
-
-    // MARK: - Conditional refresh
-
-    /// The catalog entry of a previous load of the same slice from the same place, unless `force`.
-    private func previousEntry(for request: LoadRequest, api: DatasetAPI, catalog: any CatalogStore) throws -> CatalogEntry? {
-        try Self.previousEntry(for: request, api: api) { try catalog.entry(for: $0) }
-    }
-
-    /// True when the portal's `rowsUpdatedAt` equals the one recorded at the last load. The view
-    /// metadata read here (or before the load's turn, `prefetch`) is kept for the load itself.
-    /// A download started before the turn was started because the dataset changed.
-    /// A file is unchanged when its signature is the one recorded (`FileSignature`).
-    private func sourceUnchanged(_ portal: SocrataPortal?, since entry: CatalogEntry, request: LoadRequest,
-                                 state: LoadState) throws -> Bool {
-        if case .file(let path) = request.reference.location { return try FileSignature.unchanged(path, since: entry.etag) }
-        guard let portal else { return false }
-        let view: ViewMetadata?
-        switch request.prefetched {
-        case .download(_, let since)? where since == entry.fetchedAt: return false
-        case .description(let described)?: view = described
-        case .cachedCopy?: return false
-        case .download?, nil: view = try? fetchView(portal)
-        }
-        guard let recorded = entry.rowsUpdatedAt, let view else { return false }
-        state.view = view
-        guard let current = view.rowsUpdatedAtText else { return false }
-        return current == recorded
-    }
-
-    private func upToDate(_ entry: CatalogEntry, state: LoadState) -> LoadSummary {
-        LoadSummary(tableName: entry.tableName, rowCount: entry.rowCount, columnCount: 0, source: state.source,
-                    elapsed: state.elapsed, catalogEntry: entry, isUpToDate: true)
     }
 
     // MARK: - Shared steps

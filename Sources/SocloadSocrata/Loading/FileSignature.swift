@@ -5,10 +5,7 @@ import SocloadCore
 /// What a file loaded by `fetch` was: its size, modification time and a checksum of its bytes
 /// (CRC-32), kept in the catalog entry so the next load of the same file is skipped when all
 /// three are the same (a project's refresh, `make`), as a portal's dataset is when its
-/// `rowsUpdatedAt` is. `--force` loads it anyway.
-///
-///     let signature = try FileSignature(path: "exports/abcd-1234.rows.json")
-///     print(signature?.text ?? "")   // file:1204:1764787271.437562:3f2a9c10
+/// `rowsUpdatedAt` is. `--force` loads it anyway. Kept as `file:SIZE:MTIME:CRC` (hex).
 public struct FileSignature: Equatable, Sendable {
     var size: Int64
     /// Seconds since 1970, to the nanosecond the file system keeps.

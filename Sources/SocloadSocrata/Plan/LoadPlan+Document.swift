@@ -30,7 +30,8 @@ extension LoadPlan {
             }
         }
         for (index, field) in fields.enumerated() where !SODARowLayout.systemFields.contains(field) {
-            let base = field.isEmpty ? "column_\(index + 1)" : field
+            // A computed region is named without its `:@`, as a fetch names it.
+            let base = field.isEmpty ? "column_\(index + 1)" : ColumnMetadata.columnName(forField: field)
             columns.append(PlanColumn(name: names.allocate(base), type: type(base, inferred: types[field] ?? .text),
                                       source: .field(cell: index)))
         }

@@ -18,7 +18,7 @@ enum CompletionScript {
 
     /// The values an option takes, when they are a few known words.
     static func choices(of option: OptionSpec) -> [String]? {
-        guard let valueName = option.valueName else { return nil }
+        guard let valueName = option.valueName, !takesPath(option) else { return nil }
         if valueName == "format" { return OutputFormat.allCases.map(\.rawValue) }
         if valueName == "api" || option.name == "api" { return ["auto", "rows", "soda2", "soda3"] }
         if valueName == "shell" { return Shell.allCases.map(\.rawValue) }
@@ -69,15 +69,17 @@ enum CompletionScript {
             # bash completion for socload (socload completion bash). Load it with
             #   source <(socload completion bash)
             # The tables of the database the command line names (--db, else the command's default).
+            # The line is read whole (bash splits words at : and =, as in --db=x or postgresql://).
             _socload_tables() {
-                local db=() i
-                for ((i = 2; i < COMP_CWORD; i++)); do
-                    case "${COMP_WORDS[i]}" in
-                        --db) db=(--db "${COMP_WORDS[i+1]}") ;;
-                        --db=*) db=(--db "${COMP_WORDS[i]#--db=}") ;;
+                local words=() args=() i IFS=$' \t\n'
+                if [[ -n "${COMP_LINE-}" ]]; then read -ra words <<< "${COMP_LINE:0:COMP_POINT}"; else words=("${COMP_WORDS[@]:0:COMP_CWORD}"); fi
+                for ((i = 2; i < ${#words[@]}; i++)); do
+                    case "${words[i]}" in
+                        --db|--schema|--project) args+=("${words[i]}" "${words[i+1]}") ;;
+                        --db=*|--schema=*|--project=*) args+=("${words[i]}") ;;
                     esac
                 done
-                socload tables "${db[@]}" --format tsv 2>/dev/null | tail -n +2 | cut -f1
+                socload tables "${args[@]}" --format tsv 2>/dev/null | tail -n +2 | cut -f1
             }
             _socload() {
                 local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
@@ -126,13 +128,13 @@ enum CompletionScript {
             # directory of your $fpath, or load it with  source <(socload completion zsh)
             # The tables of the database the command line names (--db, else the command's default).
             _socload_tables() {
-                local -a db tables
+                local -a args tables
                 local i
                 for (( i = 1; i < CURRENT; i++ )); do
-                    [[ $words[i] == --db ]] && db=(--db $words[i+1])
-                    [[ $words[i] == --db=* ]] && db=(--db ${words[i]#--db=})
+                    [[ $words[i] == (--db|--schema|--project) ]] && args+=($words[i] $words[i+1])
+                    [[ $words[i] == (--db|--schema|--project)=* ]] && args+=($words[i])
                 done
-                tables=(${(f)"$(socload tables $db --format tsv 2>/dev/null | tail -n +2 | cut -f1)"})
+                tables=(${(f)"$(socload tables $args --format tsv 2>/dev/null | tail -n +2 | cut -f1)"})
                 compadd -a tables
             }
             _socload() {
@@ -175,15 +177,15 @@ enum CompletionScript {
             "# The tables of the database the command line names (--db, else the command's default).",
             "function __socload_tables",
             "    set -l tokens (commandline -opc)",
-            "    set -l db",
+            "    set -l args",
             "    for i in (seq (count $tokens))",
-            "        if test \"$tokens[$i]\" = --db; and test $i -lt (count $tokens)",
-            "            set db --db $tokens[(math $i + 1)]",
-            "        else if string match -q -- '--db=*' $tokens[$i]",
-            "            set db --db (string replace -- '--db=' '' $tokens[$i])",
+            "        if contains -- $tokens[$i] --db --schema --project; and test $i -lt (count $tokens)",
+            "            set -a args $tokens[$i] $tokens[(math $i + 1)]",
+            "        else if string match -qr -- '^--(db|schema|project)=' $tokens[$i]",
+            "            set -a args $tokens[$i]",
             "        end",
             "    end",
-            "    socload tables $db --format tsv 2>/dev/null | tail -n +2 | cut -f1",
+            "    socload tables $args --format tsv 2>/dev/null | tail -n +2 | cut -f1",
             "end",
         ]
         for command in commands {
