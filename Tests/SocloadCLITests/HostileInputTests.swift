@@ -151,7 +151,7 @@ final class HostileInputTests: XCTestCase {
 
     func testHTMLPageServedAsData() throws {
         try assertRejected(bytes("<!DOCTYPE html><html><body>Maintenance</body></html>"),
-                           "received an HTML page where a JSON dataset was expected")
+                           "is an HTML page, not JSON or CSV")
     }
 
     func testSocrataErrorEnvelopeServedAsData() throws {

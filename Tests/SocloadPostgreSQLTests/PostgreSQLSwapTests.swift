@@ -49,8 +49,11 @@ final class PostgreSQLSwapTests: PostgreSQLTestCase {
         let outcome = LockedResult()
         let path = bundled("n5m4-mism")
         Thread.detachNewThread {
-            outcome.set(Result { try loader.load(LoadRequest(reference: DatasetReference(location: .file(path),
-                                                                                         datasetID: "n5m4-mism", domain: nil))) })
+            outcome.set(Result {
+                var request = LoadRequest(reference: DatasetReference(location: .file(path), datasetID: "n5m4-mism", domain: nil))
+                request.force = true // the same file again: a reload, not "up to date"
+                return try loader.load(request)
+            })
             finished.fulfill()
         }
         // While the swap waits for the long reader, new readers get through between its attempts.
@@ -81,8 +84,11 @@ final class PostgreSQLSwapTests: PostgreSQLTestCase {
         let outcome = LockedResult()
         let path = bundled("n5m4-mism")
         Thread.detachNewThread {
-            outcome.set(Result { try loader.load(LoadRequest(reference: DatasetReference(location: .file(path),
-                                                                                         datasetID: "n5m4-mism", domain: nil))) })
+            outcome.set(Result {
+                var request = LoadRequest(reference: DatasetReference(location: .file(path), datasetID: "n5m4-mism", domain: nil))
+                request.force = true // the same file again: a reload, not "up to date"
+                return try loader.load(request)
+            })
             finished.fulfill()
         }
         if XCTWaiter.wait(for: [finished], timeout: 20) != .completed {

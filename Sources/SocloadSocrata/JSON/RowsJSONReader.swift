@@ -244,8 +244,7 @@ public final class RowsJSONReader {
         case .metadata:
             try MetadataSyntax.validate(captured, base: captureStart, label: "meta", watched: MetadataSyntax.rowsJSONMeta)
             let view = try Self.decodeMetadata(captured)
-            captured = [] // rows are far smaller: a 100 MB description is not held through the load
-            metadata = view
+            (captured, metadata) = ([], view) // rows are far smaller: a 100 MB description is not held through the load
             state = .afterMember
             try onMetadata(view)
         case .row:
