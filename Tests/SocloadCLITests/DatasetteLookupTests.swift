@@ -42,16 +42,23 @@ final class DatasetteLookupTests: XCTestCase {
                 print(response.text)
             asyncio.run(main())
             """.utf8).write(to: URL(fileURLWithPath: script))
-        let run = try ChildProcess.run(python, [script, db, "/nominations/n5m4_mism.json?_labels=on&_shape=array&_size=max&_col=agency_id"])
-        XCTAssertEqual(run.status, 0, run.stderr)
+        try assertEveryForeignKeyLabelled(python: python, arguments: [script, db], db: db)
+    }
+
+    /// Datasette's rows of `n5m4_mism` (the script and its arguments before the path) label each
+    /// `agency_id` with the agency's name, as a join in the database gives it.
+    private func assertEveryForeignKeyLabelled(python: String, arguments: [String], db: String,
+                                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try ChildProcess.run(python, arguments + ["/nominations/n5m4_mism.json?_labels=on&_shape=array&_size=max&_col=agency_id"])
+        XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
-        XCTAssertEqual(rows.count, 300)
+        XCTAssertEqual(rows.count, 300, file: file, line: line)
         let names = try SocloadProcess.run(["query", "select a.agency from n5m4_mism as n left join agency as a on a.id = n.agency_id "
                                             + "order by n.rowid", "--db", db, "--format", "json"])
         let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(names.stdout.utf8)) as? [[String: Any]])
         for (row, want) in zip(rows, expected) {
-            let label = (row["agency_id"] as? [String: Any])?["label"] as? String
-            XCTAssertEqual(label, want["agency"] as? String, "\(row)")
+            XCTAssertEqual((row["agency_id"] as? [String: Any])?["label"] as? String, want["agency"] as? String, "\(row)",
+                           file: file, line: line)
         }
     }
 
@@ -82,16 +89,7 @@ final class DatasetteLookupTests: XCTestCase {
             """.utf8).write(to: URL(fileURLWithPath: script))
         let version = try ChildProcess.run(python, ["-c", "import datasette.version as v; print(v.__version__)"])
         XCTAssertTrue(version.stdout.hasPrefix("0."), "the stable release: \(version.stdout)")
-        let run = try ChildProcess.run(python, [script, db, metadata, "/nominations/n5m4_mism.json?_labels=on&_shape=array&_size=max&_col=agency_id"])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
-        XCTAssertEqual(rows.count, 300)
-        let names = try SocloadProcess.run(["query", "select a.agency from n5m4_mism as n left join agency as a on a.id = n.agency_id "
-                                            + "order by n.rowid", "--db", db, "--format", "json"])
-        let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(names.stdout.utf8)) as? [[String: Any]])
-        for (row, want) in zip(rows, expected) {
-            XCTAssertEqual((row["agency_id"] as? [String: Any])?["label"] as? String, want["agency"] as? String, "\(row)")
-        }
+        try assertEveryForeignKeyLabelled(python: python, arguments: [script, db, metadata], db: db)
         let listing = try ChildProcess.run(python, [script, db, metadata, "/nominations.json"])
         let database = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [String: Any], listing.stdout)
         let tables = try XCTUnwrap(database["tables"] as? [[String: Any]])
