@@ -120,6 +120,9 @@ final class CompletionTests: XCTestCase {
                                                       + "COMP_WORDS=(socload info --db = '\(other)' ''); COMP_CWORD=5; _socload; "
                                                       + "printf '%s\\n' \"${COMPREPLY[@]}\""])
         XCTAssertEqual(split.stdout.split(separator: "\n").map(String.init).sorted(), ["geo5_shps", "park"], split.stderr)
+        // Only the first argument is a table: after it, files (extract's columns are no table).
+        XCTAssertFalse(try bashComplete(["socload", "select", "n5m4_mism", ""]).contains("n5m4_mism"))
+        XCTAssertEqual(try bashComplete(["socload", "select", "--limit", "3", "n"]), ["n5m4_mism"])
         // A path option completes files, not the words of its value name.
         XCTAssertEqual(try bashComplete(["socload", "select", "--db", "oth"]), ["other.sqlite"])
         guard try shellPresent("/usr/bin/fish") else { throw XCTSkip("fish is not installed") }

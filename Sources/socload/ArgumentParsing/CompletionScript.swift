@@ -58,7 +58,7 @@ enum CompletionScript {
                         if [[ "$cur" == -* ]]; then
                             COMPREPLY=($(compgen -W '\(options.joined(separator: " "))' -- "$cur"))
                         else
-                            \(takesTable(command) ? "local IFS=$'\\n'; COMPREPLY=($(compgen -W \"$(_socload_tables)\" -- \"$cur\"))"
+                            \(takesTable(command) ? tableOrFiles(valued: command.options.filter { !$0.isFlag }.map { "--" + $0.name })
                                 : "COMPREPLY=($(compgen -f -- \"$cur\"))")
                         fi
                         ;;
@@ -96,6 +96,17 @@ enum CompletionScript {
             complete -o filenames -F _socload socload
 
             """
+    }
+
+    /// bash: table names for the first argument (the words before it that are no option nor an
+    /// option's value: none), files for the later ones (`extract TABLE <columns>` takes no table).
+    private static func tableOrFiles(valued: [String]) -> String {
+        "local word skip=0 arguments=0; for word in \"${COMP_WORDS[@]:2:COMP_CWORD-2}\"; do "
+            + "if [[ $word == = ]]; then skip=1; elif ((skip)); then skip=0; "
+            + "elif [[ \" \(valued.joined(separator: " ")) \" == *\" $word \"* ]]; then skip=1; "
+            + "elif [[ $word != -* ]]; then ((arguments++)); fi; done; "
+            + "if ((arguments == 0)); then local IFS=$'\\n'; COMPREPLY=($(compgen -W \"$(_socload_tables)\" -- \"$cur\")); "
+            + "else COMPREPLY=($(compgen -f -- \"$cur\")); fi"
     }
 
     // MARK: - zsh
