@@ -164,29 +164,31 @@ final class NetworkAndConcurrencyTests: XCTestCase {
 }
 
 final class SQLLogTests: XCTestCase {
-    /// Values never reach SQL text: a load of hostile names and values logs only placeholders.
+    /// Values never reach SQL text: a load of hostile names and values logs only placeholders, on
+    /// SQLite (`?`) and PostgreSQL (`$1`) alike.
     func testNoValueIsEverSplicedIntoSQL() throws {
         let directory = try TemporaryDirectory()
-        let db = directory.path("log.sqlite")
-        let log = directory.path("sql.log")
         let secret = "s3cret'); DROP TABLE t; --"
         let document = HostileInputTests.document(
             columns: [("\"); DROP TABLE x; --", "text"), ("n", "number"), ("when", "date")],
             rows: ["[" + HostileInputTests.quote(secret) + ",\"12345.678\",1446120000]", #"["plain value 98765","1",null]"#])
         let path = directory.path("hostile.json")
         try Data(document.utf8).write(to: URL(fileURLWithPath: path))
-        let run = try SocloadProcess.run(["fetch", path, "--table", "t\"; --", "--db", db], environment: ["SOCLOAD_SQL_LOG": log])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        let select = try SocloadProcess.run(["select", "t\"; --", "--eq", "n=12345.678", "--db", db, "--format", "csv"],
-                                            environment: ["SOCLOAD_SQL_LOG": log])
-        XCTAssertEqual(select.status, 0, select.stderr)
-        XCTAssertTrue(select.stdout.contains(secret), select.stdout)
-        let text = try String(contentsOfFile: log, encoding: .utf8)
-        XCTAssertTrue(text.contains(#"CREATE TABLE "t""; --" ("_id" TEXT PRIMARY KEY"#) || text.contains(#"CREATE TABLE "t""; --""#), text)
-        for value in ["s3cret", "12345.678", "98765", "plain value", "2015-10-29"] {
-            XCTAssertFalse(text.contains(value), "\(value) appears in the SQL log:\n\(text)")
+        let postgreSQL = try TestPostgreSQL.makeDatabase()
+        for (db, log) in [(directory.path("log.sqlite"), directory.path("sqlite.log")), (postgreSQL.url, directory.path("pg.log"))] {
+            let run = try SocloadProcess.run(["fetch", path, "--table", "t\"; --", "--db", db], environment: ["SOCLOAD_SQL_LOG": log])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let select = try SocloadProcess.run(["select", "t\"; --", "--eq", "n=12345.678", "--db", db, "--format", "csv"],
+                                                environment: ["SOCLOAD_SQL_LOG": log])
+            XCTAssertEqual(select.status, 0, select.stderr)
+            XCTAssertTrue(select.stdout.contains(secret), select.stdout)
+            let text = try String(contentsOfFile: log, encoding: .utf8)
+            XCTAssertTrue(text.contains(#"CREATE TABLE "t""; --""#) || text.contains(#"RENAME TO "t""; --""#), text)
+            for value in ["s3cret", "12345.678", "98765", "plain value", "2015-10-29"] {
+                XCTAssertFalse(text.contains(value), "\(value) appears in the SQL log:\n\(text)")
+            }
+            XCTAssertTrue(text.contains(#""""); DROP TABLE x; --""#), "the hostile column name is quoted:\n\(text)")
         }
-        XCTAssertTrue(text.contains(#""""); DROP TABLE x; --""#), "the hostile column name is quoted:\n\(text)")
     }
 
     /// `$SOCLOAD_SQL_LOG` may name a pipe (a FIFO another program reads): it cannot seek, and

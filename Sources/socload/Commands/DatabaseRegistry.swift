@@ -15,7 +15,9 @@ extension DatabaseOptions {
                     watched: Bool = true) throws -> any LoadedDatabase {
         let database: any LoadedDatabase
         if let (connectionString, schema) = try postgreSQL(context, command: command) {
-            database = PostgreSQLDatabase(connection: try PostgreSQLConnection(connectionString), schema: schema)
+            let connection = try PostgreSQLConnection(connectionString)
+            SQLLogFile.attach(to: connection, environment: context.environment)
+            database = PostgreSQLDatabase(connection: connection, schema: schema)
         } else {
             let queue = try openExisting(context, command: command, acceptsChanges: acceptsChanges)
             database = SQLiteLoadedDatabase(queue: queue)
@@ -24,8 +26,8 @@ extension DatabaseOptions {
         return database
     }
 
-    /// The destination `--db` names, opened: PostgreSQL for a `postgresql://` URL, else a SQLite
-    /// file (with `SOCLOAD_SQL_LOG`), checked (`sqliteChecks` runs after the path is). Unless
+    /// The destination `--db` names, opened (with `SOCLOAD_SQL_LOG`): PostgreSQL for a
+    /// `postgresql://` URL, else a SQLite file, checked (`sqliteChecks` runs after the path is). Unless
     /// `mustExist`, a SQLite file that is new is built beside its target (`staged`) and moved into
     /// place only when the load commits. With `geoPackage`, or a path ending in `.gpkg`, the
     /// SQLite file becomes a GeoPackage.
@@ -38,6 +40,7 @@ extension DatabaseOptions {
                                  command: command)
             }
             let connection = try PostgreSQLConnection(connectionString)
+            SQLLogFile.attach(to: connection, environment: context.environment)
             return (PostgreSQLDestination(connection: connection, schema: schema), {}, nil)
         }
         let path = try checkedPath(context, writing: true, command: command)

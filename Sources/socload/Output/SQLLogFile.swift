@@ -1,20 +1,29 @@
 import Foundation
 import SocloadDatabase
+import SocloadPostgreSQL
 
 /// With `$SOCLOAD_SQL_LOG=FILE`, every SQL statement the database runs is appended to FILE, as
-/// written, with `?` placeholders: bound values never appear in it (a way to audit that data is
-/// never spliced into SQL).
+/// written, with its placeholders (`?` for SQLite, `$1` for PostgreSQL): bound values never
+/// appear in it (a way to audit that data is never spliced into SQL).
 enum SQLLogFile {
     static func attach(to queue: DatabaseQueue, environment: [String: String]) {
-        guard let path = environment["SOCLOAD_SQL_LOG"], !path.isEmpty else { return }
+        guard let write = writer(environment: environment) else { return }
+        queue.inDatabase { db in db.trace(write) }
+    }
+
+    static func attach(to connection: PostgreSQLConnection, environment: [String: String]) {
+        connection.statementTrace = writer(environment: environment)
+    }
+
+    /// Appends a statement to the file, on one line; nil without `SOCLOAD_SQL_LOG`.
+    private static func writer(environment: [String: String]) -> ((String) -> Void)? {
+        guard let path = environment["SOCLOAD_SQL_LOG"], !path.isEmpty else { return nil }
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
         // A pipe or FIFO cannot seek: it is written as it comes.
         _ = try? handle.seekToEnd()
-        queue.inDatabase { db in
-            db.trace { sql in try? handle.write(contentsOf: Data((sql.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)) }
-        }
+        return { sql in try? handle.write(contentsOf: Data((sql.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)) }
     }
 }
