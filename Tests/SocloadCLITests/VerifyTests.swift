@@ -152,6 +152,21 @@ final class VerifyTests: XCTestCase {
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(run.stderr, "Nothing to compare: the portal's metadata for t states no column statistics\n")
         XCTAssertEqual(try SocloadProcess.run(["verify", "nope", "--db", db]).status, 66)
+        // A file loaded without the portal's description: nothing was stated, and that is said.
+        let records = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("plain.ndjson")
+        try Data("{\"a\": 1}\n{\"a\": 2}\n".utf8).write(to: records)
+        XCTAssertEqual(try SocloadProcess.run(["load", records.path, "--db", db, "--quiet"]).status, 0)
+        let plain = try SocloadProcess.run(["verify", "plain", "--db", db])
+        XCTAssertEqual(plain.status, 0)
+        XCTAssertEqual(plain.stderr, "Nothing to compare: plain was loaded without the portal's metadata "
+                       + "(load --metadata VIEW.json gives it)\n")
+        // A CSV of a header alone has no record to take columns from.
+        let header = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("header.csv")
+        try Data("a,b\n".utf8).write(to: header)
+        let empty = try SocloadProcess.run(["load", header.path, "--db", db])
+        XCTAssertEqual(empty.status, 65)
+        XCTAssertTrue(empty.stderr.hasPrefix("Error: \(header.path) holds no record with a field, so there is no column to make "
+                                             + "table header of"), empty.stderr)
     }
 
     /// Every real export verifies clean when loaded untouched, and one changed value does not.

@@ -43,6 +43,9 @@ public enum LoadError: CategorizedError, Equatable {
     case duplicateKey(table: String, key: String, value: String, rows: [Int])
     /// The metadata describes no column at all.
     case noColumns(String)
+    /// A document without a description whose records have no field (a CSV of a header alone,
+    /// an empty array): no column to make a table of.
+    case noFields(table: String, source: String)
     /// A name from the data that no database can hold (a NUL character in it).
     case badName(String)
     /// With `--strict`: an index or trigger the user built on the old table cannot be rebuilt.
@@ -122,6 +125,8 @@ public enum LoadError: CategorizedError, Equatable {
                 + (column == "_id" ? ": the rows carry no :id; --pk COLUMN keys the table by a column of theirs" : "")
         case let .noColumns(table):
             return "the dataset's metadata describes no column, so there is no table \(table) to make"
+        case let .noFields(table, source):
+            return "\(source) holds no record with a field, so there is no column to make table \(table) of"
         case let .badName(what):
             return "\(what) has a NUL character, which no table or column name may hold"
         case let .tooManyRows(maximum):
@@ -157,7 +162,7 @@ public enum LoadError: CategorizedError, Equatable {
 
     public var kind: FailureKind {
         switch self {
-        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .badName, .tooManyRows, .tooManyColumns:
+        case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .noFields, .badName, .tooManyRows, .tooManyColumns:
             return .badData
         case .pageRepeated, .pageTooLong: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)

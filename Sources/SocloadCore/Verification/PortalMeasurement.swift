@@ -60,6 +60,7 @@ public struct PortalMeasurement: Sendable {
         }
         var verification = PortalVerification(tableName: entry.tableName, partialReason: entry.partialReason, results: results)
         verification.driftedCounts = try driftedCounts(plan.mainTable)
+        verification.hasPortalDescription = !entry.columns.isEmpty
         return verification
     }
 

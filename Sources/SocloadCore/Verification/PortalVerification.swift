@@ -7,6 +7,9 @@ public struct PortalVerification: Sendable, Equatable {
     public let results: [PortalCheckResult]
     /// The counts kept on the table's lookups that no longer match its rows.
     public var driftedCounts: [KeptCountDrift] = []
+    /// False for a table loaded without the portal's description (a plain NDJSON or CSV file):
+    /// there was nothing stated to hold it against.
+    public var hasPortalDescription = true
 
     public init(tableName: String, partialReason: String?, results: [PortalCheckResult]) {
         self.tableName = tableName

@@ -89,7 +89,7 @@ struct DocumentRecordSource: Sendable {
         } catch let error where request.format == nil && DocumentFormat.named(request.source) == nil {
             switch error {
             case DocumentError.foreign, DocumentError.utf16, DocumentError.emptyCSV: throw error
-            case is DocumentError, LoadError.noColumns: break
+            case is DocumentError, LoadError.noColumns, LoadError.noFields: break
             default: throw error
             }
             guard case .csv = sniff(try head(of: path)) else { throw error }

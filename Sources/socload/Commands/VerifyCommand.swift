@@ -67,7 +67,9 @@ struct VerifyCommand: ParsableCommand {
             return
         }
         if verification.results.isEmpty {
-            StandardError.line("Nothing to compare: the portal's metadata for \(verification.tableName) states no column statistics")
+            StandardError.line("Nothing to compare: " + (verification.hasPortalDescription
+                ? "the portal's metadata for \(verification.tableName) states no column statistics"
+                : "\(verification.tableName) was loaded without the portal's metadata (load --metadata VIEW.json gives it)"))
             return
         }
         let differences = verification.differenceLines
