@@ -131,6 +131,12 @@ final class CompletionTests: XCTestCase {
         let run = try ChildProcess.run("/usr/bin/fish", ["--no-config", "-c", "set -x PATH '\(bin)' $PATH; cd '\(here.path)'; "
                                                          + "source '\(fish)'; complete -C 'socload schema --db \(other) '"])
         XCTAssertEqual(run.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted(), ["geo5_shps", "park"])
+        // As in bash, only the first argument is a table; after it, files.
+        let later = try ChildProcess.run("/usr/bin/fish", ["--no-config", "-c", "set -x PATH '\(bin)' $PATH; cd '\(here.path)'; "
+                                                           + "source '\(fish)'; complete -C 'socload extract --db \(other) park '"])
+        let offered = later.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        XCTAssertFalse(offered.contains("park"), later.stdout)
+        XCTAssertTrue(offered.contains("other.sqlite"), later.stdout)
         guard try shellPresent("/usr/bin/zsh") else { throw XCTSkip("zsh is not installed") }
         let zsh = directory.path("_socload")
         try Data(try script("zsh").utf8).write(to: URL(fileURLWithPath: zsh))

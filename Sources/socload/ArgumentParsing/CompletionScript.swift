@@ -199,6 +199,25 @@ enum CompletionScript {
             "    socload tables $args --format tsv 2>/dev/null | tail -n +2 | cut -f1",
             "end",
         ]
+        // The options that take a value (their value is no argument): the first argument after
+        // the command is a table, later ones are not.
+        let valued = Set(commands.flatMap(\.options).filter { $0.valueName != nil }
+            .flatMap { option in ["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? []) }).sorted()
+        lines += [
+            "function __socload_first_argument",
+            "    set -l tokens (commandline -opc)",
+            "    set -l skip 0",
+            "    for token in $tokens[3..-1]",
+            "        if test $skip -eq 1",
+            "            set skip 0",
+            "        else if contains -- $token \(valued.joined(separator: " "))",
+            "            set skip 1",
+            "        else if not string match -q -- '-*' $token",
+            "            return 1",
+            "        end",
+            "    end",
+            "end",
+        ]
         for command in commands {
             lines.append("complete -c socload -n '__fish_use_subcommand' -a \(command.name) -d '\(fishText(command.abstract))'")
         }
@@ -218,7 +237,9 @@ enum CompletionScript {
                 lines.append(line + " -d '\(fishText(option.help))'")
             }
             if takesTable(command) {
-                lines.append("complete -c socload \(condition) -a '(__socload_tables)' -d table")
+                lines.append("complete -c socload -n '__fish_seen_subcommand_from \(command.name); and __socload_first_argument' "
+                             + "-a '(__socload_tables)' -d table")
+                lines.append("complete -c socload -n '__fish_seen_subcommand_from \(command.name); and not __socload_first_argument' -F")
             } else if !command.arguments.isEmpty {
                 lines.append("complete -c socload \(condition) -F")
             }

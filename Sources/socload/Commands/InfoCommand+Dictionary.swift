@@ -31,7 +31,7 @@ extension InfoCommand {
             let dictionary = entry.dictionary
             var text = "# " + MarkdownWriter.cell(dictionary?.name ?? entry.name ?? entry.tableName) + "\n\n"
             if let description = dictionary?.description { text += description.replacingOccurrences(of: "\r", with: "") + "\n\n" }
-            text += "- Table: `\(entry.tableName.replacingOccurrences(of: "`", with: "'"))`, \(entry.rowCount) rows, fetched \(entry.fetchedAt)\n"
+            text += "- Table: `\(entry.tableName.replacingOccurrences(of: "`", with: "'"))`, \(NumberText.grouped(entry.rowCount)) row\(entry.rowCount == 1 ? "" : "s"), fetched \(entry.fetchedAt)\n"
             for (name, value) in Self.dictionaryFacts(dictionary) where name != "description" {
                 if case .text(let fact) = value { text += "- \(name.replacingOccurrences(of: "_", with: " ").capitalized): \(MarkdownWriter.cell(fact))\n" }
             }
