@@ -54,7 +54,7 @@ test: deps
 	./scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
 	./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
-		--data-dir .build/bench-smoke --out .build/bench-smoke/results.md --postgres "$$SOCLOAD_TEST_POSTGRES" > /dev/null'
+		--meta-mb 5 --data-dir .build/bench-smoke --out .build/bench-smoke/results.md --postgres "$$SOCLOAD_TEST_POSTGRES" > /dev/null'
 
 # libFuzzer for FUZZ_SECONDS (600 by default) on each of FUZZ_TARGETS: rows (the rows.json reader
 # and converter, from fuzz/corpus), metadata (dataset descriptions, from fuzz/corpus-metadata) and

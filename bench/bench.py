@@ -12,6 +12,7 @@ import argparse
 import datetime
 import functools
 import hashlib
+import json
 import http.server
 import os
 import platform
@@ -238,6 +239,26 @@ def memory_per_size(args, data_dir, scratch):
     return rows
 
 
+def memory_with_long_description(args, data_dir, scratch):
+    """Peak RSS of `fetch` of the smallest size's file, plain and with a description of
+    args.meta_mb MB in its meta (a long text socload must hold once): (plain MB, long MB)."""
+    if args.meta_mb <= 0:
+        return None
+    socload = os.path.join(args.bin_dir, "socload")
+    base = generate(args.bin_dir, data_dir, min(args.sizes), "legacy")
+    with open(base + ".rows.json") as source:
+        document = json.load(source)
+    document["meta"]["view"]["description"] = "Ü described at length. " * (args.meta_mb * 1_000_000 // 24)
+    long_path = os.path.join(scratch, "long-description.rows.json")
+    with open(long_path, "w") as out:
+        json.dump({"meta": document["meta"], "data": document["data"]}, out)
+    peaks = []
+    for path in (base + ".rows.json", long_path):
+        db = os.path.join(scratch, f"description-{len(peaks)}.sqlite")
+        peaks.append(run_measured([socload, "fetch", path, "--db", db, "--table", TABLE, "--quiet"])[1] / 1024)
+    return peaks[0], peaks[1]
+
+
 def version(argv):
     try:
         return subprocess.run(argv, capture_output=True, text=True).stdout.strip().splitlines()[0]
@@ -245,7 +266,7 @@ def version(argv):
         return "unknown"
 
 
-def report(args, measured, sizes, measured_pg=None, documents=None):
+def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None):
     cpu = "unknown"
     if os.path.exists("/proc/cpuinfo"):
         for line in open("/proc/cpuinfo"):
@@ -314,6 +335,14 @@ def report(args, measured, sizes, measured_pg=None, documents=None):
     ]
     for n, wall, rss in sizes:
         lines.append(f"| {n:,} | {wall:.2f} | {rss:.1f} |")
+    if long_description:
+        plain, long = long_description
+        lines += [
+            "",
+            f"The {min(args.sizes):,}-row file with a {args.meta_mb} MB description in its meta: peak RSS {long:.1f} MB, "
+            f"{plain:.1f} MB without it: the description costs **{(long - plain) / args.meta_mb:.2f}×** its size "
+            "(target: about 2, the text held once and the copy SQLite builds of the catalog row).",
+        ]
     if measured_pg:
         server = psql(args.postgres, "SHOW server_version")
         fsync = psql(args.postgres, "SHOW fsync")
@@ -356,6 +385,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="10000,100000,1000000",
                         help="sizes whose peak RSS is reported (comma-separated)")
+    parser.add_argument("--meta-mb", type=int, default=100,
+                        help="the size of the long description whose memory cost is reported (0: not measured)")
     parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--data-dir", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results.md"))
@@ -400,12 +431,13 @@ def main():
             if shape == "new":
                 documents = measure_documents(args, base, scratch, run_measured)
         sizes = memory_per_size(args, args.data_dir, scratch)
+        long_description = memory_with_long_description(args, args.data_dir, scratch)
     server.shutdown()
     measured_pg = {}
     if args.postgres:
         for shape in args.shapes:
             measured_pg[shape] = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
-    text = report(args, measured, sizes, measured_pg, documents)
+    text = report(args, measured, sizes, measured_pg, documents, long_description)
     with open(args.out, "w") as out:
         out.write(text)
     print(text)

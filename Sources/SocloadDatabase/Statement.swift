@@ -38,6 +38,13 @@ public final class Statement {
 
     /// Binds arguments to every parameter; the count and names must match the statement's.
     public func bind(_ arguments: StatementArguments) throws {
+        var keptAside: [(index: Int32, text: String)]?
+        try bind(arguments, keepingLargeTextsAside: &keptAside)
+    }
+
+    /// Binds arguments; a text of `largeTextBytes` or more is not bound but put in `keptAside`
+    /// when that is not nil, for `withTextsBoundInPlace`.
+    private func bind(_ arguments: StatementArguments, keepingLargeTextsAside keptAside: inout [(index: Int32, text: String)]?) throws {
         let count = Int(sqlite3_bind_parameter_count(handle))
         var nextPositional = 0
         for index in stride(from: 1, through: count, by: 1) {
@@ -58,6 +65,10 @@ public final class Statement {
                 }
                 value = arguments.positional[nextPositional]
                 nextPositional += 1
+            }
+            if keptAside != nil, case .text(let text) = value, text.utf8.count >= Self.largeTextBytes {
+                keptAside?.append((Int32(index), text))
+                continue
             }
             try bind(value, at: Int32(index))
         }
@@ -130,11 +141,36 @@ public final class Statement {
     }
 
     /// Runs the statement to completion with the given arguments, ignoring any rows.
+    ///
+    /// A long text (a dataset's description of many megabytes) is bound where it lies rather than
+    /// copied, and no binding outlives the call, so a cached statement holds no copy of it.
     public func execute(_ arguments: StatementArguments = []) throws {
         reset()
-        try bind(arguments)
-        while try step() {}
-        reset()
+        var keptAside: [(index: Int32, text: String)]? = []
+        defer {
+            reset()
+            clearBindings()
+        }
+        try bind(arguments, keepingLargeTextsAside: &keptAside)
+        try withTextsBoundInPlace(keptAside?[...] ?? []) {
+            while try step() {}
+        }
+    }
+
+    /// Texts this long are bound in place by `execute`.
+    static let largeTextBytes = 1 << 16
+
+    /// Runs `body` with each text bound where its bytes lie (`SQLITE_STATIC`), unbound again
+    /// before its bytes can go away.
+    private func withTextsBoundInPlace(_ texts: ArraySlice<(index: Int32, text: String)>, _ body: () throws -> Void) throws {
+        guard let (index, text) = texts.first else { return try body() }
+        var bytesOwner = text
+        try bytesOwner.withUTF8 { bytes in
+            try check(sqlite3_bind_text64(handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                                          sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8)))
+            defer { sqlite3_bind_null(handle, index) }
+            try withTextsBoundInPlace(texts.dropFirst(), body)
+        }
     }
 
     // MARK: - Columns of the current row

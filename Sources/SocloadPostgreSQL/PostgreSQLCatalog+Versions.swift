@@ -11,8 +11,9 @@ extension PostgreSQLCatalog {
         try run().execute(Self.createStatement(qualifiedName))
         // ALTER TABLE locks the table against every reader, even when the column is there: only
         // when it is missing (a load side by side may have read the catalog and waits for this one).
-        if try !columns(of: qualifiedName).contains("dictionary_json") {
-            try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \"dictionary_json\" text")
+        let present = try columns(of: qualifiedName)
+        for column in ["dictionary_json", "description"] where !present.contains(column) {
+            try run().execute("ALTER TABLE \(qualifiedName) ADD COLUMN IF NOT EXISTS \(column.quotedDatabaseIdentifier) text")
         }
         try run().execute(SchemaChangeLog(dialect: dialect).createStatement)
         try run().execute(RefreshLog(dialect: dialect).createStatement)
@@ -29,6 +30,11 @@ extension PostgreSQLCatalog {
     }
 
     /// The column names of a table (`"schema"."name"`).
+    /// The columns the catalog table has.
+    func presentColumns() throws -> Set<String> {
+        try columns(of: qualifiedName)
+    }
+
     private func columns(of qualifiedTable: String) throws -> Set<String> {
         let result = try run().execute("SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass($1) "
                                        + "AND attnum > 0 AND NOT attisdropped", [qualifiedTable])

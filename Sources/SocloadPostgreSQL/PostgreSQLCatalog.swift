@@ -19,7 +19,8 @@ public final class PostgreSQLCatalog: CatalogStore {
 
     static let textColumns = ["table_name", "dataset_id", "domain", "name", "source_url", "fetched_at", "rows_updated_at",
                               "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
-                              "request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json"]
+                              "request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json",
+                              "description"]
 
     func run() throws -> PostgreSQLConnection {
         try beforeStatement()
@@ -33,7 +34,8 @@ public final class PostgreSQLCatalog: CatalogStore {
           "source_url" text NOT NULL, "fetched_at" text NOT NULL, "rows_updated_at" text,
           "row_count" bigint NOT NULL, "columns_json" text NOT NULL, "column_mapping_json" text NOT NULL,
           "etag" text, "last_modified" text, "request_signature" text, "plan_json" text,
-          "invalid_cells_json" text, "partial_reason" text, "dictionary_json" text)
+          "invalid_cells_json" text, "partial_reason" text, "dictionary_json" text,
+          "description" text)
         """
     }
 
@@ -47,14 +49,18 @@ public final class PostgreSQLCatalog: CatalogStore {
             """, [entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
                   entry.rowsUpdatedAt, String(entry.rowCount), entry.columnsJSON, entry.columnMappingJSON, entry.etag,
                   entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
-                  entry.dictionaryJSON])
+                  entry.dictionaryJSON, entry.datasetDescription])
     }
 
     /// The entry for a table name (exactly, or as the load shortened it past 63 bytes) or a
     /// dataset id; nil when there is none.
-    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
+    public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
         guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return nil }
-        let columns = Self.textColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        // The columns there are (an older socload's catalog lacks the newer ones until a load).
+        let present = try presentColumns()
+        let columns = Self.textColumns.map { name in
+            present.contains(name) && (withDescription || name != "description") ? name.quotedDatabaseIdentifier : "NULL::text"
+        }.joined(separator: ", ")
         let result = try run().execute("""
             SELECT \(columns) FROM \(qualifiedName) WHERE "table_name" IN ($1, $2) OR "dataset_id" = $1
             ORDER BY "table_name" IN ($1, $2) DESC, "fetched_at" DESC LIMIT 1
@@ -64,7 +70,8 @@ public final class PostgreSQLCatalog: CatalogStore {
                             fetchedAt: row[5] ?? "", rowsUpdatedAt: row[6], rowCount: Int(row[7] ?? "") ?? 0,
                             columnsJSON: row[8] ?? "[]", columnMappingJSON: row[9] ?? "{}", etag: row[10],
                             lastModified: row[11], requestSignature: row[12], planJSON: row[13],
-                            invalidCellsJSON: row[14], partialReason: row[15], dictionaryJSON: row[16])
+                            invalidCellsJSON: row[14], partialReason: row[15], dictionaryJSON: row[16],
+                            datasetDescription: row[17])
     }
 
     public func recordedPlans() throws -> [LoadPlan] {

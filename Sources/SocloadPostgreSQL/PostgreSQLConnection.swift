@@ -16,6 +16,9 @@ public final class PostgreSQLConnection {
     public private(set) var isCopying = false
     /// The database connected to, as messages name it: the connection string without its password.
     public let location: String
+    /// Told each statement as it is sent (with its `$1` placeholders, never the values):
+    /// `SOCLOAD_SQL_LOG`.
+    public var statementTrace: ((String) -> Void)?
 
     /// Connects. `connectionString` is anything libpq takes (a `postgresql://` URI, `key=value`
     /// pairs); `postgres:` alone connects with the PG* environment variables and libpq's defaults.
@@ -109,6 +112,7 @@ public final class PostgreSQLConnection {
     public func query(_ sql: String, _ parameters: [String?] = [], columns onColumns: ([PostgreSQLColumn]) -> Void = { _ in },
                       row: (PostgreSQLRow) throws -> Void) throws -> [PostgreSQLColumn] {
         guard !isCopying else { throw PostgreSQLError(sqlState: nil, message: "a statement was sent during a COPY", sql: sql) }
+        statementTrace?(sql)
         let sent = Self.withParameters(parameters) { values, lengths in
             PQsendQueryParams(handle, sql, Int32(parameters.count), nil, values, lengths, nil, 0)
         }
@@ -161,13 +165,6 @@ public final class PostgreSQLConnection {
         while PQgetCopyData(handle, &buffer, 0) > 0 { PQfreemem(buffer) }
     }
 
-    private static func withParameters<R>(_ parameters: [String?],
-                                          _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?) -> R) -> R {
-        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { copies.forEach { free($0) } }
-        let pointers = copies.map { UnsafePointer($0) }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress, nil) }
-    }
 
     static func columns(of result: OpaquePointer) -> [PostgreSQLColumn] {
         (0..<PQnfields(result)).map { index in
@@ -180,6 +177,7 @@ public final class PostgreSQLConnection {
     /// Starts `COPY ... FROM STDIN`; then `sendCopyData` as often as needed, then `endCopy`.
     public func beginCopy(_ sql: String) throws {
         guard !isCopying else { throw PostgreSQLError(sqlState: nil, message: "a COPY is already running", sql: sql) }
+        statementTrace?(sql)
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COPY_IN else {

@@ -8,8 +8,8 @@ extension PostgreSQLDatabase: LoadedDatabase {
 
     public var cancelAction: @Sendable () -> Void { connection.cancelAction }
 
-    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
-        try catalog.entry(for: tableOrDatasetID)
+    public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
+        try catalog.entry(for: tableOrDatasetID, withDescription: withDescription)
     }
 
     public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {

@@ -129,8 +129,10 @@ struct PostgreSQLTableSwap {
         objects += try grants(of: oid, on: "TABLE \(target)")
         // A comment socload set from the portal's description is socload's, renewed by the load;
         // any other is the user's and stays.
-        if let comment = try transaction.value("SELECT obj_description($1::oid, 'pg_class')", [oid]),
-           comment != previous?.descriptions?.table {
+        // Compared by digest on the server: a description of megabytes is not read back.
+        if let digest = try transaction.value("SELECT md5(obj_description($1::oid, 'pg_class'))", [oid]),
+           digest != previous?.descriptions?.tableDigest,
+           let comment = try transaction.value("SELECT obj_description($1::oid, 'pg_class')", [oid]) {
             objects.append(UserObject(description: "comment", statements: ["COMMENT ON TABLE \(target) IS \(Self.literal(comment))"]))
         }
         return objects
@@ -272,6 +274,6 @@ struct PostgreSQLTableSwap {
 
     /// A SQL string literal.
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        PostgreSQLComment.literal(text)
     }
 }

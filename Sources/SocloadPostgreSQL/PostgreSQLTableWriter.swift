@@ -221,11 +221,11 @@ final class PostgreSQLTableWriter: TableWriter {
         let target = transaction.qualified(table.name)
         if let text = descriptions.table,
            try transaction.value("SELECT obj_description(to_regclass($1), 'pg_class')", [target]) == nil {
-            try transaction.execute("COMMENT ON TABLE \(target) IS \(PostgreSQLTableSwap.literal(text))")
+            try PostgreSQLComment.set(on: "TABLE \(target)", to: text) { try transaction.execute($0, $1) }
         }
         let stored = Set(table.storedColumns.map(\.name))
         for (column, text) in descriptions.columns.sorted(by: { $0.key < $1.key }) where stored.contains(column) {
-            try transaction.execute("COMMENT ON COLUMN \(target).\(column.quotedDatabaseIdentifier) IS \(PostgreSQLTableSwap.literal(text))")
+            try PostgreSQLComment.set(on: "COLUMN \(target).\(column.quotedDatabaseIdentifier)", to: text) { try transaction.execute($0, $1) }
         }
     }
 

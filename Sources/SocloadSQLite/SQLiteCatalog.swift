@@ -30,15 +30,17 @@ public final class SQLiteCatalog: CatalogStore {
           "plan_json" TEXT,
           "invalid_cells_json" TEXT,
           "partial_reason" TEXT,
-          "dictionary_json" TEXT
+          "dictionary_json" TEXT,
+          "description" TEXT
         )
         """
 
     static let insertSQL = """
         INSERT INTO "_socload_datasets" ("table_name", "dataset_id", "domain", "name", "source_url",
           "fetched_at", "rows_updated_at", "row_count", "columns_json", "column_mapping_json", "etag", "last_modified",
-          "request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json")
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          "request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json",
+          "description")
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes the entry, creating the catalog table on first use; an entry for the same table
@@ -51,24 +53,27 @@ public final class SQLiteCatalog: CatalogStore {
             entry.tableName, entry.datasetID, entry.domain, entry.name, entry.sourceURL, entry.fetchedAt,
             entry.rowsUpdatedAt, entry.rowCount, entry.columnsJSON, entry.columnMappingJSON, entry.etag,
             entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
-            entry.dictionaryJSON,
+            entry.dictionaryJSON, entry.datasetDescription,
         ])
     }
 
     /// Catalogs written by an older socload lack newer columns: add them.
     func addMissingColumns() throws {
         let present = Set(try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')"))
-        for column in ["request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json"] where !present.contains(column) {
+        for column in ["request_signature", "plan_json", "invalid_cells_json", "partial_reason", "dictionary_json", "description"] where !present.contains(column) {
             try db.execute(sql: "ALTER TABLE \"_socload_datasets\" ADD COLUMN \(column.quotedDatabaseIdentifier) TEXT")
         }
     }
 
     /// The entry for a table name (any case) or a dataset id (`n5m4-mism`); nil when there is none.
-    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
+    public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
         guard try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
                                 arguments: [Self.tableName]) != nil else { return nil }
+        // The columns there are (an older socload's catalog lacks the newer ones until a load).
+        let present = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')")
+        let selected = present.filter { withDescription || $0 != "description" }.map(\.quotedDatabaseIdentifier)
         let rows = try db.fetchRows(sql: """
-            SELECT * FROM "_socload_datasets" WHERE "table_name" = ?1 COLLATE NOCASE OR "dataset_id" = ?1
+            SELECT \(selected.joined(separator: ", ")) FROM "_socload_datasets" WHERE "table_name" = ?1 COLLATE NOCASE OR "dataset_id" = ?1
             ORDER BY "table_name" = ?1 DESC, "table_name" = ?1 COLLATE NOCASE DESC, "fetched_at" DESC LIMIT 1
             """, arguments: [tableOrDatasetID])
         guard let row = rows.first else { return nil }
@@ -85,7 +90,7 @@ public final class SQLiteCatalog: CatalogStore {
                             etag: text("etag"), lastModified: text("last_modified"),
                             requestSignature: text("request_signature"), planJSON: text("plan_json"),
                             invalidCellsJSON: text("invalid_cells_json"), partialReason: text("partial_reason"),
-                            dictionaryJSON: text("dictionary_json"))
+                            dictionaryJSON: text("dictionary_json"), datasetDescription: text("description"))
     }
 
     public func recordedPlans() throws -> [LoadPlan] {

@@ -55,8 +55,8 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         }
     }
 
-    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
-        try queue.read { db in try SQLiteCatalog(db: db).entry(for: tableOrDatasetID) }
+    public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
+        try queue.read { db in try SQLiteCatalog(db: db).entry(for: tableOrDatasetID, withDescription: withDescription) }
     }
 
     public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {

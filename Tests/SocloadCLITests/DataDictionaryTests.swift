@@ -1,4 +1,5 @@
 import Foundation
+import SocloadDatabase
 import SocloadPostgreSQL
 import SocloadTestSupport
 import XCTest
@@ -100,5 +101,63 @@ final class DataDictionaryTests: XCTestCase {
         XCTAssertEqual(try socload(["load", path, "--quiet"], db: db).status, 0)
         let run = try socload(["query", "select a, b from t order by rowid", "--format", "markdown"], db: db)
         XCTAssertEqual(run.stdout, "| a | b |\n|---|---|\n| x \\| y | two<br>lines |\n|  | back\\\\slash |\n", run.stderr)
+    }
+
+    /// A description of megabytes is kept once, in the catalog's `description`: the plan records
+    /// digests only, every command still shows the text, and a table rebuilt from the plan
+    /// (`extract` on PostgreSQL) is described again.
+    func testALongDescriptionIsKeptOnceAndStillShown() throws {
+        let sample = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json")
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: sample)) as? [String: Any])
+        var meta = try XCTUnwrap(document["meta"] as? [String: Any])
+        var view = try XCTUnwrap(meta["view"] as? [String: Any])
+        let description = "Ünïcode \"quoted\" nominations, " + String(repeating: "described at length. ", count: 60_000)
+        view["description"] = description
+        var columns = try XCTUnwrap(view["columns"] as? [[String: Any]])
+        let described = try XCTUnwrap(columns.firstIndex { $0["fieldName"] as? String == "holdover" })
+        columns[described]["description"] = "Where the nomination stands"
+        view["columns"] = columns
+        meta["view"] = view
+        let path = directory.path("long-n5m4-mism.json")
+        // `meta` before `data`, as the portal writes them.
+        let text = "{\"meta\": " + String(decoding: try JSONSerialization.data(withJSONObject: meta), as: UTF8.self)
+            + ", \"data\": " + String(decoding: try JSONSerialization.data(withJSONObject: try XCTUnwrap(document["data"])), as: UTF8.self) + "}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        postgreSQL = try TestPostgreSQL.makeDatabase()
+        let sqlite = directory.path("long.sqlite")
+        for db in [sqlite, postgreSQL!.url] {
+            let fetched = try socload(["fetch", path, "--table", "d", "--quiet"], db: db)
+            XCTAssertEqual(fetched.status, 0, fetched.stderr)
+            let lengths = try socload(["query", "select length(plan_json) as plan, length(dictionary_json) as dictionary, "
+                                       + "length(description) as description from _socload_datasets", "--format", "csv"], db: db)
+            let figures = try XCTUnwrap(lengths.stdout.split(whereSeparator: \.isNewline).last, lengths.stderr)
+                .split(separator: ",").compactMap { Int($0) }
+            XCTAssertEqual(figures.count, 3, lengths.stdout)
+            XCTAssertLessThan(figures[0], 10_000, "the plan records a digest, not the text")
+            XCTAssertLessThan(figures[1], 10_000, "the dictionary holds the other facts")
+            XCTAssertEqual(figures[2], description.count)
+            let rows = try socload(["info", "d", "--dictionary", "--format", "json"], db: db).stdout
+            let objects = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rows.utf8)) as? [[String: Any]])
+            XCTAssertEqual(objects.first?["description"] as? String, description)
+            XCTAssertEqual(try socload(["fetch", path, "--table", "d", "--quiet", "--force"], db: db).status, 0)
+            XCTAssertEqual(try socload(["extract", "d", "status", "--quiet"], db: db).status, 0)
+            let again = try socload(["info", "d", "--dictionary", "--format", "json"], db: db).stdout
+            XCTAssertTrue(again.contains("described at length. described at length."), "a refresh and an extract keep it")
+        }
+        let connection = try postgreSQL!.connect()
+        XCTAssertEqual(try connection.value("SELECT obj_description('public.d'::regclass, 'pg_class')"), description,
+                       "the table rebuilt by extract is described again")
+        let digest = try XCTUnwrap(try connection.value("SELECT md5(obj_description('public.d'::regclass, 'pg_class'))"))
+        XCTAssertEqual(try connection.value("SELECT plan_json::json->'tables'->0->'descriptions'->>'table_digest' FROM _socload_datasets"),
+                       digest, "the server's digest of the comment is the plan's: a refresh compares them without reading it")
+        XCTAssertEqual(try connection.value("SELECT col_description('public.d'::regclass, attnum) FROM pg_attribute "
+                                            + "WHERE attrelid = 'public.d'::regclass AND attname = 'holdover'"),
+                       "Where the nomination stands")
+        // A catalog recorded before the description had a column of its own still shows it.
+        let old = try Database(path: sqlite)
+        try old.execute(sql: "UPDATE _socload_datasets SET dictionary_json = json_set(dictionary_json, '$.description', "
+                        + "description), description = NULL")
+        let shown = try socload(["info", "d", "--dictionary", "--format", "json"], db: sqlite).stdout
+        XCTAssertTrue(shown.contains("described at length. described at length."), shown.prefix(300).description)
     }
 }

@@ -33,7 +33,7 @@ final class DatabaseRecordsTests: XCTestCase {
     func testRecordsStreamInOrderWithFewDecodedAhead() async throws {
         let (_, queue) = try makeNumbers(100_000)
         Self.decoded.store(0, ordering: .sequentiallyConsistent)
-        var iterator = queue.records(Counted.self, sql: "select n from t order by n").makeAsyncIterator()
+        let iterator = queue.records(Counted.self, sql: "select n from t order by n").makeAsyncIterator()
         let first = try await iterator.next()
         XCTAssertEqual(first?.n, 1)
         try await Task.sleep(nanoseconds: 100_000_000)

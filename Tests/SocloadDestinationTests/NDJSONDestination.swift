@@ -96,9 +96,11 @@ final class NDJSONCatalog: CatalogStore {
         self.transaction = transaction
     }
 
-    func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
-        transaction.state.catalog.first { $0.tableName == tableOrDatasetID }
+    func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
+        var entry = transaction.state.catalog.first { $0.tableName == tableOrDatasetID }
             ?? transaction.state.catalog.first { $0.datasetID == tableOrDatasetID }
+        if !withDescription { entry?.datasetDescription = nil }
+        return entry
     }
 
     func record(_ entry: CatalogEntry) throws {

@@ -41,6 +41,37 @@ package enum JSONStringUnescaping {
         return true
     }
 
+    /// Decodes the content in `range` where it lies, from `range.lowerBound` on (a decoded string
+    /// is never longer than its literal); the decoded length, or nil when an escape is malformed.
+    package static func decodeInPlace(_ bytes: UnsafeMutableBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        let source = UnsafeBufferPointer(bytes)
+        var index = range.lowerBound
+        var written = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                bytes[written] = byte
+                written += 1
+                index += 1
+                continue
+            }
+            guard index + 1 < range.upperBound else { return nil }
+            let escape = bytes[index + 1]
+            index += 2
+            if let decoded = simpleEscape(escape) {
+                bytes[written] = decoded
+                written += 1
+                continue
+            }
+            guard escape == UInt8(ascii: "u"), let scalar = unicodeEscape(source, &index, range.upperBound) else { return nil }
+            for unit in scalar.utf8 {
+                bytes[written] = unit
+                written += 1
+            }
+        }
+        return written - range.lowerBound
+    }
+
     /// True when every escape in the string's content is well formed (what `append` accepts),
     /// checked without decoding anything.
     package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

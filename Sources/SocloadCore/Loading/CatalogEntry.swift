@@ -31,15 +31,20 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
     /// `--select`, a sync since): its counts cannot be checked against the portal's. nil for a
     /// complete load.
     public var partialReason: String?
-    /// What the portal says about the dataset (`DatasetDictionary` as JSON); nil for a load
-    /// that had no portal description, or one recorded before catalog version 2.
+    /// What the portal says about the dataset (`DatasetDictionary` as JSON) but its description,
+    /// which is `datasetDescription`; nil for a load that had no portal description, or one
+    /// recorded before catalog version 2. (Entries recorded before the description had a column
+    /// of its own hold it here.)
     public var dictionaryJSON: String?
+    /// The dataset's description as the portal gave it (the catalog's `description`), kept apart
+    /// from `dictionaryJSON` so that a long one is stored and held once.
+    public var datasetDescription: String?
 
     public init(tableName: String, datasetID: String?, domain: String?, name: String?, sourceURL: String,
                 fetchedAt: String, rowsUpdatedAt: String?, rowCount: Int, columnsJSON: String,
                 columnMappingJSON: String, etag: String?, lastModified: String?, requestSignature: String? = nil,
                 planJSON: String? = nil, invalidCellsJSON: String? = nil, partialReason: String? = nil,
-                dictionaryJSON: String? = nil) {
+                dictionaryJSON: String? = nil, datasetDescription: String? = nil) {
         self.tableName = tableName
         self.datasetID = datasetID
         self.domain = domain
@@ -57,11 +62,15 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         self.invalidCellsJSON = invalidCellsJSON
         self.partialReason = partialReason
         self.dictionaryJSON = dictionaryJSON
+        self.datasetDescription = datasetDescription
     }
 
-    /// The dataset's dictionary as recorded.
+    /// The dataset's dictionary as recorded, with its description.
     public var dictionary: DatasetDictionary? {
-        dictionaryJSON.flatMap { try? JSONDecoder().decode(DatasetDictionary.self, from: Data($0.utf8)) }
+        guard var dictionary = dictionaryJSON.flatMap({ try? JSONDecoder().decode(DatasetDictionary.self, from: Data($0.utf8)) })
+        else { return nil }
+        if let datasetDescription { dictionary.description = datasetDescription }
+        return dictionary
     }
 
     /// The portal's column descriptions recorded with the entry.
@@ -69,10 +78,33 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         (try? JSONDecoder().decode([ColumnMetadata].self, from: Data(columnsJSON.utf8))) ?? []
     }
 
-    /// The plan recorded with the entry (nil for tables loaded by an older socload).
+    /// The plan recorded with the entry (nil for tables loaded by an older socload). Its tables'
+    /// `descriptions` have digests and no texts: `describedPlan` has both.
     public var plan: LoadPlan? {
         guard let planJSON else { return nil }
         return try? JSONDecoder().decode(LoadPlan.self, from: Data(planJSON.utf8))
+    }
+
+    /// The recorded plan with its descriptions' texts given back from the entry's dictionary and
+    /// columns: what rebuilding a table from the plan (`extract`) needs to describe it again.
+    public var describedPlan: LoadPlan? {
+        guard var plan else { return nil }
+        let tableText = dictionary?.description
+        let columns = self.columns
+        for index in plan.tables.indices {
+            guard let descriptions = plan.tables[index].descriptions else { continue }
+            var texts: [String: String] = [:]
+            for column in plan.tables[index].columns {
+                switch column.source {
+                case .field(let cell), .part(let cell, _, _):
+                    if cell < columns.count, let text = columns[cell].description { texts[column.name] = text }
+                case .rowIdentifier, .absent:
+                    break
+                }
+            }
+            plan.tables[index].descriptions = descriptions.restoringTexts(table: tableText, columns: texts)
+        }
+        return plan
     }
 
     /// The invalid-cell counts recorded with the entry.

@@ -181,8 +181,10 @@ extension RowUpserter {
 
 /// The catalog: one entry per loaded table.
 public protocol CatalogStore: AnyObject {
-    /// The entry for a table name (compared as the destination compares names) or a dataset id.
-    func entry(for tableOrDatasetID: String) throws -> CatalogEntry?
+    /// The entry for a table name (compared as the destination compares names) or a dataset id;
+    /// without its `datasetDescription` (nil) unless `withDescription`: a load that only compares
+    /// with the previous entry does not hold a long description twice.
+    func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry?
     /// Records (or replaces) a table's entry.
     func record(_ entry: CatalogEntry) throws
     /// The plans of every entry (those recorded by an older socload have none).
@@ -198,6 +200,12 @@ public protocol CatalogStore: AnyObject {
 }
 
 extension CatalogStore {
+    /// The entry for a table name (compared as the destination compares names) or a dataset id,
+    /// with everything recorded.
+    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
+        try entry(for: tableOrDatasetID, withDescription: true)
+    }
+
     /// The plan table of that name: a loaded table, or a child or glue table a load made beside
     /// one (`socload load`). Its logical types are what `schema` and `select` read.
     public func planTable(named name: String) throws -> PlanTable? {

@@ -29,7 +29,7 @@ public struct LookupExtractor: @unchecked Sendable {
                 guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
                     throw LoadError.notInCatalog(tableOrDatasetID)
                 }
-                guard var plan = entry.plan else {
+                guard var plan = entry.describedPlan else {
                     throw LoadError.unsupported("\(entry.tableName) was loaded by an older socload: fetch it again first")
                 }
                 guard try transaction.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }

@@ -33,15 +33,3 @@ public struct DatasetDictionary: Codable, Sendable, Equatable {
         description == nil && attribution == nil && license == nil && category == nil && tags.isEmpty && pageURL == nil
     }
 }
-
-/// The descriptions a destination may attach to a table it makes (PostgreSQL's `COMMENT ON`):
-/// the dataset's, and each column's by its name in the table.
-public struct TableDescriptions: Codable, Sendable, Equatable {
-    public var table: String?
-    public var columns: [String: String]
-
-    public init(table: String? = nil, columns: [String: String] = [:]) {
-        self.table = table
-        self.columns = columns
-    }
-}

@@ -12,8 +12,9 @@ public protocol LoadedDatabase {
     /// The user's tables, socload's catalog aside, by name.
     func tables() throws -> [TableSummary]
 
-    /// What the catalog records for a table name or a dataset id (nil: not loaded by socload).
-    func entry(for tableOrDatasetID: String) throws -> CatalogEntry?
+    /// What the catalog records for a table name or a dataset id (nil: not loaded by socload);
+    /// without the dataset's description unless `withDescription` (see `CatalogStore`).
+    func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry?
 
     /// The plan socload recorded for the table of exactly this name (nil: none, or not loaded
     /// by socload).

@@ -21,10 +21,14 @@ enum MetadataSyntax {
             throw RowsJSONError.invalidMetadata(detail: context + "the metadata describes \(count) columns, more than the "
                                                 + "\(ViewMetadata.mostColumns) any database socload writes holds")
         }
-        do {
-            _ = try JSONValueParser.parse(bytes)
-        } catch {
-            throw RowsJSONError.invalidMetadata(detail: context + error.description(base: base))
+        // Checked in place first: parsing builds every string, and a description of 100 MB twice.
+        // Only a document found wrong is parsed, for the offset of its error.
+        if !bytes.withUnsafeBufferPointer(JSONValueParser.isJSON) {
+            do {
+                _ = try JSONValueParser.parse(bytes)
+            } catch {
+                throw RowsJSONError.invalidMetadata(detail: context + error.description(base: base))
+            }
         }
         if let (name, path, offset) = firstDuplicateName(in: bytes, watched: watched) {
             let place = ([label] + path).joined(separator: ".").replacingOccurrences(of: ".[", with: "[")

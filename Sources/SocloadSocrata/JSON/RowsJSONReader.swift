@@ -77,7 +77,6 @@ public final class RowsJSONReader {
     public var currentRowOffset: Int { captureStart }
     /// The metadata, once read.
     public private(set) var metadata: ViewMetadata?
-
     public init() {}
 
     /// Consumes the next chunk, calling `metadata` once the column metadata is read and `row` for
@@ -243,7 +242,7 @@ public final class RowsJSONReader {
         switch capture {
         case .metadata:
             try MetadataSyntax.validate(captured, base: captureStart, label: "meta", watched: MetadataSyntax.rowsJSONMeta)
-            let view = try Self.decodeMetadata(captured)
+            let view = try Self.decodeMetadata(&captured)
             (captured, metadata) = ([], view) // rows are far smaller: a 100 MB description is not held through the load
             state = .afterMember
             try onMetadata(view)
@@ -267,12 +266,13 @@ public final class RowsJSONReader {
         var view: ViewMetadata
     }
 
-    private static func decodeMetadata(_ bytes: [UInt8]) throws -> ViewMetadata {
+    private static func decodeMetadata(_ bytes: inout [UInt8]) throws -> ViewMetadata {
         do {
+            let long = try LongJSONStrings(takingFrom: &bytes) // a long description is decoded once, in place
             return try bytes.withUnsafeBytes { buffer in // read in place: no second copy
                 guard let base = buffer.baseAddress else { throw RowsJSONError.missingMetadata }
                 let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
-                return try JSONDecoder().decode(MetaEnvelope.self, from: data).view
+                return try JSONDecoder().decode(MetaEnvelope.self, from: data).view.restoringLongTexts(long)
             }
         } catch DecodingError.keyNotFound {
             throw RowsJSONError.missingMetadata

@@ -5,7 +5,7 @@ import SocloadCore
 extension DatasetLoader {
     /// The catalog entry of a previous load of the same slice from the same place, unless `force`.
     func previousEntry(for request: LoadRequest, api: DatasetAPI, catalog: any CatalogStore) throws -> CatalogEntry? {
-        try Self.previousEntry(for: request, api: api) { try catalog.entry(for: $0) }
+        try Self.previousEntry(for: request, api: api) { try catalog.entry(for: $0, withDescription: false) }
     }
 
     /// True when the source is the one the table was last loaded from: a file whose signature is

@@ -50,7 +50,7 @@ extension DatasetLoader {
                 state.keptChangeRefreshes = request.keptChangeRefreshes
                 state.keepsHistory = request.keepsHistory
                 state.view = described.view
-                let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name)
+                let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name, withDescription: false)
                     .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
                 try beginTable(plan, transaction: transaction, state: state, rowsFollowThePlan: true)
                 guard let plan = state.plan, let writer = state.writer else { throw RowsJSONError.missingMetadata }
@@ -125,7 +125,8 @@ extension DatasetLoader {
                     columnsJSON: columnsJSON, columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
                     requestSignature: "load", planJSON: plan.jsonText,
                     invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: partial,
-                    dictionaryJSON: described.view?.dictionaryJSON(domain: nil))
+                    dictionaryJSON: described.view?.dictionaryJSON(domain: nil),
+                    datasetDescription: described.view?.dictionary.description)
                 try transaction.catalog.record(entry)
                 try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
                 try transaction.catalog.recordRefresh(.of(entry, kind: "load", state: state,
@@ -212,7 +213,11 @@ extension DatasetLoader {
             plan = try LoadPlan.document(fields: described.fields.filter { !childFields.contains($0) }, types: described.types,
                                          options: options)
         }
-        if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
+        if plan.mainTable.columns.isEmpty {
+            // Without a description the columns are the records' fields: there were none.
+            throw described.view == nil ? LoadError.noFields(table: name, source: request.displaySource)
+                : LoadError.noColumns(name)
+        }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
         }

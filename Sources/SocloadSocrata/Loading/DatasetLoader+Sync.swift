@@ -51,7 +51,8 @@ extension DatasetLoader {
                              maxDeletes: DeletionLimit?, history: Bool, schemaPolicy: SchemaChangePolicy) throws -> SyncSummary {
         try destination.performLoad { transaction in
             let state = LoadState()
-            guard let entry = try transaction.catalog.entry(for: tableOrDatasetID) else {
+            // The description is the portal's of now (below): the recorded one is not read.
+            guard let entry = try transaction.catalog.entry(for: tableOrDatasetID, withDescription: false) else {
                 throw LoadError.notInCatalog(tableOrDatasetID)
             }
             guard let id = entry.datasetID, let components = URLComponents(string: entry.sourceURL),
@@ -123,6 +124,7 @@ extension DatasetLoader {
             refreshed.rowsUpdatedAt = view.rowsUpdatedAtText
             refreshed.columnsJSON = view.columnsJSON
             refreshed.dictionaryJSON = view.dictionaryJSON(domain: entry.domain)
+            refreshed.datasetDescription = view.dictionary.description
             refreshed.planJSON = stored.jsonText
             refreshed.partialReason = "the table was synced since it was loaded (the invalid-cell counts are the load's)"
             try transaction.catalog.record(refreshed)

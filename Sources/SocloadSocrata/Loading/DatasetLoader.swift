@@ -121,7 +121,8 @@ public final class DatasetLoader: @unchecked Sendable {
                 etag: try state.head?.etag ?? FileSignature.text(of: request.reference), lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
-                dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain))
+                dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain),
+                datasetDescription: view.dictionary.description)
             try transaction.catalog.record(entry)
             try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
             try transaction.catalog.recordRefresh(.of(entry, kind: "fetch", state: state))
@@ -148,7 +149,7 @@ public final class DatasetLoader: @unchecked Sendable {
     func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState, rowsFollowThePlan: Bool = false) throws {
         let arriving = plan
         var plan = plan
-        let previousEntry = try transaction.catalog.entry(for: plan.mainTable.name)
+        let previousEntry = try transaction.catalog.entry(for: plan.mainTable.name, withDescription: false)
         let previous = previousEntry.flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
         // evolve: the table keeps its columns; what changed about them is said as kept.
         var keptColumns: [SchemaChange]?

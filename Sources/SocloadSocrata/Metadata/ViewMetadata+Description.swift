@@ -11,7 +11,14 @@ extension ViewMetadata {
         try MetadataSyntax.validate(bytes, base: 0, label: "view", context: "\(source) is not a dataset description: ",
                                     watched: MetadataSyntax.viewsAPI)
         do {
-            self = try JSONDecoder().decode(ViewMetadata.self, from: Data(bytes))
+            var document = bytes
+            let long = try LongJSONStrings(takingFrom: &document) // a long description is decoded once, in place
+            self = try document.withUnsafeBytes { buffer in // read in place: no second copy
+                let data = buffer.baseAddress.map {
+                    Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none)
+                } ?? Data()
+                return try JSONDecoder().decode(ViewMetadata.self, from: data)
+            }.restoringLongTexts(long)
         } catch {
             let reason: String
             switch error {

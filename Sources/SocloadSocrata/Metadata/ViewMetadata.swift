@@ -82,9 +82,10 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
     }
 
     /// The dataset's dictionary as the catalog keeps it, with its page on `domain` when the id
-    /// and the domain are known.
+    /// and the domain are known, and without its description (`CatalogEntry.datasetDescription`).
     public func dictionaryJSON(domain: String?) -> String {
         var dictionary = self.dictionary
+        dictionary.description = nil
         if let domain, let id {
             dictionary.pageURL = (domain.contains("://") ? domain : "https://" + domain) + "/d/" + id
         }

@@ -162,7 +162,7 @@ struct FetchCommand: ParsableCommand {
     /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
     private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
         let loaded = try? database.openLoaded(context, command: Self.spec, watched: false)
-        return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0) },
+        return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0, withDescription: false) },
                                           http: LoadSetup.httpOptions(appToken: network.appToken, context),
                                           retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop)
     }

@@ -1,0 +1,44 @@
+import SocloadCore
+
+extension ViewMetadata {
+    /// The view with every text that `long` took out of its JSON before decoding put back: the
+    /// dataset's facts and each column's names, description, types, format and statistics.
+    func restoringLongTexts(_ long: LongJSONStrings) -> ViewMetadata {
+        guard !long.texts.isEmpty else { return self }
+        var view = self
+        view.id = long.text(for: id)
+        view.name = long.text(for: name)
+        view.viewType = long.text(for: viewType)
+        view.displayType = long.text(for: displayType)
+        view.assetType = long.text(for: assetType)
+        var facts = dictionary
+        facts.name = long.text(for: facts.name)
+        facts.description = long.text(for: facts.description)
+        facts.attribution = long.text(for: facts.attribution)
+        facts.attributionLink = long.text(for: facts.attributionLink)
+        facts.license = long.text(for: facts.license)
+        facts.licenseID = long.text(for: facts.licenseID)
+        facts.category = long.text(for: facts.category)
+        facts.tags = facts.tags.map { long.text(for: $0) }
+        facts.pageURL = long.text(for: facts.pageURL)
+        view.dictionary = facts
+        view.columns = columns.map { column in
+            var column = column
+            column.name = long.text(for: column.name)
+            column.fieldName = long.text(for: column.fieldName)
+            column.dataTypeName = long.text(for: column.dataTypeName)
+            column.renderTypeName = long.text(for: column.renderTypeName)
+            column.description = long.text(for: column.description)
+            column.subColumnTypes = column.subColumnTypes?.map { long.text(for: $0) }
+            column.flags = column.flags?.map { long.text(for: $0) }
+            column.format = column.format?.mapValues { long.text(for: $0) }
+            if var statistics = column.cachedContents {
+                statistics.smallest = long.text(for: statistics.smallest)
+                statistics.largest = long.text(for: statistics.largest)
+                column.cachedContents = statistics
+            }
+            return column
+        }
+        return view
+    }
+}
