@@ -23,7 +23,8 @@ enum SocloadTool {
 
     private static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command.",
-        arguments: [ArgumentSpec(name: "subcommand", help: "The command to show help for.", isOptional: true)])
+        arguments: [ArgumentSpec(name: "subcommand", help: "The command to show help for.", isOptional: true)],
+        options: [.flag("markdown", help: "Print the reference of every command as Markdown (docs/cli.md).")])
 
     static func main(arguments: [String], environment: [String: String]) -> ExitCode {
         let output = OutputSink(descriptor: 1)
@@ -67,6 +68,10 @@ enum SocloadTool {
             return .success
         case "help":
             let rest = Array(arguments.dropFirst())
+            if case .run(let parsed) = try ArgumentParser.parse(rest, for: helpSpec), parsed.flag("markdown") {
+                context.output.write(CommandReference.markdown(root: rootSpec, commands: commands.map { $0.spec }))
+                return .success
+            }
             guard case .run(let parsed) = try ArgumentParser.parse(rest, for: helpSpec),
                   let name = parsed.positionals.first
             else {

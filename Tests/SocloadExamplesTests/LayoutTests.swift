@@ -2,14 +2,14 @@ import Foundation
 import SocloadTestSupport
 import XCTest
 
-/// The layout the README draws, checked against the code: the targets' dependencies and the
+/// The layout the docs draw (`docs/design.md`, `docs/library.md`), checked against the code: the targets' dependencies and the
 /// modules each library imports.
 final class LayoutTests: XCTestCase {
-    /// The README's `Package.swift` lines for an app name this package and its products as
+    /// The library guide's `Package.swift` lines for an app name this package and its products as
     /// `Package.swift` does, so a new user does not guess them from an error.
-    func testTheREADMEsDependencyLinesNameThePackageAndItsProducts() throws {
+    func testTheLibraryGuidesDependencyLinesNameThePackageAndItsProducts() throws {
         let root = Fixtures.packageRoot
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/library.md"), encoding: .utf8)
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let packageName = try XCTUnwrap(manifest.range(of: "name: \"").map { manifest[$0.upperBound...].prefix { $0 != "\"" } })
         let products = manifest.components(separatedBy: ".library(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
@@ -26,11 +26,11 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(readme.contains(".package(path: \"../socload\")"))
     }
 
-    /// The README's layout table says what each library depends on exactly as `Package.swift`
+    /// The design page's layout table says what each library depends on exactly as `Package.swift`
     /// declares it, so the drawing cannot drift from the code.
-    func testTheREADMEsLayoutTableIsThePackagesDependencies() throws {
+    func testTheDesignPagesLayoutTableIsThePackagesDependencies() throws {
         let root = Fixtures.packageRoot
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/design.md"), encoding: .utf8)
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         var drawn: [String: Set<String>] = [:]
         for line in readme.split(separator: "\n") where line.hasPrefix("| `Socload") {
@@ -55,7 +55,7 @@ final class LayoutTests: XCTestCase {
         }
     }
 
-    /// The import graph runs one way (the README's layout table): each library imports only the
+    /// The import graph runs one way (the layout table of `docs/design.md`): each library imports only the
     /// modules below it, so the core stays free of C and PostgreSQL of SQLite.
     func testEachLibraryImportsOnlyTheModulesBelowIt() throws {
         let allowed: [String: Set<String>] = [

@@ -146,7 +146,7 @@ final class ReadmeExamples: ExampleTestCase {
         _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
     }
 
-    /// Every line of every Swift example in the README is in this file (imports aside), so an
+    /// Every line of every Swift example in the README and the docs is in this file (imports aside), so an
     /// example that stops compiling or working fails here.
     /// "Reading a loaded database, SQLite or PostgreSQL".
     func testReadingThroughTheReadRole() throws {
@@ -164,7 +164,9 @@ final class ReadmeExamples: ExampleTestCase {
     }
 
     func testTheReadmesExamplesAreTheseOnes() throws {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try ["README.md", "docs/library.md", "docs/guide.md"].map { page in
+            try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(page), encoding: .utf8)
+        }.joined(separator: "\n")
         let here = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/ReadmeExamples.swift"),
                               encoding: .utf8)
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })

@@ -130,15 +130,51 @@ final class PositionalSlot<Value: ExpressibleByArgument>: ArgumentSlot {
 }
 
 /// An option with a value: `--db <path>`; nil when not given.
+///
+/// Its default is typed where it is one value, as swift-argument-parser has it: the value and
+/// `--help`'s `(default: 4)` come from the one declaration,
+///
+///     @Option(valueName: "n", help: "Datasets loaded at once.") var jobs: Int = 4
+///
+/// and is prose only where it depends on the context (`var db: String?` with
+/// `default: "$SOCLOAD_DB, else socload.sqlite"`), the command deciding when it is nil.
 @propertyWrapper
 struct Option<Value: ExpressibleByArgument>: SlotWrapper {
     private let storage: OptionSlot<Value>
+    private let initial: Value
     var slot: any ArgumentSlot { storage }
-    var wrappedValue: Value? { storage.values.last }
+    var wrappedValue: Value { storage.values.last ?? initial }
 
-    init(name: String = "", short: Character? = nil, valueName: String, help: String, default defaultDescription: String? = nil) {
+    /// An option with a typed default, shown in help.
+    init(wrappedValue: Value, name: String = "", short: Character? = nil, valueName: String, help: String) {
+        initial = wrappedValue
+        storage = OptionSlot(name: name, short: short, valueName: valueName, help: help,
+                             defaultDescription: wrappedValue.argumentText, isRepeatable: false)
+    }
+
+    /// An option that is nil when not given; `defaultDescription` says in words what that means.
+    init<Wrapped>(name: String = "", short: Character? = nil, valueName: String, help: String,
+                  default defaultDescription: String? = nil) where Value == Wrapped? {
+        initial = nil
         storage = OptionSlot(name: name, short: short, valueName: valueName, help: help, defaultDescription: defaultDescription,
                              isRepeatable: false)
+    }
+}
+
+extension Optional: ExpressibleByArgument where Wrapped: ExpressibleByArgument {
+    init?(argument: String) {
+        guard let value = Wrapped(argument: argument) else { return nil }
+        self = .some(value)
+    }
+
+    static var expectation: String { Wrapped.expectation }
+}
+
+extension ExpressibleByArgument {
+    /// The value as the command line writes it (an enum's raw value): how help shows a default.
+    var argumentText: String {
+        if let raw = self as? any RawRepresentable { return "\(raw.rawValue)" }
+        return "\(self)"
     }
 }
 

@@ -113,17 +113,16 @@ struct DatabaseOptions: ParsableArguments {
 struct NetworkOptions: ParsableArguments {
     @Option(valueName: "token", help: "A Socrata app token, sent as X-App-Token.", default: "$SOCRATA_APP_TOKEN")
     var appToken: String?
-    @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).",
-            default: String(RetryPolicy.defaultMaximumRetries))
-    var retries: Int?
+    @Option(valueName: "n", help: "Retries of a failed request (429, 5xx, resets, timeouts).")
+    var retries: Int = RetryPolicy.defaultMaximumRetries
 }
 
 /// `--page-size`, shared by the commands that page through SODA (`fetch`, `sync`).
 struct PagingOptions: ParsableArguments {
-    @Option(valueName: "n", help: "Rows per SODA page.", default: String(LoadRequest.defaultPageSize)) var pageSize: PageSize?
+    @Option(valueName: "n", help: "Rows per SODA page.") var pageSize = PageSize(rows: LoadRequest.defaultPageSize)
 
-    /// The rows per page asked for, or the default.
-    var rows: Int { pageSize?.rows ?? LoadRequest.defaultPageSize }
+    /// The rows per page asked for.
+    var rows: Int { pageSize.rows }
 }
 
 /// The options that shape the table a load makes, shared by `fetch` and `load`: the types, the
@@ -152,7 +151,7 @@ struct TableShapeOptions: ParsableArguments {
             default: "warn")
     var onSchemaChange: SchemaChangePolicy?
     @Option(valueName: "n", help: "The change log keeps the row changes of the table's last N refreshes (socload changes; "
-                                + "kept on refresh).", default: "10")
+                                + "kept on refresh).", default: String(RowChangeLog.defaultKeptRefreshes))
     var keepChanges: Int?
     @Flag(help: "Keep every version of every row in TABLE_history, with _valid_from and _valid_to (kept on refresh).")
     var history: Bool

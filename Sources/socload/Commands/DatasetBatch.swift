@@ -21,6 +21,9 @@ struct DatasetOutcome {
 /// The closing table goes to standard error, a line a dataset; the command then fails with the
 /// largest of the failed datasets' exit codes, or succeeds when none failed.
 enum DatasetBatch {
+    /// Datasets worked on at once (`--jobs`) unless told otherwise.
+    static let defaultJobs = 4
+
     struct Entry {
         /// How the dataset is named in messages: its id, URL or file, or a project entry's name.
         let name: String

@@ -44,14 +44,14 @@ struct FetchCommand: ParsableCommand {
     var distributeBy: String?
     @Flag(help: "Fail on a cell that is not of its column's type, or a lost index or trigger of yours.") var strict: Bool
     @Flag(help: "Print the plan (table, columns, types, key, indexes) and load nothing.") var dryRun: Bool
-    @Option(valueName: "n", help: "With several datasets, work on N at a time (SQLite writes one, downloading the others ahead).",
-            default: "4") var jobs: Int?
+    @Option(valueName: "n", help: "With several datasets, work on N at a time (SQLite writes one, downloading the others ahead).")
+    var jobs: Int = DatasetBatch.defaultJobs
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
-        if let jobs, jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
+        if jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
         if json, dryRun {
             throw UsageError("--dry-run prints the plan, not a result: leave out --json", command: Self.spec)
         }
@@ -81,7 +81,7 @@ struct FetchCommand: ParsableCommand {
         }
         try DatasetBatch.run(references.map { dataset in
             DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job) }
-        }, jobs: dryRun ? 1 : jobs ?? 4, oneWriter: !database.isPostgreSQL(context), quiet: quiet, report: report)
+        }, jobs: dryRun ? 1 : jobs, oneWriter: !database.isPostgreSQL(context), quiet: quiet, report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.

@@ -49,9 +49,8 @@ struct LoadCommand: ParsableCommand {
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "name", help: "The table to load into.", default: "the file's name up to its first dot") var table: String?
     @Option(valueName: "replace|append|upsert",
-            help: "Replace the table (the default), add the records to it, or update the rows of their keys and add the rest.",
-            default: "replace")
-    var mode: DocumentLoadMode?
+            help: "Replace the table (the default), add the records to it, or update the rows of their keys and add the rest.")
+    var mode: DocumentLoadMode = .replace
     @Option(valueName: "key", help: "Load the array under this key of a top-level object.") var root: String?
     @Flag(help: "Read one object per line (NDJSON), even when there is only one.") var lines: Bool
     @Flag(help: "Read the document as CSV, whatever its name.") var csv: Bool
@@ -81,7 +80,7 @@ struct LoadCommand: ParsableCommand {
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
-        if let mode, mode != .replace, shape.onSchemaChange == .warn {
+        if mode != .replace, shape.onSchemaChange == .warn {
             throw UsageError("--mode \(mode.rawValue) keeps the table's shape: --on-schema-change fail (the default) "
                              + "or evolve (add new columns)", command: Self.spec)
         }
@@ -125,7 +124,7 @@ struct LoadCommand: ParsableCommand {
         request.primaryKey = shape.pk?.names
         request.distributeBy = distributeBy
         request.geometryColumn = shape.geometry
-        request.mode = mode ?? .replace
+        request.mode = mode
         request.onSchemaChange = shape.onSchemaChange ?? (request.mode == .replace ? .warn : .fail)
         request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
         request.keepsHistory = shape.history

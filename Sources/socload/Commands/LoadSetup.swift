@@ -125,8 +125,14 @@ enum LoadSetup {
 }
 
 /// `--page-size`: a count above zero.
-struct PageSize: ExpressibleByArgument {
+struct PageSize: ExpressibleByArgument, CustomStringConvertible {
     let rows: Int
+
+    init(rows: Int) {
+        self.rows = rows
+    }
+
+    var description: String { String(rows) }
 
     init?(argument: String) {
         guard let value = Int(argument), value > 0 else { return nil }

@@ -28,8 +28,8 @@ struct RefreshCommand: ParsableCommand {
     @Option(valueName: "file", help: "The project file.", default: "socload.json in the current directory") var project: String?
     @Flag(help: "Reload every dataset even when the portal says nothing changed.") var force: Bool
     @Flag(help: "Exit 75 at once when another refresh of this project is running, instead of waiting.") var noWait: Bool
-    @Option(valueName: "n", help: "Work on N datasets at a time (SQLite writes one, downloading the others ahead).",
-            default: "4") var jobs: Int?
+    @Option(valueName: "n", help: "Work on N datasets at a time (SQLite writes one, downloading the others ahead).")
+    var jobs: Int = DatasetBatch.defaultJobs
     @Option(valueName: "dir", help: "Keep a gzip copy of every version downloaded here.", default: "the project's \"cache\"")
     var cache: String?
     @Flag(help: "Load exactly the versions socload.lock records (from the portal, else the cache), or fail (65) changing nothing.")
@@ -38,7 +38,7 @@ struct RefreshCommand: ParsableCommand {
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
+        if jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
     }
 
     func run(context: CommandContext) throws {
@@ -62,7 +62,7 @@ struct RefreshCommand: ParsableCommand {
             DatasetBatch.Entry(name: dataset.name) { job in
                 try command.fetch(command.references.first ?? "", context: context, job: job)
             }
-        } + expansion.reportedEntries, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet,
+        } + expansion.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet,
            report: DatasetReport.printer(json, context)) { results in
             try recordLoaded(results, chosen: chosen, project: file, context: context)
         }
@@ -88,7 +88,7 @@ struct RefreshCommand: ParsableCommand {
             DatasetBatch.Entry(name: chosen[index].name) { job in
                 try refresh.load(chosen[index], command: commands[index], way: ways[index] ?? .fromSource, context: context, job: job)
             }
-        } + failedSearches, jobs: jobs ?? 4, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
+        } + failedSearches, jobs: jobs, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
     }
 
     /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as

@@ -19,8 +19,8 @@ struct SearchCommand: ParsableCommand {
     var words: [String]
     @Option(valueName: "host", help: "Only this portal's datasets.") var domain: String?
     @Option(valueName: "category", help: "Only this category (the portal's own with --domain).") var category: String?
-    @Option(valueName: "n", help: "At most N results.", default: "10") var limit: Int?
-    @Option(valueName: "n", help: "Skip the first N results (the next page).", default: "0") var offset: Int?
+    @Option(valueName: "n", help: "At most N results.") var limit: Int = 10
+    @Option(valueName: "n", help: "Skip the first N results (the next page).") var offset: Int = 0
     @Option(valueName: "url", help: "The catalog to ask.", default: "$SOCLOAD_CATALOG, else \(CatalogSearch.defaultCatalog)")
     var catalog: String?
     @Flag(help: "Add each result's row count, from its portal's description (one request a result).") var rows: Bool
@@ -28,7 +28,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
 
     func validate() throws {
-        if let limit, limit < 1 || limit > 10_000 {
+        if limit < 1 || limit > 10_000 {
             throw UsageError("--limit takes 1 to 10000 results, not \(limit)", command: Self.spec)
         }
         if words.isEmpty, domain == nil, category == nil {
@@ -38,7 +38,7 @@ struct SearchCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let search = CatalogSearch(words: words.joined(separator: " "), domain: domain, category: category,
-                                   limit: limit ?? 10, offset: offset ?? 0)
+                                   limit: limit, offset: offset)
         let host = catalog ?? context.environment["SOCLOAD_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogSearch.defaultCatalog
         let http = LoadSetup.httpOptions(appToken: network.appToken, context)
         let retry = LoadSetup.retryPolicy(retries: network.retries, context)
@@ -58,7 +58,7 @@ struct SearchCommand: ParsableCommand {
         }
         writer.finish()
         context.output.flush()
-        if let total = answer.total, total > answer.results.count + (offset ?? 0), StandardError.isTerminal {
+        if let total = answer.total, total > answer.results.count + offset, StandardError.isTerminal {
             StandardError.line("\(answer.results.count) of \(NumberText.grouped(total)) results (--limit and --offset page on)")
         }
     }

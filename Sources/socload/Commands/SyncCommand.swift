@@ -27,9 +27,8 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Keep every version of every row in TABLE_history from now on (kept by later refreshes).") var history: Bool
     @Option(valueName: "fail|evolve",
             help: "When the portal changed the table's columns: fail (change nothing, exit 65) or evolve (keep the table's "
-                + "columns: new ones added, gone ones NULL in the synced rows, renamed ones under their old name).",
-            default: "fail")
-    var onSchemaChange: SchemaChangePolicy?
+                + "columns: new ones added, gone ones NULL in the synced rows, renamed ones under their old name).")
+    var onSchemaChange: SchemaChangePolicy = .fail
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
     @Flag(help: "Print one JSON object on standard output (status, table, rows, changes, error).") var json: Bool
 
