@@ -75,6 +75,8 @@ let package = Package(
         .executableTarget(name: "socload-fuzz", dependencies: ["SocloadSocrata", "SocloadToolKit", "CFuzzerDriver"],
                           path: "Tools/socload-fuzz"),
 
+        // The core alone: plans, values, digests, the JSON it reads in place (no C, no database).
+        .testTarget(name: "SocloadCoreTests", dependencies: ["SocloadCore"]),
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadCore", "SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
         .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL", "SocloadToolKit"],
