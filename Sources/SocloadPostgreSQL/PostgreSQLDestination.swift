@@ -29,11 +29,15 @@ public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
         self.schema = schema
     }
 
-    public var storableValues: StorableValues { PostgreSQLTypes.storableValues }
-    public var maximumNameBytes: Int? { PostgreSQLTypes.maximumNameBytes }
+    public var capabilities: DestinationCapabilities { Self.capabilities }
 
-    /// PostgreSQL's 1,600 columns, counting the PostGIS geometry columns a table may get.
-    public var columnLimit: ColumnLimit? { ColumnLimit(maximum: 1_600, database: "PostgreSQL", addsGeometryColumns: true) }
+    /// PostgreSQL's: its values (no NUL in text), 63-byte names, 1,600 columns counting the
+    /// PostGIS geometry columns a table may get, loads side by side, distribution with Citus,
+    /// a tsvector column for words, comments from the portal's descriptions.
+    public static let capabilities = DestinationCapabilities(
+        storableValues: PostgreSQLTypes.storableValues, maximumNameBytes: PostgreSQLTypes.maximumNameBytes,
+        columnLimit: ColumnLimit(maximum: 1_600, database: "PostgreSQL", addsGeometryColumns: true), writers: .many,
+        distributesTables: true, fullTextSearch: "a tsvector column _search", keepsDescriptions: true)
 
     public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
         try connection.execute("BEGIN")

@@ -8,9 +8,9 @@ import SocloadDatabase
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
 public struct SQLiteDestination: LoadDestination {
     public let queue: DatabaseQueue
-    /// The most columns this SQLite build lets a table have (`SQLITE_LIMIT_COLUMN`, 2,000 in
-    /// Debian's), read once.
-    public let columnLimit: ColumnLimit?
+    /// What SQLite holds and does, with the most columns this build lets a table have
+    /// (`SQLITE_LIMIT_COLUMN`, 2,000 in Debian's), read once.
+    public let capabilities: DestinationCapabilities
     /// True: make the database a GeoPackage (`GeoPackageFile`) with this load, if it is not one
     /// yet. A database that is one stays one whatever this says.
     public let makesGeoPackage: Bool
@@ -38,12 +38,17 @@ public struct SQLiteDestination: LoadDestination {
         self.queue = queue
         self.keepsWriteAheadLog = keepsWriteAheadLog
         makesGeoPackage = geoPackage
-        columnLimit = ColumnLimit(maximum: queue.inDatabase { $0.maximumColumns }, database: "SQLite")
+        var capabilities = Self.capabilities
+        capabilities.columnLimit = ColumnLimit(maximum: queue.inDatabase { $0.maximumColumns }, database: "SQLite")
+        self.capabilities = capabilities
     }
 
-    /// SQLite keeps any text and any instant; a decimal column (NUMERIC affinity) keeps the
-    /// nearest binary number, which the converter gives it (so no bind parses digits again).
-    public var storableValues: StorableValues { StorableValues(destinationName: "SQLite", keepsDecimalDigits: false) }
+    /// SQLite's, whatever the file: any text and any instant (a decimal column, NUMERIC affinity,
+    /// keeps the nearest binary number, which the converter gives it, so no bind parses digits
+    /// again); one writer at a time; FTS5 for words; no comments.
+    public static let capabilities = DestinationCapabilities(
+        storableValues: StorableValues(destinationName: "SQLite", keepsDecimalDigits: false), writers: .one,
+        fullTextSearch: "SQLite FTS5 (a T_fts table)")
 
     /// Loads in one transaction. Into a database that holds no table yet, the load runs with
     /// SQLite's rollback journal, which writes each page once (no reader can be waiting for a

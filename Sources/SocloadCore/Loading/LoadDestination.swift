@@ -15,18 +15,9 @@ public protocol LoadDestination {
     /// Lets the destination work again after `interrupt()` (called when the load has ended).
     func resumeAfterInterrupt()
 
-    /// What the destination can store, where that is less than the converter produces: cells
-    /// beyond it are treated as not of their column's type.
-    var storableValues: StorableValues { get }
-
-    /// The longest table, column or index name the destination takes, in UTF-8 bytes (nil: any
-    /// length). Longer names in a plan are shortened deterministically before the load.
-    var maximumNameBytes: Int? { get }
-
-    /// The most columns a table may have here, and how many a plan table becomes (a destination
-    /// may add columns of its own, such as PostGIS geometries): a plan with more is refused
-    /// before anything is allocated per column.
-    var columnLimit: ColumnLimit? { get }
+    /// What the destination can do and hold (`DestinationCapabilities`): the values it stores,
+    /// its name length and column limit, one writer or many, distribution, full-text search.
+    var capabilities: DestinationCapabilities { get }
 }
 
 /// The most columns a destination's table holds.
@@ -67,9 +58,22 @@ extension LoadDestination {
     /// Nothing to stop: the load notices the cancellation between batches.
     public func interrupt() {}
     public func resumeAfterInterrupt() {}
-    public var storableValues: StorableValues { .anything }
-    public var maximumNameBytes: Int? { nil }
-    public var columnLimit: ColumnLimit? { nil }
+
+    /// Any value, any name, one writer at a time: what a destination that says nothing gets.
+    public var capabilities: DestinationCapabilities { DestinationCapabilities(storableValues: .anything, writers: .one) }
+
+    /// What the destination can store, where that is less than the converter produces: cells
+    /// beyond it are treated as not of their column's type.
+    public var storableValues: StorableValues { capabilities.storableValues }
+
+    /// The longest table, column or index name the destination takes, in UTF-8 bytes (nil: any
+    /// length). Longer names in a plan are shortened deterministically before the load.
+    public var maximumNameBytes: Int? { capabilities.maximumNameBytes }
+
+    /// The most columns a table may have here, and how many a plan table becomes (a destination
+    /// may add columns of its own, such as PostGIS geometries): a plan with more is refused
+    /// before anything is allocated per column.
+    public var columnLimit: ColumnLimit? { capabilities.columnLimit }
 }
 
 /// The operations of one load, all inside its transaction.

@@ -2,6 +2,7 @@ import Foundation
 import SocloadDatabase
 import SocloadPostgreSQL
 import SocloadSocrata
+import SocloadSQLite
 
 /// A subcommand of socload: its interface, and what it does with parsed arguments.
 protocol Command {
@@ -48,9 +49,15 @@ struct DatabaseOptions: ParsableArguments {
         return (connectionString, schema ?? "public")
     }
 
-    /// True when `--db` names a PostgreSQL database (which takes several writers at once).
+    /// True when `--db` names a PostgreSQL database.
     func isPostgreSQL(_ context: CommandContext) -> Bool {
         PostgreSQLConnectionString(path(context)) != nil
+    }
+
+    /// What the database `--db` names can do (one writer or many, distribution, ...), known
+    /// before it is opened: the one place a command learns it.
+    func capabilities(_ context: CommandContext) -> DestinationCapabilities {
+        isPostgreSQL(context) ? PostgreSQLDestination.capabilities : SQLiteDestination.capabilities
     }
 
     /// The path from `--db`, else `$SOCLOAD_DB`, else the project's database (`ProjectDatabase`),

@@ -81,7 +81,7 @@ struct FetchCommand: ParsableCommand {
         }
         try DatasetBatch.run(references.map { dataset in
             DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job) }
-        }, jobs: dryRun ? 1 : jobs, oneWriter: !database.isPostgreSQL(context), quiet: quiet, report: report)
+        }, jobs: dryRun ? 1 : jobs, oneWriter: database.capabilities(context).writers == .one, quiet: quiet, report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
@@ -120,11 +120,11 @@ struct FetchCommand: ParsableCommand {
     /// The load of `request` into the database, once it may write.
     private func load(_ request: LoadRequest, dataset: String, table: String?, context: CommandContext,
                       showsProgress: Bool) throws -> DatasetOutcome {
+        if distributeBy != nil, !database.capabilities(context).distributesTables {
+            throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
+        }
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
                                                               geoPackage: shape.geopackage, context, command: Self.spec) {
-            if distributeBy != nil {
-                throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
-            }
             if incremental { try database.requireExisting(context) }
         }
         defer { session.finish() }

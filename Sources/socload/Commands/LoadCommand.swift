@@ -147,12 +147,11 @@ struct LoadCommand: ParsableCommand {
             throw UsageError(error.description, command: Self.spec)
         }
 
-        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, geoPackage: shape.geopackage,
-                                                              context, command: Self.spec) {
-            if distributeBy != nil {
-                throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
-            }
+        if distributeBy != nil, !database.capabilities(context).distributesTables {
+            throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
         }
+        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, geoPackage: shape.geopackage,
+                                                              context, command: Self.spec)
         defer { session.finish() }
         let summary = try LoadSetup.perform(session, staged: staged, table: try? request.targetTable(), command: Self.spec) {
             try session.loader.loadDocument(request) {

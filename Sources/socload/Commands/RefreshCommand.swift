@@ -53,7 +53,7 @@ struct RefreshCommand: ParsableCommand {
         let commands = try chosen.map { dataset in
             try FetchCommand.parsed(flags + dataset.arguments.filter { cache == nil || !$0.hasPrefix("--cache=") })
         }
-        let oneWriter = !(commands.first?.database.isPostgreSQL(context) ?? false)
+        let oneWriter = commands.first.map { $0.database.capabilities(context).writers == .one } ?? true
         if locked {
             return try refreshLocked(chosen, commands: commands, project: file, lockFile: lockFile, oneWriter: oneWriter,
                                      failedSearches: expansion.reportedEntries, context: context)
