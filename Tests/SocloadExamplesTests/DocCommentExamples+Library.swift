@@ -25,6 +25,39 @@ extension DocCommentExamples {
         _ = loader
     }
 
+    /// `DatabaseReader` and `DatabaseWriter`: one function serves a queue, a pool and, in tests, an
+    /// in-memory queue.
+    func testReaderAndWriterRoles() throws {
+        func agencies(in reader: any DatabaseReader) throws -> [String] {
+            try reader.read { db in try db.fetchAll(String.self, sql: "select distinct agency from n5m4_mism") }
+        }
+        func rename(_ old: String, to new: String, in writer: any DatabaseWriter) throws {
+            try writer.write { db in try db.execute(sql: "update agencies set name = ? where name = ?", arguments: [new, old]) }
+        }
+        do {
+            let queue = try DatabaseQueue(path: "socload.sqlite")
+            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+            _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+            let fromQueue = try agencies(in: queue)
+            queue.close()
+            let pool = try DatabasePool(path: "socload.sqlite")
+            XCTAssertEqual(Set(try agencies(in: pool)), Set(fromQueue))
+            XCTAssertFalse(fromQueue.isEmpty)
+            pool.close()
+        }
+        let queue = try DatabaseQueue.inMemory()
+        try queue.write { db in
+            try db.execute(sql: "create table agencies (name text)")
+            try db.execute(sql: "insert into agencies values ('State')")
+        }
+        try rename("State", to: "Department of State", in: queue)
+        // DestinationCapabilities
+        let capabilities = DestinationCapabilities(storableValues: .anything, writers: .many)
+        print(capabilities.writers == .one ? "loads wait for each other" : "loads run side by side")
+        XCTAssertEqual(SQLiteDestination.capabilities.writers, .one)
+        XCTAssertEqual(try queue.read { db in try db.fetchAll(String.self, sql: "select name from agencies") }, ["Department of State"])
+    }
+
     func testPostgreSQLRecordExamples() throws {
         let testDatabase = try TestPostgreSQL.makeDatabase()
         let connection = try PostgreSQLConnection(try XCTUnwrap(PostgreSQLConnectionString(testDatabase.url)))
