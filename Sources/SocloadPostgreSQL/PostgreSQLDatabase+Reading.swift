@@ -87,7 +87,7 @@ extension PostgreSQLDatabase {
     /// through its foreign key.
     public func nonNullCounts(of table: String, columns: [String]) throws -> [String: Int] {
         guard !columns.isEmpty else { return [:] }
-        let plan = try catalog.entry(for: table).flatMap { $0.tableName == table ? $0.plan : nil }
+        let plan = try catalog.entry(for: table, withDescription: false).flatMap { $0.tableName == table ? $0.plan : nil }
         let measurement = PortalMeasurement(dialect: dialect)
         let statement = measurement.nonNullCounts(of: columns, in: measurement.relation(of: table, plan: plan))
         let row = try connection.execute(statement.sql).rows.first ?? []
@@ -100,7 +100,7 @@ extension PostgreSQLDatabase {
     /// Holds the table against the portal's statistics its catalog entry recorded (see
     /// `PortalCheck`); nil when the catalog has no such table.
     public func verify(_ tableOrDatasetID: String) throws -> PortalVerification? {
-        guard let entry = try catalog.entry(for: tableOrDatasetID) else { return nil }
+        guard let entry = try catalog.entry(for: tableOrDatasetID, withDescription: false) else { return nil }
         return try PortalMeasurement(dialect: dialect).verify(entry, tableExists: tableExists, value: { statement in
             try connection.value(statement.sql, statement.arguments.map(Self.parameterText))
         }, driftedCounts: driftedCounts(of:))

@@ -99,7 +99,7 @@ public struct PostgreSQLDatabase {
     public func drop(_ tableOrDatasetID: String) throws -> String? {
         try connection.execute("BEGIN")
         do {
-            let entry = try catalog.entry(for: tableOrDatasetID)
+            let entry = try catalog.entry(for: tableOrDatasetID, withDescription: false)
             let name = entry?.tableName ?? tableOrDatasetID
             if name.hasPrefix("_socload_") { throw ReadError.notALoadedTable(name, what: "socload's own table") }
             let exists = try connection.value("SELECT c.relkind IN ('r', 'p') FROM pg_class c WHERE c.oid = to_regclass($1)",

@@ -126,7 +126,7 @@ public final class SQLiteCatalog: CatalogStore {
     ///
     ///     let dropped = try queue.write { db in try SQLiteCatalog(db: db).drop("n5m4_mism") }
     public func drop(_ name: String) throws -> String? {
-        let entry = try entry(for: name)
+        let entry = try entry(for: name, withDescription: false)
         let tableName = entry?.tableName ?? name
         if tableName.lowercased().hasPrefix("_socload_") || tableName.lowercased().hasPrefix("sqlite_") {
             throw ReadError.notALoadedTable(tableName, what: "socload's catalog or one of SQLite's own tables")

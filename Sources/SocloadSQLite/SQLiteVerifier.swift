@@ -9,7 +9,7 @@ public enum SQLiteVerifier {
     ///     let verification = try queue.read { db in try SQLiteVerifier.verify("n5m4_mism", db: db) }
     ///     for line in verification?.differenceLines ?? [] { print(line) }
     public static func verify(_ tableOrDatasetID: String, db: Database) throws -> PortalVerification? {
-        guard let entry = try SQLiteCatalog(db: db).entry(for: tableOrDatasetID) else { return nil }
+        guard let entry = try SQLiteCatalog(db: db).entry(for: tableOrDatasetID, withDescription: false) else { return nil }
         return try PortalMeasurement(dialect: SQLiteDialect()).verify(entry, tableExists: db.tableExists, value: { statement in
             switch try db.fetchValue(sql: statement.sql, arguments: StatementArguments(positional: statement.arguments)) {
             case .integer(let number)?: return String(number)
@@ -25,7 +25,7 @@ public enum SQLiteVerifier {
     ///
     ///     let counts = try queue.read { db in try SQLiteVerifier.nonNullCounts(of: "n5m4_mism", db: db) }
     public static func nonNullCounts(of table: String, db: Database) throws -> [String: Int] {
-        guard let entry = try SQLiteCatalog(db: db).entry(for: table), let plan = entry.plan else { return [:] }
+        guard let entry = try SQLiteCatalog(db: db).entry(for: table, withDescription: false), let plan = entry.plan else { return [:] }
         return try nonNullCounts(of: entry.tableName, columns: plan.mainTable.columns.map(\.name), db: db)
     }
 
@@ -33,7 +33,7 @@ public enum SQLiteVerifier {
     /// records for the table.
     static func nonNullCounts(of table: String, columns: [String], db: Database) throws -> [String: Int] {
         guard !columns.isEmpty else { return [:] }
-        let plan = try SQLiteCatalog(db: db).entry(for: table).flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }
+        let plan = try SQLiteCatalog(db: db).entry(for: table, withDescription: false).flatMap { $0.tableName.lowercased() == table.lowercased() ? $0.plan : nil }
         let measurement = PortalMeasurement(dialect: SQLiteDialect())
         let row = try db.fetchRows(sql: measurement.nonNullCounts(of: columns, in: measurement.relation(of: table, plan: plan)).sql).first
         var counts: [String: Int] = [:]

@@ -48,7 +48,7 @@ final class SelectCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
             SELECT "name", "agency" FROM "n5m4_mism" WHERE "holdover" = ? AND "agency" IN (?, ?) AND instr(fold("name", 3), ?) > 0 \
-            AND "nomination_date" >= ? AND "nomination_date" < ? AND "confirmation_date" IS NULL ORDER BY "agency", "nomination_date" DESC LIMIT ?
+            AND "nomination_date" >= ? AND "nomination_date" < ? AND "confirmation_date" IS NULL ORDER BY "agency" NULLS LAST, "nomination_date" DESC NULLS LAST LIMIT ?
             -- arguments: ["1", "State", "Defense", "zoe", "2013-01-01", "2014-07-01", 5]
 
             """)

@@ -160,6 +160,10 @@ final class VerifyTests: XCTestCase {
         XCTAssertEqual(plain.status, 0)
         XCTAssertEqual(plain.stderr, "Nothing to compare: plain was loaded without the portal's metadata "
                        + "(load --metadata VIEW.json gives it)\n")
+        // A gate that asks for a check does not pass on none.
+        let strict = try SocloadProcess.run(["verify", "plain", "--db", db, "--strict"])
+        XCTAssertEqual(strict.status, 65)
+        XCTAssertTrue(strict.stderr.hasPrefix("Error: nothing to compare: plain was loaded without"), strict.stderr)
         // A CSV of a header alone has no record to take columns from.
         let header = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("header.csv")
         try Data("a,b\n".utf8).write(to: header)

@@ -50,7 +50,7 @@ final class PredicateTests: XCTestCase {
         let db = try Database(path: ":memory:")
         try db.execute(sql: "create table t(a, b, \"c d\")")
         let query = try db.selectQuery(from: "t", columns: ["b", "c d"], where: .equals("A", 1), orderBy: ["b", "-c d"], limit: 10)
-        XCTAssertEqual(query.sql, #"SELECT "b", "c d" FROM "t" WHERE "A" = ? ORDER BY "b", "c d" DESC LIMIT ?"#)
+        XCTAssertEqual(query.sql, #"SELECT "b", "c d" FROM "t" WHERE "A" = ? ORDER BY "b" NULLS LAST, "c d" DESC NULLS LAST LIMIT ?"#)
         XCTAssertEqual(query.arguments, [1, 10])
         XCTAssertThrowsError(try db.selectQuery(from: "t", where: .equals("nope", 1))) { error in
             XCTAssertEqual("\(error)", "no column 'nope' in t; its columns are: a, b, c d")

@@ -46,7 +46,7 @@ final class SQLSerializationTests: XCTestCase {
         ("changes content match", #"SELECT coalesce(sum("g"."m"), 0) FROM (SELECT CASE WHEN sum("u"."s") < count(*) - sum("u"."s") THEN sum("u"."s") ELSE count(*) - sum("u"."s") END AS "m" FROM (SELECT "h", 1 AS "s" FROM (SELECT "n"."h" FROM "nf" AS "n" WHERE NOT EXISTS (SELECT 1 FROM "of" AS "o" WHERE "n"."kh" = "o"."kh")) AS "a" UNION ALL SELECT "h", 0 AS "s" FROM (SELECT "o"."h" FROM "of" AS "o" WHERE NOT EXISTS (SELECT 1 FROM "nf" AS "n" WHERE "n"."kh" = "o"."kh")) AS "b") AS "u" GROUP BY "u"."h") AS "g""#),
         ("changes closed keys", #"SELECT "o"."k1" FROM "of" AS "o" WHERE NOT EXISTS (SELECT 1 FROM "nf" AS "n" WHERE "n"."kh" = "o"."kh" AND "n"."h" = "o"."h")"#),
         ("changes new versions", #"FROM (SELECT "n".* FROM "nf" AS "n" WHERE NOT EXISTS (SELECT 1 FROM "of" AS "o" WHERE "o"."kh" = "n"."kh" AND "o"."h" = "n"."h")) AS "n" JOIN "t" AS "t" ON "t".rowid = "n"."r""#),
-        ("select", #"SELECT "city", "amount" FROM "t" WHERE "city" = ? AND "amount" > ? AND "_id" IN (?, ?) ORDER BY "when" LIMIT ?"#),
+        ("select", #"SELECT "city", "amount" FROM "t" WHERE "city" = ? AND "amount" > ? AND "_id" IN (?, ?) ORDER BY "when" NULLS LAST LIMIT ?"#),
     ]
 
     static let postgreSQL: [(String, String)] = [
@@ -79,6 +79,6 @@ final class SQLSerializationTests: XCTestCase {
         ("changes content match", #"SELECT coalesce(sum("g"."m"), 0) FROM (SELECT CASE WHEN sum("u"."s") < count(*) - sum("u"."s") THEN sum("u"."s") ELSE count(*) - sum("u"."s") END AS "m" FROM (SELECT "h", 1 AS "s" FROM (SELECT "n"."h" FROM "public"."nf" AS "n" WHERE NOT EXISTS (SELECT 1 FROM "public"."of" AS "o" WHERE "n"."kh" = "o"."kh")) AS "a" UNION ALL SELECT "h", 0 AS "s" FROM (SELECT "o"."h" FROM "public"."of" AS "o" WHERE NOT EXISTS (SELECT 1 FROM "public"."nf" AS "n" WHERE "n"."kh" = "o"."kh")) AS "b") AS "u" GROUP BY "u"."h") AS "g""#),
         ("changes closed keys", #"SELECT "o"."k1" FROM "public"."of" AS "o" WHERE NOT EXISTS (SELECT 1 FROM "public"."nf" AS "n" WHERE "n"."kh" = "o"."kh" AND "n"."h" = "o"."h")"#),
         ("changes new versions", #"FROM (SELECT "n".* FROM "public"."nf" AS "n" WHERE NOT EXISTS (SELECT 1 FROM "public"."of" AS "o" WHERE "o"."kh" = "n"."kh" AND "o"."h" = "n"."h")) AS "n" JOIN "public"."t" AS "t" ON "t"."_id" = "n"."k1""#),
-        ("select", #"SELECT "city", "amount" FROM "public"."t" WHERE "city" = $1 AND "amount" > $2 AND "_id" IN ($3, $4) ORDER BY "when" LIMIT $5"#),
+        ("select", #"SELECT "city", "amount" FROM "public"."t" WHERE "city" = $1 AND "amount" > $2 AND "_id" IN ($3, $4) ORDER BY "when" NULLS LAST LIMIT $5"#),
     ]
 }

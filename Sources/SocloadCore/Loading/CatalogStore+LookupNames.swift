@@ -7,7 +7,7 @@ extension CatalogStore {
         guard !table.lookups.isEmpty else { return }
         let others = try recordedPlans().map(\.mainTable).filter { $0.name.lowercased() != table.name.lowercased() }
         for lookup in table.lookups {
-            if let entry = try entry(for: lookup.table), entry.tableName.lowercased() == lookup.table.lowercased() {
+            if let entry = try entry(for: lookup.table, withDescription: false), entry.tableName.lowercased() == lookup.table.lowercased() {
                 throw PlanError("the lookup \(lookup.table) of \(table.name) would be the loaded table \(entry.tableName); "
                                 + "name it otherwise (:LOOKUP, or --into)")
             }

@@ -213,7 +213,7 @@ extension CatalogStore {
     /// The plan table of that name: a loaded table, or a child or glue table a load made beside
     /// one (`socload load`). Its logical types are what `schema` and `select` read.
     public func planTable(named name: String) throws -> PlanTable? {
-        if let entry = try entry(for: name), entry.tableName.lowercased() == name.lowercased(), let plan = entry.plan {
+        if let entry = try entry(for: name, withDescription: false), entry.tableName.lowercased() == name.lowercased(), let plan = entry.plan {
             return plan.mainTable
         }
         let tables = try recordedPlans().flatMap(\.tables)

@@ -66,7 +66,10 @@ public struct SelectStatementWriter {
             arguments = condition.arguments
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        let order = ordering.map { "\($0.name.quotedDatabaseIdentifier)\($0.descending ? " DESC" : "")" } + (rank.map { [$0] } ?? [])
+        // Empty values last, whichever the direction, on every database (SQLite puts NULL first
+        // ascending, PostgreSQL first descending): the top of `--order -score` is scores.
+        let order = ordering.map { "\($0.name.quotedDatabaseIdentifier)\($0.descending ? " DESC" : "") NULLS LAST" }
+            + (rank.map { [$0] } ?? [])
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if let limit = request.limit {
             arguments.append(.integer(Int64(limit)))

@@ -28,7 +28,7 @@ struct ChangesCommand: ParsableCommand {
                              + "'\(TerminalText.escaped(since))'", command: Self.spec)
         }
         let database = try database.openLoaded(context, command: Self.spec)
-        guard let entry = try database.entry(for: tableOrID) else {
+        guard let entry = try database.entry(for: tableOrID, withDescription: false) else {
             throw CommandFailure.notInCatalog(tableOrID, in: database.place)
         }
         var changes = try database.rowChanges(of: entry.tableName, since: Self.sortableTime(since ?? ""))

@@ -141,9 +141,9 @@ struct FetchCommand: ParsableCommand {
         }
         session.meter.clear()
         if summary.isUpToDate {
-            session.inform("\(summary.tableName) is up to date (\(NumberText.grouped(summary.rowCount)) rows, "
+            session.inform("\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
-            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.grouped(summary.rowCount)) rows",
+            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.counted(summary.rowCount, "row"))",
                                   wroteTable: false, status: "up_to_date", summary: summary)
         }
         let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"

@@ -17,7 +17,7 @@ struct RecountCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let database = try database.openLoaded(context, command: Self.spec, acceptsChanges: true)
-        guard let entry = try database.entry(for: table), let plan = entry.plan else {
+        guard let entry = try database.entry(for: table, withDescription: false), let plan = entry.plan else {
             throw CommandFailure.notInCatalog(table, in: database.place)
         }
         guard try database.tableExists(entry.tableName) else { throw LoadError.tableMissing(entry.tableName) }

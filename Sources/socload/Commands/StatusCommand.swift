@@ -69,7 +69,7 @@ struct StatusCommand: ParsableCommand {
             retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
         let table = plan.mainTable.name
         let text = { (value: String?) -> DatabaseValue in value.map(DatabaseValue.text) ?? .null }
-        guard let entry = try database?.entry(for: table), entry.tableName == table else {
+        guard let entry = try database?.entry(for: table, withDescription: false), entry.tableName == table else {
             return [.text(table), .text("missing"), .text("new"), .null, .null, text(portalStamp), .text("not loaded yet")]
         }
         let state: String

@@ -68,7 +68,7 @@ struct SyncCommand: ParsableCommand {
                            + "(\(NumberText.grouped(summary.inserted)) new, \(NumberText.grouped(summary.updated)) already there)"
                            + (summary.deleted.map { ", \(NumberText.grouped($0)) deleted" } ?? "")
                            + (summary.since.map { " since \($0)" } ?? "")
-                           + ", \(NumberText.grouped(summary.rowCount)) rows in all, in \(NumberText.seconds(summary.elapsed))")
+                           + ", \(NumberText.counted(summary.rowCount, "row")) in all, in \(NumberText.seconds(summary.elapsed))")
         if let changes = summary.rowChanges {
             session.inform("Refreshed \(TerminalText.escaped(summary.tableName)): \(changes.summary)")
         }

@@ -67,9 +67,12 @@ struct VerifyCommand: ParsableCommand {
             return
         }
         if verification.results.isEmpty {
-            StandardError.line("Nothing to compare: " + (verification.hasPortalDescription
+            let reason = verification.hasPortalDescription
                 ? "the portal's metadata for \(verification.tableName) states no column statistics"
-                : "\(verification.tableName) was loaded without the portal's metadata (load --metadata VIEW.json gives it)"))
+                : "\(verification.tableName) was loaded without the portal's metadata (load --metadata VIEW.json gives it)"
+            // A gate that asked for a check must not pass on none.
+            if strict { throw CommandFailure("nothing to compare: " + reason, exitCode: .dataError) }
+            StandardError.line("Nothing to compare: " + reason)
             return
         }
         let differences = verification.differenceLines

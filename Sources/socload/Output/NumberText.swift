@@ -11,6 +11,11 @@ enum NumberText {
         return value < 0 ? "-" + result : result
     }
 
+    /// `1 row`, `1,071 rows`: the count grouped, the noun in the plural unless the count is 1.
+    static func counted(_ value: Int, _ noun: String) -> String {
+        grouped(value) + " " + noun + (value == 1 ? "" : "s")
+    }
+
     /// `0.4 s`, `12.3 s`, `2 min 5 s`.
     static func seconds(_ value: Double) -> String {
         if value < 60 {

@@ -51,7 +51,7 @@ struct LockedRefresh {
         }
         guard let version = locked.rowsUpdatedAt else {
             // No version stamp to ask the source for: the lock holds it by its rows' content hash.
-            if let entry = try database?.entry(for: locked.table), entry.tableName == locked.table, entry.rowCount == locked.rowCount,
+            if let entry = try database?.entry(for: locked.table, withDescription: false), entry.tableName == locked.table, entry.rowCount == locked.rowCount,
                try database?.planTable(named: entry.tableName).map(TableContentHash.schema) == locked.schemaHash,
                let database, try TableContentHash.rows(of: entry.tableName, in: database) == locked.contentHash {
                 return .held
@@ -59,7 +59,7 @@ struct LockedRefresh {
             return .unavailable("its source states no rowsUpdatedAt, so the lock holds it by its content hash \(locked.contentHash), "
                                 + "which the database's copy does not have: refresh it without --locked to take the source as it is now")
         }
-        if let entry = try database?.entry(for: locked.table), entry.tableName == locked.table,
+        if let entry = try database?.entry(for: locked.table, withDescription: false), entry.tableName == locked.table,
            entry.rowsUpdatedAt == version, entry.rowCount == locked.rowCount,
            try database?.planTable(named: entry.tableName).map(TableContentHash.schema) == locked.schemaHash {
             return .held
@@ -91,7 +91,7 @@ struct LockedRefresh {
               job: DatasetJob) throws -> DatasetOutcome {
         guard let locked = lock.datasets[dataset.name] else { throw CommandFailure("not locked", exitCode: .dataError) }
         if case .held = way {
-            return DatasetOutcome(table: locked.table, result: "at the locked version, \(NumberText.grouped(locked.rowCount)) rows",
+            return DatasetOutcome(table: locked.table, result: "at the locked version, \(NumberText.counted(locked.rowCount, "row"))",
                                   wroteTable: false, status: "up_to_date")
         }
         if case .unavailable(let reason) = way { throw CommandFailure(reason, exitCode: .dataError) }

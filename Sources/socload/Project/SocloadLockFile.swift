@@ -61,7 +61,7 @@ struct SocloadLockFile: Codable, Equatable {
     /// `previous` lends its content hash when the table was not written since (`unchanged`: the
     /// portal said it was up to date), so an unchanged dataset costs no read of its rows.
     static func entry(for table: String, in database: any LoadedDatabase, previous: Entry?, unchanged: Bool) throws -> Entry? {
-        guard let catalog = try database.entry(for: table) else { return nil }
+        guard let catalog = try database.entry(for: table, withDescription: false) else { return nil }
         let plan = try database.planTable(named: catalog.tableName)
         let contentHash: String
         if unchanged, let previous, previous.fetchedAt == catalog.fetchedAt, previous.rowCount == catalog.rowCount,
