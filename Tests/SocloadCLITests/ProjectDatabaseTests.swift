@@ -39,6 +39,14 @@ final class ProjectDatabaseTests: XCTestCase {
             XCTAssertFalse(run.stderr.contains("no database"), "\(arguments): \(run.stderr)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("socload.sqlite").path))
+        // A dataset's name in the project ("nominations") reads the table it loaded, as refresh calls it.
+        for arguments in [["info", "nominations"], ["select", "nominations", "--limit", "1"], ["schema", "nominations"],
+                          ["verify", "nominations"], ["changes", "nominations"]] {
+            let run = try inProject(arguments)
+            XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+        }
+        XCTAssertTrue(try inProject(["info", "nominations", "--format", "csv"]).stdout.contains("n5m4_mism"))
+        XCTAssertEqual(try inProject(["info", "nomination"]).status, 66, "a name no dataset has is still unknown")
         // Writes too: extract and drop, in the project's database.
         let extract = try inProject(["extract", "n5m4_mism", "agency", "--count", "--quiet"])
         XCTAssertEqual(extract.status, 0, extract.stderr)

@@ -27,7 +27,9 @@ struct ChangesCommand: ParsableCommand {
             throw UsageError("--since needs a UTC date or time such as 2026-12-01 or 2026-12-01T06:00:00Z, not "
                              + "'\(TerminalText.escaped(since))'", command: Self.spec)
         }
-        let database = try database.openLoaded(context, command: Self.spec)
+        let loaded = try database.openLoaded(context, command: Self.spec)
+        let tableOrID = try database.loadedName(tableOrID, in: loaded)
+        let database = loaded
         guard let entry = try database.entry(for: tableOrID, withDescription: false) else {
             throw CommandFailure.notInCatalog(tableOrID, in: database.place)
         }

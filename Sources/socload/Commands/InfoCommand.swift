@@ -27,7 +27,9 @@ struct InfoCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let writer = output.writer(context)
-        let database = try database.openLoaded(context, command: Self.spec)
+        let loaded = try database.openLoaded(context, command: Self.spec)
+        let tableOrID = try database.loadedName(tableOrID, in: loaded)
+        let database = loaded
         guard let entry = try database.entry(for: tableOrID) else {
             throw CommandFailure.notInCatalog(tableOrID, in: database.place)
         }

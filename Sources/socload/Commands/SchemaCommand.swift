@@ -12,7 +12,9 @@ struct SchemaCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let format = OutputFormat.resolve(output.format, output: context.output)
-        let database = try database.openLoaded(context, command: Self.spec)
+        let loaded = try database.openLoaded(context, command: Self.spec)
+        let table = try database.loadedName(table, in: loaded)
+        let database = loaded
         let statements = try database.definition(of: table)
         guard !statements.isEmpty else {
             throw CommandFailure("no table '\(TerminalText.escaped(table))' in \(database.place)", exitCode: .noInput)

@@ -54,7 +54,9 @@ struct SelectCommand: ParsableCommand {
     func run(context: CommandContext) throws {
         context.statements.timeout = timeout?.value
         let writer = sql ? nil : output.writer(context)
-        let database = try database.openLoaded(context, command: Self.spec)
+        let loaded = try database.openLoaded(context, command: Self.spec)
+        let table = try database.loadedName(table, in: loaded)
+        let database = loaded
         if search != nil, !database.containsIgnoresAccents {
             StandardError.line("Note: this database has no unaccent extension, so --search matches accents as written "
                                + "(CREATE EXTENSION unaccent, as a superuser, then a refresh makes it match as in SQLite)")

@@ -34,9 +34,10 @@ struct VerifyCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         if locked { return try LockedVerification.run(project: database.project ?? ProjectDatabase.defaultFile, names: names, output: output, context: context) }
-        let tableOrID = names[0]
         let writer = output.writer(context)
-        let database = try database.openLoaded(context, command: Self.spec)
+        let loaded = try database.openLoaded(context, command: Self.spec)
+        let tableOrID = try database.loadedName(names[0], in: loaded)
+        let database = loaded
         guard let verification = try database.verify(tableOrID) else {
             throw CommandFailure.notInCatalog(tableOrID, in: database.place)
         }
