@@ -77,6 +77,13 @@ public struct PostgreSQLDialect: SQLDialect {
 
     /// `jsonb_build_object()` in pieces of 50 members (a function takes 100 arguments), joined
     /// with `||`, as text.
+    /// A `timestamptz` as the ISO-8601 text SQLite keeps, `Z` for UTC (the session's time zone
+    /// is UTC): `2015-02-10T11:28:27Z`, not `+00:00`.
+    public func jsonValue(_ expression: String, type: LogicalType) -> String {
+        guard type == .timestamp else { return expression }
+        return "regexp_replace(to_jsonb(\(expression)) #>> '{}', '\\+00:00$', 'Z')"
+    }
+
     public func jsonObject(_ members: [(name: String, value: String)]) -> String {
         let pieces = stride(from: 0, to: max(members.count, 1), by: 50).map { start in
             "jsonb_build_object(" + members[start..<min(start + 50, members.count)]

@@ -78,6 +78,8 @@ final class RowChangeCommandTests: XCTestCase {
     }
 
     func testRefreshesCountTheRowsAddedChangedAndRemovedAndTheLogShowsThem() throws {
+        // The old values the log keeps of removed rows, by table: the same on both databases.
+        var removedValues: [String: [NSDictionary]] = [:]
         for db in try databases() {
             for source in Self.exports {
                 var export = try Export(source)
@@ -123,6 +125,16 @@ final class RowChangeCommandTests: XCTestCase {
                 let body = lines.dropFirst()
                 XCTAssertEqual(body.filter { $0[1] == "added" }.count, 2, changes.stdout)
                 XCTAssertEqual(Set(body.filter { $0[1] == "removed" }.map(\.[2])), Set(removedIDs.map { "_id=\($0)" }), changes.stdout)
+                // Numbers compared as the doubles they are (54 and 54.0 are one value).
+                let oldValues = try body.filter { $0[1] == "removed" }.sorted { $0[2] < $1[2] }.map { row in
+                    let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(row[4].utf8)) as? [String: Any])
+                    return NSDictionary(dictionary: object.mapValues { ($0 as? NSNumber).map { $0.doubleValue as Any } ?? $0 })
+                }
+                if let earlier = removedValues[table] {
+                    XCTAssertEqual(earlier, oldValues, "\(source.lastPathComponent): the log's old values differ between the databases")
+                } else {
+                    removedValues[table] = oldValues
+                }
                 let changed = body.filter { $0[1] == "changed" }
                 XCTAssertEqual(Set(changed.map(\.[2])), Set(changedIDs.map { "_id=\($0)" }), changes.stdout)
                 XCTAssertTrue(changed.allSatisfy { $0[5] == $0[4] + " (edited)" }, changes.stdout)

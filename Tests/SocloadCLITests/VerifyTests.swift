@@ -169,8 +169,9 @@ final class VerifyTests: XCTestCase {
         try Data("a,b\n".utf8).write(to: header)
         let empty = try SocloadProcess.run(["load", header.path, "--db", db])
         XCTAssertEqual(empty.status, 65)
-        XCTAssertTrue(empty.stderr.hasPrefix("Error: \(header.path) holds no record with a field, so there is no column to make "
-                                             + "table header of"), empty.stderr)
+        XCTAssertTrue(empty.stderr.hasPrefix("Error: \(header.path) has no record with a field (a header alone, an empty array): "
+                                             + "socload types a table's columns from the records' values, so there is nothing to "
+                                             + "load into header"), empty.stderr)
     }
 
     /// Every real export verifies clean when loaded untouched, and one changed value does not.

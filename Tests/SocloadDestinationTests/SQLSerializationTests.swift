@@ -47,6 +47,7 @@ final class SQLSerializationTests: XCTestCase {
         ("changes closed keys", #"SELECT "o"."k1" FROM "of" AS "o" WHERE NOT EXISTS (SELECT 1 FROM "nf" AS "n" WHERE "n"."kh" = "o"."kh" AND "n"."h" = "o"."h")"#),
         ("changes new versions", #"FROM (SELECT "n".* FROM "nf" AS "n" WHERE NOT EXISTS (SELECT 1 FROM "of" AS "o" WHERE "o"."kh" = "n"."kh" AND "o"."h" = "n"."h")) AS "n" JOIN "t" AS "t" ON "t".rowid = "n"."r""#),
         ("select", #"SELECT "city", "amount" FROM "t" WHERE "city" = ? AND "amount" > ? AND "_id" IN (?, ?) ORDER BY "when" NULLS LAST LIMIT ?"#),
+        ("json instant", #""t"."at""#),
     ]
 
     static let postgreSQL: [(String, String)] = [
@@ -80,5 +81,6 @@ final class SQLSerializationTests: XCTestCase {
         ("changes closed keys", #"SELECT "o"."k1" FROM "public"."of" AS "o" WHERE NOT EXISTS (SELECT 1 FROM "public"."nf" AS "n" WHERE "n"."kh" = "o"."kh" AND "n"."h" = "o"."h")"#),
         ("changes new versions", #"FROM (SELECT "n".* FROM "public"."nf" AS "n" WHERE NOT EXISTS (SELECT 1 FROM "public"."of" AS "o" WHERE "o"."kh" = "n"."kh" AND "o"."h" = "n"."h")) AS "n" JOIN "public"."t" AS "t" ON "t"."_id" = "n"."k1""#),
         ("select", #"SELECT "city", "amount" FROM "public"."t" WHERE "city" = $1 AND "amount" > $2 AND "_id" IN ($3, $4) ORDER BY "when" NULLS LAST LIMIT $5"#),
+        ("json instant", #"regexp_replace(to_jsonb("t"."at") #>> '{}', '\+00:00$', 'Z')"#),
     ]
 }

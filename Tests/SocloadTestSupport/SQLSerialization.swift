@@ -70,6 +70,7 @@ public enum SQLSerialization {
                 return condition.condition(predicate).map { ($0, condition.arguments) }
             }
         written.append(("select", select.sql))
+        written.append(("json instant", dialect.jsonValue(#""t"."at""#, type: .timestamp)))
         return written
     }
 

@@ -75,7 +75,10 @@ public final class RowChangeTracker: PreviousCopyComparing {
                 for statement in statements.logStatements(newTable: newTable, newColumns: table.storedColumns.map(\.name),
                                                           oldTable: oldTable, oldColumns: previous.storedColumns.map(\.name),
                                                           renamed: table.renamedColumns(since: previous),
-                                                          distributed: table.distributionColumn != nil) {
+                                                          distributed: table.distributionColumn != nil,
+                                                          types: Dictionary(previous.storedColumns.map { ($0.name, $0.type) }
+                                                                            + table.storedColumns.map { ($0.name, $0.type) },
+                                                                            uniquingKeysWith: { _, new in new })) {
                     try sql.execute(statement, [.text(table.name), .text(refreshedAt)])
                 }
             }

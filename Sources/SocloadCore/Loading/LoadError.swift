@@ -126,7 +126,8 @@ public enum LoadError: CategorizedError, Equatable {
         case let .noColumns(table):
             return "the dataset's metadata describes no column, so there is no table \(table) to make"
         case let .noFields(table, source):
-            return "\(source) holds no record with a field, so there is no column to make table \(table) of"
+            return "\(source) has no record with a field (a header alone, an empty array): socload types a table's columns "
+                + "from the records' values, so there is nothing to load into \(table)"
         case let .badName(what):
             return "\(what) has a NUL character, which no table or column name may hold"
         case let .tooManyRows(maximum):

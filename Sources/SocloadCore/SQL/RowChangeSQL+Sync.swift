@@ -29,7 +29,10 @@ public struct SyncChangeSQL {
     }
 
     private func object(_ columns: [String]) -> String {
-        dialect.jsonObject(columns.map { ($0, "\(target).\($0.quotedDatabaseIdentifier)") })
+        dialect.jsonObject(columns.map { column in
+            let value = "\(target).\(column.quotedDatabaseIdentifier)"
+            return (column, table.storedColumn(named: column).map { dialect.jsonValue(value, type: $0.type) } ?? value)
+        })
     }
 
     private var rowJSON: String { object(table.storedColumns.map(\.name)) }

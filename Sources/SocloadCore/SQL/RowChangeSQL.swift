@@ -111,14 +111,19 @@ public struct RowChangeSQL {
     /// `distributed`: the table is spread over a Citus cluster.
     /// `renamed`: old columns that have another name in the new copy (old name → new name); the
     /// old values are logged under the new names, so a changed row lists only what changed.
+    /// `types`: the columns' logical types (`SQLDialect.jsonValue`), by name in either copy.
     public func logStatements(newTable: String, newColumns: [String], oldTable: String, oldColumns: [String],
-                              renamed: [String: String] = [:], distributed: Bool = false) -> [String] {
+                              renamed: [String: String] = [:], distributed: Bool = false,
+                              types: [String: LogicalType] = [:]) -> [String] {
         guard isKeyed else { return [] }
         let log = dialect.table(RowChangeLog.tableName)
         let insert = "INSERT INTO \(log) (\"table_name\", \"refreshed_at\", \"kind\", \"row_key\", \"old_values\", \"new_values\") "
         let head = "SELECT CAST(\(dialect.placeholder(1)) AS TEXT), CAST(\(dialect.placeholder(2)) AS TEXT), "
         func object(_ alias: String, _ columns: [String]) -> String {
-            dialect.jsonObject(columns.map { (alias == "p" ? renamed[$0] ?? $0 : $0, "\"\(alias)\".\($0.quotedDatabaseIdentifier)") })
+            dialect.jsonObject(columns.map { column in
+                let value = "\"\(alias)\".\(column.quotedDatabaseIdentifier)"
+                return (alias == "p" ? renamed[column] ?? column : column, types[column].map { dialect.jsonValue(value, type: $0) } ?? value)
+            })
         }
         let newKeyJSON = object("t", newKey)
         let oldKeyJSON = object("p", oldKey)

@@ -51,6 +51,11 @@ public protocol SQLDialect: Sendable {
     /// them (the databases limit a function's arguments; long lists are joined in pieces).
     func jsonObject(_ members: [(name: String, value: String)]) -> String
 
+    /// A column's value as a `jsonObject` member should hold it, so that both databases write
+    /// the same text for the same value (PostgreSQL's JSON writes a UTC instant `+00:00`,
+    /// SQLite keeps the `Z` it stores).
+    func jsonValue(_ expression: String, type: LogicalType) -> String
+
     /// The expression that numbers the rows of a new table in insertion order, for `alias`
     /// (SQLite's `rowid`); nil where rows have no such number (PostgreSQL: found by key).
     func insertionOrder(of alias: String) -> String?
@@ -118,6 +123,24 @@ public struct SQLiteDialect: SQLDialect {
     /// `json_object()` in pieces of 60 members (Debian's SQLite takes 127 arguments), spliced as
     /// text: each piece's closing and opening brace are cut where they meet (the members' values
     /// are scalars, so the brace cut is the object's own).
+    /// A boolean (stored 0 or 1) as JSON's `true` or `false`, as PostgreSQL writes it; a number
+    /// with the fewest significant digits that give back the stored double (SQLite's JSON writes
+    /// 15 always, which rounds `40.81688745834867` to `40.8168874583487`).
+    public func jsonValue(_ expression: String, type: LogicalType) -> String {
+        switch type {
+        case .boolean:
+            return "json(CASE WHEN \(expression) IS NULL THEN 'null' WHEN \(expression) THEN 'true' ELSE 'false' END)"
+        case .double, .decimal:
+            // The fewest digits, of 15, 16 and 17, that give the double back (as PostgreSQL writes it).
+            let digits = [15, 16].map { "WHEN CAST(printf('%!.\($0)g', \(expression)) AS REAL) = \(expression) "
+                + "THEN printf('%!.\($0)g', \(expression))" }.joined(separator: " ")
+            return "CASE WHEN typeof(\(expression)) = 'real' THEN json(CASE \(digits) ELSE printf('%!.17g', \(expression)) END) "
+                + "ELSE \(expression) END"
+        default:
+            return expression
+        }
+    }
+
     public func jsonObject(_ members: [(name: String, value: String)]) -> String {
         let pieces = stride(from: 0, to: max(members.count, 1), by: 60).map { start in
             "json_object(" + members[start..<min(start + 60, members.count)]
@@ -142,6 +165,9 @@ public struct SQLiteDialect: SQLDialect {
 }
 
 extension SQLDialect {
+    /// The value as the column holds it.
+    public func jsonValue(_ expression: String, type: LogicalType) -> String { expression }
+
     /// `ALTER TABLE ... ADD COLUMN` of a column of the logical type (NULL in every row there).
     public func addColumnStatement(table: String, column: String, type: LogicalType) -> String {
         "ALTER TABLE \(self.table(table)) ADD COLUMN \(column.quotedDatabaseIdentifier) \(declaredType(type))"
