@@ -1,15 +1,10 @@
-/// `COMMENT ON` statements. PostgreSQL takes no parameter in a comment: a short text is written
-/// as a literal; a long one (a dataset's description of megabytes) is bound as a parameter and
-/// applied by the server, so the client does not build and send a statement of its size.
+/// `COMMENT ON` statements. PostgreSQL takes no parameter in a comment, so the portal's text is
+/// bound as a parameter of `set_config` and applied by the server: a value from the data never
+/// appears in SQL text (`SOCLOAD_SQL_LOG` shows none), and a description of megabytes is not
+/// built into a statement of its size.
 enum PostgreSQLComment {
-    /// Texts this long are bound rather than written into the statement.
-    static let boundBytes = 1 << 16
-
     /// Sets the comment on `object` (`TABLE "s"."t"`, `COLUMN "s"."t"."c"`, already quoted).
     static func set(on object: String, to text: String, run: (String, [String?]) throws -> Void) throws {
-        guard text.utf8.count >= boundBytes else {
-            return try run("COMMENT ON \(object) IS \(literal(text))", [])
-        }
         try run("SELECT length(set_config('socload.comment', $1, true))", [text])
         let body = "BEGIN EXECUTE \(literal("COMMENT ON \(object) IS ")) || quote_literal(current_setting('socload.comment')); END"
         var tag = "$socload$"

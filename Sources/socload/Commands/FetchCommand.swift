@@ -23,7 +23,7 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "name", help: "The table to load into.", default: "the dataset id with - as _") var table: String?
     @Option(valueName: "host", help: "The portal to fetch a dataset id from (also http://host:port).",
             default: "$SOCLOAD_DOMAIN") var domain: String?
-    @Option(valueName: "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets")
+    @Option(valueName: "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets, then PREFIX/share/socload/Datasets beside the binary")
     var datasets: String?
     @OptionGroup var network = NetworkOptions()
     @Option(valueName: "dir", help: "Keep a gzip copy of every rows.json downloaded, under its version (refresh --locked reads it).")
