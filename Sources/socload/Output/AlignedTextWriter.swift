@@ -66,7 +66,11 @@ final class AlignedTextWriter: ResultWriter {
             let digits = Array("0123456789ABCDEF")
             return "X'" + String(data.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] }) + "'"
         default:
-            return TerminalText.escaped(ValueText.plain(value) ?? "")
+            // Only the start of a long value is shown: it is cut before it is escaped and
+            // measured (a description of 100 MB took seconds to measure whole).
+            let text = ValueText.plain(value) ?? ""
+            guard text.utf8.count > widestCell * 8 else { return TerminalText.escaped(text) }
+            return TerminalText.escaped(String(text.prefix(widestCell * 2)))
         }
     }
 }
