@@ -23,7 +23,10 @@ public final class PostgreSQLConnection {
     /// Connects. `connectionString` is anything libpq takes (a `postgresql://` URI, `key=value`
     /// pairs); `postgres:` alone connects with the PG* environment variables and libpq's defaults.
     /// Failure is a `PostgreSQLError` whose message is libpq's, without the password.
-    public init(_ connectionString: PostgreSQLConnectionString, applicationName: String = "socload") throws {
+    /// `statementTrace` is told every statement from the first (the session's `SET`s) on.
+    public init(_ connectionString: PostgreSQLConnectionString, applicationName: String = "socload",
+                statementTrace: ((String) -> Void)? = nil) throws {
+        self.statementTrace = statementTrace
         // Key words later in the list override earlier ones: the connection string may set
         // application_name and connect_timeout, but not client_encoding.
         var pairs: [(String, String)] = [("application_name", applicationName)]

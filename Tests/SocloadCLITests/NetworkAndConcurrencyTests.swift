@@ -188,6 +188,9 @@ final class SQLLogTests: XCTestCase {
                 XCTAssertFalse(text.contains(value), "\(value) appears in the SQL log:\n\(text)")
             }
             XCTAssertTrue(text.contains(#""""); DROP TABLE x; --""#), "the hostile column name is quoted:\n\(text)")
+            if db == postgreSQL.url {
+                XCTAssertTrue(text.hasPrefix("SET TimeZone = 'UTC'\n"), "a connection's first statements are logged too")
+            }
         }
     }
 

@@ -15,8 +15,8 @@ extension DatabaseOptions {
                     watched: Bool = true) throws -> any LoadedDatabase {
         let database: any LoadedDatabase
         if let (connectionString, schema) = try postgreSQL(context, command: command) {
-            let connection = try PostgreSQLConnection(connectionString)
-            SQLLogFile.attach(to: connection, environment: context.environment)
+            let connection = try PostgreSQLConnection(connectionString,
+                                                      statementTrace: SQLLogFile.writer(environment: context.environment))
             database = PostgreSQLDatabase(connection: connection, schema: schema)
         } else {
             let queue = try openExisting(context, command: command, acceptsChanges: acceptsChanges)
@@ -39,8 +39,8 @@ extension DatabaseOptions {
                 throw UsageError("--geopackage makes a SQLite file a GeoPackage; PostgreSQL keeps geometries with PostGIS",
                                  command: command)
             }
-            let connection = try PostgreSQLConnection(connectionString)
-            SQLLogFile.attach(to: connection, environment: context.environment)
+            let connection = try PostgreSQLConnection(connectionString,
+                                                      statementTrace: SQLLogFile.writer(environment: context.environment))
             return (PostgreSQLDestination(connection: connection, schema: schema), {}, nil)
         }
         let path = try checkedPath(context, writing: true, command: command)

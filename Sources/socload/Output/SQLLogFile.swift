@@ -11,12 +11,9 @@ enum SQLLogFile {
         queue.inDatabase { db in db.trace(write) }
     }
 
-    static func attach(to connection: PostgreSQLConnection, environment: [String: String]) {
-        connection.statementTrace = writer(environment: environment)
-    }
-
-    /// Appends a statement to the file, on one line; nil without `SOCLOAD_SQL_LOG`.
-    private static func writer(environment: [String: String]) -> ((String) -> Void)? {
+    /// Appends a statement to the file, on one line; nil without `SOCLOAD_SQL_LOG`. A
+    /// PostgreSQL connection takes it when it is made, so its first statements are logged too.
+    static func writer(environment: [String: String]) -> ((String) -> Void)? {
         guard let path = environment["SOCLOAD_SQL_LOG"], !path.isEmpty else { return nil }
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
