@@ -122,6 +122,26 @@ final class LoadModeTests: DocumentTestCase {
 
     /// A table that keeps history gets a version for each upserted row that changed; an
     /// upsert of some columns only is refused there (a version is a whole row).
+    /// A nightly append or upsert with nothing new (an empty array, a CSV of a header alone) adds
+    /// nothing and succeeds; into a table that does not exist it cannot make one.
+    func testAnAppendOfNoRecordAddsNothing() throws {
+        let first = try write("[{\"id\": 1, \"v\": \"a\"}]", to: "first.json")
+        let empty = try write("[]", to: "empty.json")
+        let header = try write("id,v\n", to: "header.csv")
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["load", first, "--table", "t", "--pk", "id"], db: db)
+            for (file, mode) in [(empty, "append"), (header, "append"), (empty, "upsert"), (header, "upsert")] {
+                let run = try succeed(["load", file, "--table", "t", "--mode", mode, "--pk", "id"], db: db)
+                XCTAssertTrue(run.stderr.contains("0 records into t"), run.stderr)
+            }
+            XCTAssertEqual(try csv("SELECT id, v FROM t", db: db), ["id,v", "1,a"], db)
+            let none = try socload(["load", empty, "--table", "fresh", "--mode", "append"], db: db)
+            XCTAssertEqual(none.status, 65, none.stderr)
+            XCTAssertTrue(none.stderr.contains("has no record with a field"), none.stderr)
+        }
+    }
+
     func testUpsertIntoATableWithHistoryRecordsTheNewVersions() throws {
         let base = try write("[{\"id\": 1, \"v\": \"a\"}, {\"id\": 2, \"v\": \"b\"}]", to: "base.json")
         let change = try write("[{\"id\": 1, \"v\": \"a\"}, {\"id\": 2, \"v\": \"B\"}]", to: "change.json")

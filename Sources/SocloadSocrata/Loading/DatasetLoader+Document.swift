@@ -27,10 +27,16 @@ extension DatasetLoader {
             let spool = try DocumentSpool.open(request.source, http: http, retry: retry, cancellation: cancellation,
                                                onRetry: retryNotice, onSpool: onSpool, onBytes: { _ in })
             defer { spool.close() }
-            let (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(request, path: spool.path) {
-                let described = try documentView(request, spool: spool)
-                var notes: [String] = []
-                return (described, try documentPlan(request, described: described, notes: &notes), notes)
+            let (described, planned, plannedNotes): (DescribedDocument, LoadPlan, [String])
+            do {
+                (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(request, path: spool.path) {
+                    let described = try documentView(request, spool: spool)
+                    var notes: [String] = []
+                    return (described, try documentPlan(request, described: described, notes: &notes), notes)
+                }
+            } catch let error as LoadError where request.mode != .replace {
+                guard case .noFields(let table, _) = error else { throw error }
+                return try mergeNothing(request, into: table, start: start, otherwise: error)
             }
             var notes = plannedNotes
             var plan = planned
@@ -175,6 +181,10 @@ extension DatasetLoader {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
+        // No record with a field: nothing to plan (options naming columns cannot be checked).
+        if described.view == nil, described.fields.isEmpty {
+            throw LoadError.noFields(table: name, source: request.displaySource)
+        }
         let hasKey = request.primaryKey != nil || described.fields.contains(":id")
             || (described.view?.columns.contains { $0.fieldName == ":id" } ?? false)
         var children = described.arraysOfObjects.filter { request.typeOverrides[$0.field] == nil }
