@@ -133,7 +133,7 @@ struct PostgreSQLTableSwap {
         if let digest = try transaction.value("SELECT md5(obj_description($1::oid, 'pg_class'))", [oid]),
            digest != previous?.descriptions?.tableDigest,
            let comment = try transaction.value("SELECT obj_description($1::oid, 'pg_class')", [oid]) {
-            objects.append(UserObject(description: "comment", statements: ["COMMENT ON TABLE \(target) IS \(Self.literal(comment))"]))
+            objects.append(UserObject(description: "comment", statements: ["COMMENT ON TABLE \(target) IS \(PostgreSQLComment.literal(comment))"]))
         }
         return objects
     }
@@ -265,15 +265,10 @@ struct PostgreSQLTableSwap {
                 statements.append("ALTER \(noun) \(name) OWNER TO \(owner.quotedDatabaseIdentifier)")
             }
             statements += try grants(of: viewOID, on: "TABLE \(name)").flatMap(\.statements)
-            if let comment = row[7] { statements.append("COMMENT ON \(noun) \(name) IS \(Self.literal(comment))") }
+            if let comment = row[7] { statements.append("COMMENT ON \(noun) \(name) IS \(PostgreSQLComment.literal(comment))") }
             return Dependent(drop: "DROP \(noun) \(name)",
                              restore: UserObject(description: "\(materialized ? "materialized view" : "view") \(name)",
                                                  statements: statements))
         }
-    }
-
-    /// A SQL string literal.
-    static func literal(_ text: String) -> String {
-        PostgreSQLComment.literal(text)
     }
 }

@@ -93,15 +93,7 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
         let columns = self.columns
         for index in plan.tables.indices {
             guard let descriptions = plan.tables[index].descriptions else { continue }
-            var texts: [String: String] = [:]
-            for column in plan.tables[index].columns {
-                switch column.source {
-                case .field(let cell), .part(let cell, _, _):
-                    if cell < columns.count, let text = columns[cell].description { texts[column.name] = text }
-                case .rowIdentifier, .absent:
-                    break
-                }
-            }
+            let texts = TableDescriptions.columnTexts(of: plan.tables[index].columns, from: columns)
             plan.tables[index].descriptions = descriptions.restoringTexts(table: tableText, columns: texts)
         }
         return plan

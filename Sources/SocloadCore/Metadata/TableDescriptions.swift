@@ -33,6 +33,20 @@ public struct TableDescriptions: Codable, Sendable, Equatable {
         MD5Digest.hex(of: text)
     }
 
+    /// Each plan column's description: the portal's of the field it comes from, when it gave one.
+    public static func columnTexts(of columns: [PlanColumn], from fields: [ColumnMetadata]) -> [String: String] {
+        var described: [String: String] = [:]
+        for column in columns {
+            switch column.source {
+            case .field(let cell), .part(let cell, _, _):
+                if cell < fields.count, let text = fields[cell].description, !text.isEmpty { described[column.name] = text }
+            case .rowIdentifier, .absent:
+                break
+            }
+        }
+        return described
+    }
+
     /// These descriptions with the texts whose digests match `table` and `columns` filled in.
     public func restoringTexts(table text: String?, columns texts: [String: String]) -> TableDescriptions {
         var restored = self

@@ -8,12 +8,6 @@
 /// Values arrive in the forms SQLite stores (PostgreSQL's booleans as 0/1, its numerics as the
 /// number, its timestamps as ISO-8601 text), so a property reads the same from both.
 extension LoadedDatabase {
-    /// What the catalog records for a table name or a dataset id, with everything recorded
-    /// (nil: not loaded by socload).
-    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
-        try entry(for: tableOrDatasetID, withDescription: true)
-    }
-
     /// The rows of `table` where `predicate` holds, decoded as `T` by column name (the SELECT of
     /// `selectStatement`, its columns checked against the table first). `following` names
     /// columns socload's `extract` moved to the table's lookups: each is read from its lookup row

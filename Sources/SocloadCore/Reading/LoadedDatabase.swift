@@ -80,6 +80,14 @@ public protocol LoadedDatabase {
     var cancelAction: @Sendable () -> Void { get }
 }
 
+extension LoadedDatabase {
+    /// What the catalog records for a table name or a dataset id, with everything recorded
+    /// (nil: not loaded by socload).
+    public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
+        try entry(for: tableOrDatasetID, withDescription: true)
+    }
+}
+
 /// A table of a loaded database, as `socload tables` lists it.
 public struct TableSummary: Sendable, Equatable {
     public let name: String

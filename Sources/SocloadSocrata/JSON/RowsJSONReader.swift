@@ -268,12 +268,7 @@ public final class RowsJSONReader {
 
     private static func decodeMetadata(_ bytes: inout [UInt8]) throws -> ViewMetadata {
         do {
-            let long = try LongJSONStrings(takingFrom: &bytes) // a long description is decoded once, in place
-            return try bytes.withUnsafeBytes { buffer in // read in place: no second copy
-                guard let base = buffer.baseAddress else { throw RowsJSONError.missingMetadata }
-                let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
-                return try JSONDecoder().decode(MetaEnvelope.self, from: data).view.restoringLongTexts(long)
-            }
+            return try ViewMetadata.decodeInPlace(MetaEnvelope.self, from: &bytes) { $0.view }
         } catch DecodingError.keyNotFound {
             throw RowsJSONError.missingMetadata
         } catch let error as DecodingError {

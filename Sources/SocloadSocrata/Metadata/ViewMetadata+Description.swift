@@ -12,13 +12,7 @@ extension ViewMetadata {
                                     watched: MetadataSyntax.viewsAPI)
         do {
             var document = bytes
-            let long = try LongJSONStrings(takingFrom: &document) // a long description is decoded once, in place
-            self = try document.withUnsafeBytes { buffer in // read in place: no second copy
-                let data = buffer.baseAddress.map {
-                    Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none)
-                } ?? Data()
-                return try JSONDecoder().decode(ViewMetadata.self, from: data)
-            }.restoringLongTexts(long)
+            self = try Self.decodeInPlace(ViewMetadata.self, from: &document) { $0 }
         } catch {
             let reason: String
             switch error {

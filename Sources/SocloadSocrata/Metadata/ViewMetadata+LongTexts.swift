@@ -1,6 +1,21 @@
+import Foundation
 import SocloadCore
 
 extension ViewMetadata {
+    /// The view in a JSON document (`T` holds it; `view` takes it out), decoded from the bytes
+    /// where they lie, its long strings taken out first (`LongJSONStrings`) and put back.
+    static func decodeInPlace<T: Decodable>(_ type: T.Type, from bytes: inout [UInt8],
+                                            view: (T) -> ViewMetadata) throws -> ViewMetadata {
+        let long = try LongJSONStrings(takingFrom: &bytes)
+        let decoded = try bytes.withUnsafeBytes { buffer in
+            let data = buffer.baseAddress.map {
+                Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none)
+            } ?? Data()
+            return try JSONDecoder().decode(T.self, from: data)
+        }
+        return view(decoded).restoringLongTexts(long)
+    }
+
     /// The view with every text that `long` took out of its JSON before decoding put back: the
     /// dataset's facts and each column's names, description, types, format and statistics.
     func restoringLongTexts(_ long: LongJSONStrings) -> ViewMetadata {

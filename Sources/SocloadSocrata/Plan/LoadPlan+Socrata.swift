@@ -99,15 +99,7 @@ extension LoadPlan {
 
     /// The portal's descriptions of the dataset and of each column's field (nil when it gave none).
     static func descriptions(of columns: [PlanColumn], in view: ViewMetadata) -> TableDescriptions? {
-        var described: [String: String] = [:]
-        for column in columns {
-            switch column.source {
-            case .field(let cell), .part(let cell, _, _):
-                if cell < view.columns.count, let text = view.columns[cell].description, !text.isEmpty { described[column.name] = text }
-            case .rowIdentifier, .absent:
-                break
-            }
-        }
+        let described = TableDescriptions.columnTexts(of: columns, from: view.columns)
         guard view.dictionary.description != nil || !described.isEmpty else { return nil }
         return TableDescriptions(table: view.dictionary.description, columns: described)
     }

@@ -8,9 +8,10 @@ extension DatabaseOptions {
     /// `name` when it names a table or a dataset in `loaded`; else the table the project's
     /// dataset of that name last loaded (per its lock file), if there is one.
     func loadedName(_ name: String, in loaded: any LoadedDatabase) throws -> String {
-        if try loaded.entry(for: name, withDescription: false) != nil { return name }
-        if try loaded.tables().contains(where: { $0.name.lowercased() == name.lowercased() }) { return name }
-        return projectTable(named: name) ?? name
+        // The lock file first: outside a project (most reads) nothing of the database is asked.
+        guard let table = projectTable(named: name), table != name else { return name }
+        if try loaded.tableExists(name) || loaded.entry(for: name, withDescription: false) != nil { return name }
+        return table
     }
 
     /// The table the project's dataset `name` loaded at its last refresh (nil: no project here,
