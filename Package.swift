@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "socload", targets: ["socload"]),
         .library(name: "SocloadCore", targets: ["SocloadCore"]),
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
+        .library(name: "SocloadTransport", targets: ["SocloadTransport"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
         .library(name: "SocloadPostgreSQL", targets: ["SocloadPostgreSQL"]),
@@ -38,9 +39,13 @@ let package = Package(
         // The SQLite wrapper: connection, statements, serial queue, row decoding (re-exports the core).
         .target(name: "SocloadDatabase", dependencies: ["SocloadCore", "CSQLite"]),
 
+        // Bytes from where they are, for any source: HTTP (libcurl, redirects, retries, the
+        // download cache, gzip) and files (chunked reads, standard input, signatures).
+        .target(name: "SocloadTransport", dependencies: ["SocloadCore", "CCurl", "CZlib"]),
+
         // Socrata layer: dataset references, metadata, the load plan, the one converter, streaming
-        // readers, HTTP, and the destination protocols. No SQLite in it.
-        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "CCurl", "CZlib"]),
+        // readers, and the loader. No SQLite in it.
+        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadTransport"]),
 
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
@@ -82,7 +87,7 @@ let package = Package(
         .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL", "SocloadToolKit"],
                 path: "Tests/SocloadTestSupport"),
         .testTarget(name: "SocloadSocrataTests",
-                    dependencies: ["SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
+                    dependencies: ["SocloadSocrata", "SocloadTransport", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
         // The PostgreSQL destination against a real server (scripts/with-postgres.sh starts one).
         .testTarget(name: "SocloadPostgreSQLTests",
                     dependencies: ["SocloadPostgreSQL", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase",

@@ -1,3 +1,6 @@
 /// A caller that imports SocloadSocrata also sees the plan, the values and the roles it is
-/// written in terms of (they moved to SocloadCore; code written before keeps compiling).
+/// written in terms of (they moved to SocloadCore; code written before keeps compiling), and the
+/// transport it is configured with (`HTTPOptions`, `RetryPolicy`, `DownloadCache`: they moved to
+/// SocloadTransport).
 @_exported import SocloadCore
+@_exported import SocloadTransport

@@ -2,6 +2,7 @@ import Synchronization
 import Foundation
 import SocloadDatabase
 @testable import SocloadSocrata
+@testable import SocloadTransport
 import SocloadSQLite
 import SocloadTestSupport
 import XCTest

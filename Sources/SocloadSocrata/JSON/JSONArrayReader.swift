@@ -104,7 +104,7 @@ public final class JSONArrayReader {
         guard case .end = state else { throw RowsJSONError.truncated(offset: bytesRead) }
         if !captured.isEmpty, elementsRead == 0, let envelope = try? JSONValueParser.parse(captured),
            case .object = envelope {
-            throw RowsJSONError.errorEnvelope(message: SocrataErrorBody.message(of: envelope) ?? envelope.jsonText)
+            throw RowsJSONError.errorEnvelope(message: HTTPErrorBody.message(of: envelope) ?? envelope.jsonText)
         }
     }
 

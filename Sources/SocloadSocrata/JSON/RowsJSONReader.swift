@@ -215,7 +215,7 @@ public final class RowsJSONReader {
 
     private func missingMetadataError() -> RowsJSONError {
         let object = JSONValue.object(envelope.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) })
-        if let message = SocrataErrorBody.message(of: object) { return .errorEnvelope(message: message) }
+        if let message = HTTPErrorBody.message(of: object) { return .errorEnvelope(message: message) }
         if let error = envelope["error"] { return .errorEnvelope(message: error.jsonText) }
         return .missingMetadata
     }

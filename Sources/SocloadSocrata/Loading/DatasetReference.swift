@@ -137,6 +137,12 @@ public struct DatasetReference: Sendable, Equatable {
         }
     }
 
+    /// For a catalog entry: the signature of the file this names (nil: a URL, standard input).
+    func fileSignature() throws -> String? {
+        guard case .file(let path) = location else { return nil }
+        return try FileSignature.text(ofFile: path)
+    }
+
     /// The URL without any user name or password in it, as it may be shown and stored.
     static func withoutCredentials(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.user != nil || components.password != nil

@@ -13,7 +13,7 @@ public struct FileSignature: Equatable, Sendable {
     var checksum: UInt32
 
     /// The prefix of a signature in the catalog's `etag` column.
-    static let prefix = "file:"
+    public static let prefix = "file:"
 
     /// The signature of the regular file at `path`; nil for standard input, a FIFO or a device
     /// (read once, nothing to compare).
@@ -41,10 +41,9 @@ public struct FileSignature: Equatable, Sendable {
 
     var text: String { "\(Self.prefix)\(size):\(modified):\(String(checksum, radix: 16))" }
 
-    /// For a catalog entry: the signature of the file `reference` names (nil: not a file).
-    static func text(of reference: DatasetReference) throws -> String? {
-        guard case .file(let path) = reference.location else { return nil }
-        return try FileSignature(path: path)?.text
+    /// For a catalog entry: the signature of the file at `path` (nil: standard input, a FIFO).
+    public static func text(ofFile path: String) throws -> String? {
+        try FileSignature(path: path)?.text
     }
 
     /// True when the file at `path` is the one `recorded` describes: the same size and time

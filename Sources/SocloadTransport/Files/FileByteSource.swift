@@ -7,19 +7,19 @@ import Glibc
 /// pipe) or standard input (`-`). A read never blocks for long: the source waits for data with
 /// `poll` in slices of 100 ms and checks the cancellation between them, so a FIFO with no writer,
 /// or a writer that stalls mid-document, cannot keep a signal from stopping the load.
-enum FileByteSource {
-    static let chunkSize = 1 << 16
+public enum FileByteSource {
+    public static let chunkSize = 1 << 16
     /// The path that names standard input.
-    static let standardInput = "-"
+    public static let standardInput = "-"
 
     /// The file's size in bytes, when it is a regular file.
-    static func size(of path: String) -> Int64? {
+    public static func size(of path: String) -> Int64? {
         var info = stat()
         guard path != standardInput, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(info.st_size)
     }
 
-    static func read(_ path: String, cancellation: LoadCancellation?,
+    public static func read(_ path: String, cancellation: LoadCancellation?,
                      _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let descriptor = try open(path)
         defer { close(descriptor) }

@@ -74,8 +74,8 @@ final class GzipFileWriter {
 }
 
 /// A gzip file read back a chunk at a time.
-enum GzipFileReader {
-    static func read(_ path: String, cancellation: LoadCancellation?,
+public enum GzipFileReader {
+    public static func read(_ path: String, cancellation: LoadCancellation?,
                      _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         var stream = z_stream()
         guard socload_inflate_init_gzip(&stream) == Z_OK else { throw GzipFileError(path: path, reason: "zlib cannot start") }

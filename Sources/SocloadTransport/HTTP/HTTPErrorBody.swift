@@ -1,11 +1,11 @@
 import SocloadCore
 import Foundation
 
-/// Reads the message out of an error response: Socrata's JSON error bodies, in either shape
+/// Reads the message out of an error response: JSON error bodies as Socrata writes them, in either shape
 /// (`{"code":..,"error":true,"message":..}` or `{"errorCode":..,"message":..}`), or an HTML page.
-enum SocrataErrorBody {
+public enum HTTPErrorBody {
     /// A one-line message, or nil when the body says nothing useful.
-    static func message(from body: [UInt8], contentType: String?) -> String? {
+    public static func message(from body: [UInt8], contentType: String?) -> String? {
         let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if trimmed.first == UInt8(ascii: "{"), let value = try? JSONValueParser.parse(Array(trimmed)) {
             return message(of: value)
@@ -19,7 +19,7 @@ enum SocrataErrorBody {
     }
 
     /// `code: message` from a Socrata error object, in either shape; nil when it has neither.
-    static func message(of value: JSONValue) -> String? {
+    public static func message(of value: JSONValue) -> String? {
         var parts: [String] = []
         for key in ["code", "errorCode"] {
             if case .string(let code)? = value[key] { parts.append(code) }

@@ -27,7 +27,7 @@ public struct DownloadCache: Sendable, Equatable {
     }
 
     /// A new copy, written as the download comes, kept only once it is complete.
-    func startCopy() throws -> CopyWriter {
+    public func startCopy() throws -> CopyWriter {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -38,7 +38,7 @@ public struct DownloadCache: Sendable, Equatable {
     }
 
     /// One download's copy on its way into the cache.
-    final class CopyWriter {
+    public final class CopyWriter {
         private let cache: DownloadCache
         private let temporary: String
         private let file: GzipFileWriter
@@ -54,11 +54,11 @@ public struct DownloadCache: Sendable, Equatable {
             if !done { unlink(temporary) }
         }
 
-        func write(_ chunk: UnsafeRawBufferPointer) throws { try file.write(chunk) }
+        public func write(_ chunk: UnsafeRawBufferPointer) throws { try file.write(chunk) }
 
         /// The whole body arrived: kept under the version it states (a body that states none is
         /// not kept: nothing could ask for it).
-        func keep(datasetID: String?, rowsUpdatedAt: String?) throws {
+        public func keep(datasetID: String?, rowsUpdatedAt: String?) throws {
             done = true
             guard let datasetID, let rowsUpdatedAt else {
                 unlink(temporary)

@@ -161,7 +161,7 @@ public final class HTTPDownloader {
         if state.head.statusCode == 304 { return }
         if HTTPRedirect.isRedirect(state.head) { return }
         guard TransferState.isSuccess(state.head.statusCode) else {
-            let message = SocrataErrorBody.message(from: state.errorBody, contentType: state.head.contentType)
+            let message = HTTPErrorBody.message(from: state.errorBody, contentType: state.head.contentType)
             throw HTTPError.status(code: state.head.statusCode, message: message, url: url,
                                    retryAfter: state.head.headers["retry-after"].flatMap(RetryPolicy.parseRetryAfter))
         }
