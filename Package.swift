@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "socload", targets: ["socload"]),
         .library(name: "SocloadCore", targets: ["SocloadCore"]),
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
+        .library(name: "SocloadEngine", targets: ["SocloadEngine"]),
         .library(name: "SocloadTransport", targets: ["SocloadTransport"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
@@ -43,9 +44,12 @@ let package = Package(
         // download cache, gzip) and files (chunked reads, standard input, signatures).
         .target(name: "SocloadTransport", dependencies: ["SocloadCore", "CCurl", "CZlib"]),
 
+        // The engine, on the core alone: row sources and the one pipeline every load runs them in.
+        .target(name: "SocloadEngine", dependencies: ["SocloadCore"]),
+
         // Socrata layer: dataset references, metadata, the load plan, the one converter, streaming
         // readers, and the loader. No SQLite in it.
-        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadTransport"]),
+        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadEngine", "SocloadTransport"]),
 
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
@@ -82,6 +86,8 @@ let package = Package(
 
         // The core alone: plans, values, digests, the JSON it reads in place (no C, no database).
         .testTarget(name: "SocloadCoreTests", dependencies: ["SocloadCore"]),
+        // The engine alone: the pipeline every load runs its source in (no HTTP, no database).
+        .testTarget(name: "SocloadEngineTests", dependencies: ["SocloadCore", "SocloadEngine"]),
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadCore", "SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
         .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL", "SocloadToolKit"],

@@ -38,125 +38,94 @@ extension DatasetLoader {
                 guard case .noFields(let table, _) = error else { throw error }
                 return try mergeNothing(request, into: table, start: start, otherwise: error)
             }
-            var notes = plannedNotes
+            let notes = plannedNotes
             var plan = planned
             if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
             try destination.columnLimit?.check(plan)
-            let columnsJSON = described.view?.columnsJSON ?? "[]"
-            let bytesExpected = FileByteSource.size(of: spool.path)
             return try destination.performLoad { transaction in
                 if request.mode != .replace, let merged = try mergeDocument(
                     request, plan: plan, described: described, notes: notes, path: spool.path, transaction: transaction, start: start) {
                     return merged
                 }
-                let state = LoadState()
-                state.source = request.displaySource
-                state.bytesExpected = bytesExpected
-                state.schemaPolicy = request.onSchemaChange
-                state.keptChangeRefreshes = request.keptChangeRefreshes
-                state.keepsHistory = request.keepsHistory
-                state.view = described.view
-                let previousPlan = try transaction.catalog.entry(for: plan.mainTable.name, withDescription: false)
-                    .flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
-                try beginTable(plan, transaction: transaction, state: state, rowsFollowThePlan: true)
-                guard let plan = state.plan, let writer = state.writer else { throw RowsJSONError.missingMetadata }
-                // Every table's writer, by the table's place in the plan: the document's, then its
-                // child tables (new copies) and glue tables (upserted).
-                var writers: [Int: any TableWriter] = [0: writer]
-                for index in plan.tables.indices.dropFirst() where plan.tables[index].nesting != nil {
-                    let table = plan.tables[index]
-                    let old = previousPlan?.tables.first { $0.name.lowercased() == table.name.lowercased() }
-                    writers[index] = table.glue == nil ? try transaction.replaceTable(table, previous: old)
-                        : try transaction.glueWriter(for: table)
-                }
-                var rowCounts: [Int: Int] = [:]
-                let path = spool.path
-                let storable = destination.storableValues
-                let flattenedNames = described.flattenedNames
-                let records = described.records
-                let ending = try withProducer({ stop, channel in
-                    DocumentRowProducer.produce(path: path, records: records, plan: plan, request: request,
-                                                flattenedNames: flattenedNames, storable: storable, stop: stop, channel: channel)
-                }, handle: { (item: DocumentRowProducer.Item) -> DocumentRowProducer.Ending? in
-                    switch item {
-                    case let .batch(index, batch, bytesRead):
-                        try writers[index]?.insert(batch)
-                        rowCounts[index, default: 0] += batch.rowCount
-                        state.rowCount = rowCounts[0] ?? 0
-                        state.bytesRead = bytesRead
-                        reportProgress(state)
-                    case let .end(ending):
-                        return ending
-                    case .failure(let error):
-                        throw error
-                    }
-                    return nil
-                })
-                try cancellation?.check()
-                let (invalidCells, skipped) = (ending.invalidCells, ending.skipped)
-                notes += try fieldsNotDescribed(request, ending, records: state.rowCount)
-                notes += state.notes + (try writer.finish(strict: request.strict))
-                let unmatched = described.records.unmatchedNames.value
-                if !unmatched.isEmpty, let metadata = request.metadata {
-                    notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of \(DatasetReference.withoutCredentials(metadata)) "
-                                 + "(by field name or display name), not loaded")
-                }
-                // The child tables of an earlier load whose fields are gone go too.
-                let current = Set(plan.tables.map { $0.name.lowercased() })
-                for old in previousPlan?.tables.dropFirst() ?? [] where old.nesting != nil && old.glue == nil
-                    && !current.contains(old.name.lowercased()) {
-                    do {
-                        try transaction.withSavepoint { try transaction.dropTable(old.name) }
-                    } catch {
-                        notes.append("the child table \(old.name) of an earlier load could not be dropped (\(error))")
-                    }
-                }
-                for index in writers.keys.sorted() where index > 0 {
-                    let table = plan.tables[index]
-                    notes += try writers[index]?.finish(strict: request.strict) ?? []
-                    if let count = skipped[index], count > 0, let glue = table.glue, let field = table.nesting?.arrayField {
-                        notes.append("\(table.name): \(count) element\(count == 1 ? "" : "s") of \(field) "
-                                     + "without \(glue.idField) skipped (not links)")
-                    }
-                }
-                // A page is often a slice (`$where`, `$limit`): when its rows are not the ones the
-                // description counts, verify says it cannot be compared rather than that it differs.
-                let partial = described.view?.statedRowCount.flatMap { stated in
-                    stated == state.rowCount ? nil
-                        : "the document holds \(state.rowCount) row\(state.rowCount == 1 ? "" : "s"), the description counts \(stated)"
-                }
-                let entry = CatalogEntry(
-                    tableName: plan.mainTable.name, datasetID: described.view?.id, domain: nil, name: described.view?.name,
-                    sourceURL: state.source, fetchedAt: state.refreshedAt, rowsUpdatedAt: nil, rowCount: state.rowCount,
-                    columnsJSON: columnsJSON, columnMappingJSON: plan.columnMappingJSON, etag: nil, lastModified: nil,
-                    requestSignature: "load", planJSON: plan.jsonText,
-                    invalidCellsJSON: LoadPlan.encode(invalidCells[0] ?? []), partialReason: partial,
-                    dictionaryJSON: described.view?.dictionaryJSON(domain: nil),
-                    datasetDescription: described.view?.dictionary.description)
-                try transaction.catalog.record(entry)
-                try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
-                try transaction.catalog.recordRefresh(.of(entry, kind: "load", state: state,
-                                                          seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
-                var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
-                                          columnCount: plan.mainTable.storedColumns.count, source: state.source,
-                                          elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                                          catalogEntry: entry,
-                                          invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
-                                          notes: notes)
-                summary.schemaChanges = state.schemaChanges
-                summary.rowChanges = state.changeTracker?.counts
-                summary.childTables = writers.keys.sorted().dropFirst().map {
-                    ChildTableCount(plan.tables[$0].name, rowCounts[$0] ?? 0)
-                }
-                return summary
+                return try replaceDocument(request, plan: plan, described: described, notes: notes, path: spool.path,
+                                           transaction: transaction, start: start)
             }
         }
+    }
+
+    /// The replace job of a document: a new copy of its table and of its child tables, its glue
+    /// tables' links upserted, in the load's transaction.
+    private func replaceDocument(_ request: DocumentLoadRequest, plan: LoadPlan, described: DescribedDocument, notes: [String],
+                                 path: String, transaction: any LoadTransaction, start: UInt64) throws -> LoadSummary {
+        let state = LoadState(schemaPolicy: request.onSchemaChange, keptChangeRefreshes: request.keptChangeRefreshes,
+                              keepsHistory: request.keepsHistory)
+        state.source = request.displaySource
+        state.bytesExpected = FileByteSource.size(of: path)
+        state.view = described.view
+        let table = try TableReplacement(plan, columns: described.view?.columns ?? [], options: state.options,
+                                         capabilities: destination.capabilities, transaction: transaction, rowsFollowThePlan: true)
+        state.table = table
+        let writing = try ReplaceWriting(table, transaction: transaction)
+        let source = DocumentRowSource(path: path, records: described.records, plan: table.plan, request: request,
+                                       flattenedNames: described.flattenedNames, storable: destination.storableValues)
+        let ending = try RowPipeline(cancellation: cancellation).run(source) { event -> DocumentRowSource.Ending? in
+            switch event {
+            case let .batch(index, batch, bytesRead, _):
+                try writing.write(batch, table: index)
+                state.rowCount = writing.mainRows
+                state.bytesRead = bytesRead
+                reportProgress(state)
+            case .end(let ending):
+                return ending
+            }
+            return nil
+        }
+        try cancellation?.check()
+        var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount))
+        notes += state.allNotes + (try writing.finishMainTable(strict: request.strict))
+        let unmatched = described.records.unmatchedNames.value
+        if !unmatched.isEmpty, let metadata = request.metadata {
+            notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of "
+                         + "\(DatasetReference.withoutCredentials(metadata)) (by field name or display name), not loaded")
+        }
+        notes += try writing.finishNestedTables(strict: request.strict, skipped: ending.skipped)
+        let entry = documentEntry(table.plan, described: described, rowCount: state.rowCount, source: state.source,
+                                  refreshedAt: state.refreshedAt, invalidCells: ending.invalidCells[0] ?? [])
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try transaction.catalog.recordLoad(entry, schemaChanges: state.schemaChanges,
+                                           refresh: state.refreshRecord(entry, kind: "load", seconds: seconds))
+        let invalidCells = ending.invalidCells
+        var summary = LoadSummary(tableName: entry.tableName, rowCount: state.rowCount,
+                                  columnCount: table.plan.mainTable.storedColumns.count, source: state.source, elapsed: seconds,
+                                  catalogEntry: entry, invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
+                                  notes: notes)
+        summary.schemaChanges = state.schemaChanges
+        summary.rowChanges = table.changeTracker?.counts
+        summary.childTables = writing.childTables
+        return summary
+    }
+
+    /// The catalog entry of a document's load. A page is often a slice (`$where`, `$limit`): when
+    /// its rows are not the ones the description counts, verify says it cannot be compared
+    /// rather than that it differs.
+    private func documentEntry(_ plan: LoadPlan, described: DescribedDocument, rowCount: Int, source: String,
+                               refreshedAt: String, invalidCells: [InvalidCells]) -> CatalogEntry {
+        let partial = described.view?.statedRowCount.flatMap { stated in
+            stated == rowCount ? nil : "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
+        }
+        return CatalogEntry(
+            tableName: plan.mainTable.name, datasetID: described.view?.id, domain: nil, name: described.view?.name,
+            sourceURL: source, fetchedAt: refreshedAt, rowsUpdatedAt: nil, rowCount: rowCount,
+            columnsJSON: described.view?.columnsJSON ?? "[]", columnMappingJSON: plan.columnMappingJSON, etag: nil,
+            lastModified: nil, requestSignature: "load", planJSON: plan.jsonText, invalidCellsJSON: LoadPlan.encode(invalidCells),
+            partialReason: partial, dictionaryJSON: described.view?.dictionaryJSON(domain: nil),
+            datasetDescription: described.view?.dictionary.description)
     }
 
     /// With `--metadata`, the records' fields the description lacks, in a note (their values are
     /// not loaded); records none of whose data fields it describes are refused, since the
     /// description is not theirs (the load is undone).
-    func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowProducer.Ending,
+    func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowSource.Ending,
                             records: Int) throws -> [String] {
         guard let metadata = request.metadata.map(DatasetReference.withoutCredentials) else { return [] }
         let outside = ending.fieldsOutsidePlan.filter { !ColumnMetadata.isSystemField($0) }

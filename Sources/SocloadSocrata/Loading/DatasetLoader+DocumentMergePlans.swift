@@ -4,6 +4,73 @@ import SocloadCore
 /// document's tables goes into and whether its records fit, which columns an upsert with a
 /// description writes, and the shape (glue tables, child keys) the table was loaded with.
 extension DatasetLoader {
+    /// The plan the records arrive in, keyed and shaped as the stored table (so child rows name
+    /// their parents), with only the columns the records have for an upsert with a description.
+    func arrivingPlan(_ request: DocumentLoadRequest, documentPlan: LoadPlan, stored: LoadPlan, table: String,
+                      described: DescribedDocument, path: String, notes: inout [String]) throws -> LoadPlan {
+        let storedKey = stored.mainTable.primaryKey
+        if let key = request.primaryKey, key.map({ $0.lowercased() }) != storedKey.map({ $0.lowercased() }) {
+            throw LoadError.recordsDoNotFit(table: table, differences: [
+                "key: \(table) is keyed by \(storedKey.isEmpty ? "nothing" : storedKey.joined(separator: ", ")), "
+                + "--pk asks for \(key.joined(separator: ", "))"])
+        }
+        var arriving = documentPlan
+        let shaped = Self.shapedAsStored(request, stored: stored)
+        if arriving.mainTable.primaryKey.isEmpty && !storedKey.isEmpty || shaped.glues != request.glues
+            || shaped.childKeys != request.childKeys {
+            var keyed = shaped
+            if arriving.mainTable.primaryKey.isEmpty, !storedKey.isEmpty { keyed.primaryKey = storedKey }
+            var keyedNotes: [String] = []
+            do {
+                arriving = try self.documentPlan(keyed, described: described, notes: &keyedNotes)
+                notes = keyedNotes
+            } catch is PlanError {
+                throw LoadError.recordsDoNotFit(table: table, differences: [
+                    "the records do not have \(storedKey.joined(separator: ", ")), the key of \(table)"])
+            }
+            if let limit = destination.maximumNameBytes { arriving = arriving.withNamesShortened(toBytes: limit) }
+        }
+        if request.mode == .upsert, described.view != nil {
+            // A description lists every column: the upsert writes only those the records have.
+            arriving.tables[0].columns = try columnsPresent(in: arriving, path: path, records: described.records)
+        }
+        if request.mode == .upsert, storedKey.isEmpty {
+            throw LoadError.unsupported("\(table) has no key to upsert by: --mode append adds rows, or load it again with --pk")
+        }
+        return arriving
+    }
+
+    /// The plans of a merge: the one the rows are written by, the one the catalog keeps (the
+    /// stored plan with the columns added), the columns added, and the stored columns the
+    /// records lack.
+    struct MergedPlans {
+        var written: LoadPlan
+        var kept: LoadPlan
+        var changes: [SchemaChange] = []
+        var missing: [String]
+    }
+
+    /// Adds the new columns `evolve` allows to the stored tables (`mergePlans` refuses the rest).
+    func applyMerges(stored: LoadPlan, arriving: LoadPlan, described: DescribedDocument, policy: SchemaChangePolicy,
+                     sql: any SQLExecuting) throws -> MergedPlans {
+        let merges = try mergePlans(stored: stored, arriving: arriving, described: described, policy: policy)
+        var plans = MergedPlans(written: arriving, kept: stored, missing: merges.first { $0.index == 0 }?.merge.missing ?? [])
+        for (index, var merge) in merges {
+            let storedIndex = stored.tables.firstIndex { $0.name.lowercased() == arriving.tables[index].name.lowercased() } ?? 0
+            for column in merge.added {
+                try sql.execute(sql.dialect.addColumnStatement(table: merge.table.name, column: column.name, type: column.type), [])
+                plans.kept.tables[storedIndex].columns.append(PlanColumn(name: column.name, type: column.type, source: .absent))
+                plans.changes.append(SchemaChange(table: merge.table.name, kind: .columnAdded, name: column.name,
+                                                  after: column.type.rawValue))
+            }
+            merge.addColumns()
+            var table = merge.table
+            table.nesting = arriving.tables[index].nesting
+            plans.written.tables[index] = table
+        }
+        return plans
+    }
+
     /// The stored table each of the document's tables goes into, by the document plan's place:
     /// refused with every column the stored types cannot hold (even under evolve: a column is
     /// not retyped in place), and with every new column or child table unless `policy` is

@@ -36,9 +36,6 @@ public final class DatasetLoader: @unchecked Sendable {
         self.onRetry = onRetry
     }
 
-    /// Stops reading once `--limit` rows are in.
-    struct LimitReached: Error {}
-
     /// Stops the load running now, from any thread (a signal handler, say): a blocked read,
     /// network wait, database statement or lock wait ends within a second, the load rolls back
     /// and fails with `LoadError.interrupted(signal:)`. Afterwards the loader and its database
@@ -79,11 +76,9 @@ public final class DatasetLoader: @unchecked Sendable {
         let api = try request.resolvedAPI()
         let portal = SocrataPortal(reference: request.reference)
         return try destination.performLoad { transaction in
-            let state = LoadState()
+            let state = LoadState(schemaPolicy: request.onSchemaChange, keptChangeRefreshes: request.keptChangeRefreshes,
+                                  keepsHistory: request.keepsHistory)
             state.source = request.reference.displaySource
-            state.schemaPolicy = request.onSchemaChange
-            state.keptChangeRefreshes = request.keptChangeRefreshes
-            state.keepsHistory = request.keepsHistory
             let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
             if let previous, try sourceUnchanged(portal, since: previous, request: request, state: state) {
                 return upToDate(previous, state: state)
@@ -107,7 +102,7 @@ public final class DatasetLoader: @unchecked Sendable {
                 throw LoadError.notTheExpectedVersion(expected: expected, found: view.rowsUpdatedAtText)
             }
             try transaction.reserveSharedTables()
-            var notes = state.notes + (try writer.finish(strict: request.strict))
+            var notes = state.allNotes + (try writer.finish(strict: request.strict))
             if request.partialReason == nil, let stated = view.statedRowCount, stated != state.rowCount {
                 notes.append("the portal's column statistics count \(stated) rows, but \(state.rowCount) were loaded "
                              + "(socload verify \(plan.mainTable.name) compares every column)")
@@ -123,14 +118,13 @@ public final class DatasetLoader: @unchecked Sendable {
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
                 dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain),
                 datasetDescription: view.dictionary.description)
-            try transaction.catalog.record(entry)
-            try transaction.catalog.recordSchemaChanges(state.schemaChanges, at: entry.fetchedAt)
-            try transaction.catalog.recordRefresh(.of(entry, kind: "fetch", state: state))
+            try transaction.catalog.recordLoad(entry, schemaChanges: state.schemaChanges,
+                                               refresh: state.refreshRecord(entry, kind: "fetch"))
             var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                       columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                       catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
             summary.schemaChanges = state.schemaChanges
-            summary.rowChanges = state.changeTracker?.counts
+            summary.rowChanges = state.table?.changeTracker?.counts
             return summary
         }
     }
@@ -142,97 +136,14 @@ public final class DatasetLoader: @unchecked Sendable {
 
     // MARK: - Shared steps
 
-    /// Starts the new copy of the plan's table, telling it what socload built on the old one. The
-    /// `--index` indexes of earlier loads are kept while their columns exist.
+    /// Starts the new copy of the plan's table (`TableReplacement`: what earlier loads built is
+    /// kept, schema changes governed, claims checked, row changes counted).
     /// `rowsFollowThePlan`: the rows will be made from the plan this returns in `state.plan`
     /// (documents); else they arrive made from `plan` and are reshaped when it changes columns.
     func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: LoadState, rowsFollowThePlan: Bool = false) throws {
-        let arriving = plan
-        var plan = plan
-        let previousEntry = try transaction.catalog.entry(for: plan.mainTable.name, withDescription: false)
-        let previous = previousEntry.flatMap { $0.tableName.lowercased() == plan.mainTable.name.lowercased() ? $0.plan : nil }
-        // evolve: the table keeps its columns; what changed about them is said as kept.
-        var keptColumns: [SchemaChange]?
-        if state.schemaPolicy == .evolve, let previousEntry, let previous {
-            let changes = plan.schemaChanges(from: previous, previousColumns: previousEntry.columns, columns: state.view?.columns ?? [])
-                .filter(\.isAboutAColumn)
-            keptColumns = changes.filter { !plan.isAlreadyKept($0, in: previous) }
-            plan = plan.evolved(keepingColumnsOf: previous, changes: changes)
-        }
-        try transaction.catalog.checkLookupNames(of: plan.mainTable)
-        try checkTableClaims(plan, previous: previous, transaction: transaction)
-        // A refresh extracts what earlier loads and `socload extract` did: the values never come back.
-        for extraction in previous?.options?.extractions ?? [] where !(plan.options?.extractions ?? []).contains(where: {
-            $0.columns.map { $0.lowercased() } == extraction.columns.map { $0.lowercased() }
-        }) {
-            do {
-                try plan.tables[0].extract(extraction)
-                plan.options?.extractions.append(extraction)
-            } catch let error as PlanError {
-                state.notes.append("the lookup \(extraction.spec) of \(plan.mainTable.name) is not applied any more: \(error.description)")
-            }
-        }
-        if let limit = destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
-        try destination.columnLimit?.check(plan)
-        for index in previous?.mainTable.indexes ?? [] {
-            let table = plan.mainTable
-            guard !table.indexes.contains(where: { $0.name.lowercased() == index.name.lowercased() }) else { continue }
-            if let kept = try? LoadPlan.index(on: index.columns, in: table) {
-                plan.tables[0].indexes.append(PlanIndex(name: index.name, columns: kept.columns, isUnique: index.isUnique))
-            } else {
-                state.notes.append("the index \(index.name) over \(index.columns.joined(separator: ", ")) was not rebuilt: "
-                                   + "\(table.name) no longer has all of those columns")
-            }
-        }
-        // A refresh keeps the full-text index, while its columns exist.
-        if plan.mainTable.fullText == nil, let columns = previous?.mainTable.fullText?.columns {
-            do {
-                try plan.tables[0].indexFullText(columns)
-                let indexed = plan.mainTable.fullText?.columns
-                plan.options?.fullTextColumns = indexed
-            } catch let error as PlanError {
-                state.notes.append("the full-text index of \(plan.mainTable.name) was not rebuilt: \(error.description)")
-            }
-        }
-        // A refresh keeps the key chosen with --pk, while its columns exist.
-        if plan.options?.primaryKey == nil, let previousPlan = previous, previousPlan.options?.primaryKey != nil,
-           previousPlan.mainTable.primaryKey != plan.mainTable.primaryKey {
-            do {
-                try plan.tables[0].setKey(previousPlan.mainTable.primaryKey)
-                plan.options?.primaryKey = previousPlan.mainTable.primaryKey
-            } catch let error as PlanError {
-                let key = plan.mainTable.primaryKey
-                let now = key.isEmpty ? "has no key now" : "is keyed by \(key.joined(separator: ", ")) again"
-                state.notes.append("\(plan.mainTable.name) \(now): \(error.description)")
-            }
-        }
-        // A distributed table stays distributed by the same column on a refresh.
-        if plan.mainTable.distributionColumn == nil, let column = previous?.mainTable.distributionColumn {
-            do {
-                try plan.tables[0].distribute(by: column)
-                try plan.distributeNestedTables()
-            } catch let error as PlanError {
-                state.notes.append("\(plan.mainTable.name) is no longer distributed by \(column): \(error.description)")
-            }
-        }
-        if let keptColumns {
-            let others = try Self.governSchemaChanges(of: plan, previous: previousEntry, columns: state.view?.columns ?? [],
-                                                      policy: .warn).filter { !$0.isAboutAColumn }
-            state.schemaChanges = keptColumns + others
-            state.notes += state.schemaChanges.map { "\($0.table): \($0.evolvedLine)" }
-        } else {
-            state.schemaChanges = try Self.governSchemaChanges(of: plan, previous: previousEntry, columns: state.view?.columns ?? [],
-                                                               policy: state.schemaPolicy)
-            state.notes += Self.notes(for: state.schemaChanges)
-        }
-        // A renamed column's values keep the fingerprint they had: a rename alone changes no row.
-        if let previous { plan = plan.keepingFingerprintNames(of: previous, changes: state.schemaChanges) }
-        state.writer = try replaceTable(&plan, previous: previous, transaction: transaction, state: state)
-        if !rowsFollowThePlan, let writer = state.writer,
-           let sources = ReshapingTableWriter.sources(for: plan.mainTable, arriving: arriving.mainTable) {
-            state.writer = ReshapingTableWriter(base: writer, sources: sources)
-        }
-        state.plan = plan
+        state.table = try TableReplacement(plan, columns: state.view?.columns ?? [], options: state.options,
+                                           capabilities: destination.capabilities, transaction: transaction,
+                                           rowsFollowThePlan: rowsFollowThePlan)
     }
 
     /// The dataset's view metadata (`/api/views/ID.json`), retried like any request.

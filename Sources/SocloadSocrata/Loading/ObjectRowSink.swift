@@ -1,4 +1,5 @@
 import SocloadCore
+import SocloadEngine
 
 /// Rows as JSON objects on their way to a destination — the rows of SODA pages and the records
 /// of a `load` document (and their child rows): each object is converted into the current
@@ -25,13 +26,13 @@ final class ObjectRowSink {
             if case .rowIdentifier = column.source { return true }
             return false
         }) : nil
-        batch = RowBatch(columnCount: plan.tables[table].columns.count, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
+        batch = RowBatch(columnCount: plan.tables[table].columns.count, firstRowNumber: 1, expectedRows: RowBatch.sendingRows)
         deliverBatch = deliver
     }
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int) throws {
         try converter.append(row: bytes, rowNumber: rowNumber, offset: offset, to: &batch)
-        if batch.rowCount >= DatasetLoader.batchRows || batch.arena.count >= DatasetLoader.batchBytes { try flush() }
+        if batch.isReadyToSend { try flush() }
     }
 
     /// Hands on rows converted elsewhere (`readPagePipelined`).
@@ -45,7 +46,7 @@ final class ObjectRowSink {
         guard batch.rowCount > 0 else { return }
         repeats?.observe(batch)
         try deliverBatch(batch)
-        batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
+        batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: RowBatch.sendingRows)
     }
 
     /// At the end of a page converted elsewhere: its converter (with the page's counts) is kept.
@@ -67,6 +68,6 @@ final class ObjectRowSink {
     func restore() {
         repeats?.restartPage()
         converter = checkpoint
-        batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: DatasetLoader.batchRows)
+        batch = RowBatch(columnCount: batch.columnCount, firstRowNumber: 1, expectedRows: RowBatch.sendingRows)
     }
 }

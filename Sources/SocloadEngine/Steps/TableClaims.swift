@@ -4,8 +4,10 @@ import SocloadCore
 /// index — and the table itself
 /// may never take a table that is another loaded dataset's or a user's: such a load is refused
 /// before anything is written (`LoadError.tableTaken`, exit 64).
-extension DatasetLoader {
-    func checkTableClaims(_ plan: LoadPlan, previous: LoadPlan?, transaction: any LoadTransaction) throws {
+enum TableClaims {
+    /// Refuses `plan` when one of its tables is another dataset's or a user's; `previous` is the
+    /// plan of the table's last load (its child and glue tables are its own).
+    static func check(_ plan: LoadPlan, previous: LoadPlan?, transaction: any LoadTransaction) throws {
         let main = plan.mainTable.name.lowercased()
         let others = try transaction.catalog.recordedPlans().filter { $0.mainTable.name.lowercased() != main }
         func childOwner(_ name: String) -> String? {

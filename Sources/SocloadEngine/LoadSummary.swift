@@ -1,15 +1,5 @@
 import SocloadCore
 
-/// How far a load has come, reported after each chunk of input.
-public struct LoadProgress: Sendable, Equatable {
-    public var bytesRead: Int64
-    /// The size of the input when known (a file's size, or the Content-Length).
-    public var bytesExpected: Int64?
-    public var rowsLoaded: Int
-    /// Seconds since the load started.
-    public var elapsed: Double
-}
-
 /// The outcome of a successful load.
 public struct LoadSummary: Sendable, Equatable {
     public var tableName: String
@@ -33,6 +23,19 @@ public struct LoadSummary: Sendable, Equatable {
     public var rowChanges: RowChangeCounts?
     /// What `load --mode append|upsert` wrote (nil: the table was replaced, or made).
     public var merged: MergedRows?
+
+    public init(tableName: String, rowCount: Int, columnCount: Int, source: String, elapsed: Double,
+                catalogEntry: CatalogEntry, isUpToDate: Bool = false, invalidCells: [InvalidCells] = [], notes: [String] = []) {
+        self.tableName = tableName
+        self.rowCount = rowCount
+        self.columnCount = columnCount
+        self.source = source
+        self.elapsed = elapsed
+        self.catalogEntry = catalogEntry
+        self.isUpToDate = isUpToDate
+        self.invalidCells = invalidCells
+        self.notes = notes
+    }
 }
 
 /// A child table of a load and how many rows it got.

@@ -1,19 +1,10 @@
 import SocloadCore
 
-/// The producer side of `socload load`, on a thread of its own: the document's records become
-/// batches of every table of the plan — the record itself (flattened with `--flatten`), and the
-/// elements of its nested arrays for the child and glue tables — sent to the database thread
-/// through a bounded channel, so conversion and inserts use two cores and memory stays flat.
-final class DocumentRowProducer {
-    /// What the database thread receives.
-    enum Item: Sendable {
-        /// Rows of the plan table at `table`.
-        case batch(table: Int, RowBatch, bytesRead: Int64)
-        /// The end: what was met on the way.
-        case end(Ending)
-        case failure(any Error)
-    }
-
+/// A document's records as a row source (`socload load`): the record itself (flattened with
+/// `--flatten`), and the elements of its nested arrays for the child and glue tables, become
+/// batches of every table of the plan, read on the source's thread so conversion and inserts use
+/// two cores and memory stays flat.
+struct DocumentRowSource: RowSource {
     /// What the records held besides their rows.
     struct Ending: Sendable {
         /// Per table, the cells not of their type.
@@ -26,8 +17,29 @@ final class DocumentRowProducer {
         var metPlanDataField: Bool
     }
 
-    private struct Stopped: Error {}
+    /// The document (spooled: a regular file).
+    let path: String
+    let records: DocumentRecordSource
+    let plan: LoadPlan
+    let request: DocumentLoadRequest
+    var flattenedNames: [String: String] = [:]
+    let storable: StorableValues
 
+    func produce(into output: RowSourceOutput<Self>) throws -> Ending {
+        let rows = DocumentRows(plan: plan, request: request, flattenedNames: flattenedNames, storable: storable, output: output)
+        let reader = records.reader { record in try rows.append(record) }
+        try FileByteSource.read(path, cancellation: output.cancellation) { chunk in
+            try output.cancellation.check()
+            try reader.feed(chunk)
+            rows.bytesRead += Int64(chunk.count)
+        }
+        try reader.finish()
+        return try rows.end()
+    }
+}
+
+/// The rows of one document's records on their way into batches, for `DocumentRowSource`.
+private final class DocumentRows {
     /// A nested table's rows being made: its plan table, where it is in the plan, its sink.
     private struct NestedRows {
         let index: Int
@@ -41,64 +53,39 @@ final class DocumentRowProducer {
     private var skipped: [Int: Int] = [:]
     private var elementRows = NestedElementRows()
     private var flattener: FlattenedRecordBytes
-    private var bytesRead: Int64 = 0
+    /// The document's bytes read so far.
+    var bytesRead: Int64 = 0
 
-    private init(plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String], storable: StorableValues,
-                 channel: BoundedChannel<Item>) {
+    init(plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String], storable: StorableValues,
+         output: RowSourceOutput<DocumentRowSource>) {
         flatten = request.flatten
         flattener = FlattenedRecordBytes(names: flattenedNames)
-        var sent: (Int, RowBatch) -> Void = { _, _ in }
+        var bytesRead: () -> Int64 = { 0 }
         func sink(_ index: Int) -> ObjectRowSink {
             ObjectRowSink(plan: plan, table: index, strict: request.strict, storable: storable, arePages: false) { batch in
-                sent(index, batch)
+                try output.send(batch, table: index, bytesRead: bytesRead())
             }
         }
         main = sink(0)
         nested = plan.tables.indices.dropFirst().filter { plan.tables[$0].nesting != nil }.map {
             NestedRows(index: $0, table: plan.tables[$0], sink: sink($0))
         }
-        sent = { [unowned self] index, batch in
-            if !channel.send(.batch(table: index, batch, bytesRead: self.bytesRead)) { self.stopped = true }
-        }
+        bytesRead = { [unowned self] in self.bytesRead }
     }
 
-    /// Set when the database thread no longer listens.
-    private var stopped = false
-
-    /// Reads the file at `path` and sends every table's batches, then `.end` (or `.failure`).
-    static func produce(path: String, records: DocumentRecordSource, plan: LoadPlan, request: DocumentLoadRequest,
-                        flattenedNames: [String: String] = [:],
-                        storable: StorableValues, stop: LoadCancellation, channel: BoundedChannel<Item>) {
-        let producer = DocumentRowProducer(plan: plan, request: request, flattenedNames: flattenedNames, storable: storable,
-                                           channel: channel)
-        do {
-            let reader = records.reader { record in try producer.append(record) }
-            try FileByteSource.read(path, cancellation: stop) { chunk in
-                try stop.check()
-                try reader.feed(chunk)
-                producer.bytesRead += Int64(chunk.count)
-                if producer.stopped { throw Stopped() }
-            }
-            try reader.finish()
-            try producer.main.endPage()
-            for rows in producer.nested { try rows.sink.endPage() }
-            if producer.stopped { throw Stopped() }
-            var invalid = [0: producer.main.converter.invalidCells]
-            for rows in producer.nested { invalid[rows.index] = rows.sink.converter.invalidCells }
-            let converter = producer.main.converter
-            _ = channel.send(.end(Ending(invalidCells: invalid, skipped: producer.skipped,
-                                         fieldsOutsidePlan: converter.fieldsOutsidePlan,
-                                         metPlanDataField: converter.metPlanDataField)))
-        } catch is Stopped {
-            return
-        } catch {
-            _ = channel.send(.failure(error))
-        }
+    /// Sends every table's last rows; what the records held besides them.
+    func end() throws -> DocumentRowSource.Ending {
+        try main.endPage()
+        for rows in nested { try rows.sink.endPage() }
+        var invalid = [0: main.converter.invalidCells]
+        for rows in nested { invalid[rows.index] = rows.sink.converter.invalidCells }
+        return DocumentRowSource.Ending(invalidCells: invalid, skipped: skipped, fieldsOutsidePlan: main.converter.fieldsOutsidePlan,
+                                        metPlanDataField: main.converter.metPlanDataField)
     }
 
     /// One record into the batches: the record (flattened first with `--flatten`), then the
     /// child and glue rows cut from its bytes.
-    private func append(_ record: JSONRecordReader.Record) throws {
+    func append(_ record: JSONRecordReader.Record) throws {
         do {
             guard flatten else { return try appendRows(of: record.bytes, record: record) }
             try flattener.flatten(record.bytes) { bytes in try appendRows(of: bytes, record: record) }

@@ -1,0 +1,70 @@
+import SocloadCore
+import SocloadEngine
+import SocloadTransport
+
+/// One SODA page (a JSON array of row objects) as a row source, once its columns are known: the
+/// page's bytes → `JSONArrayReader` → the converter → batches. Rows past `limit` are counted, not
+/// converted; more than `maximum` rows in the page is `LoadError.pageTooLong` (its page number
+/// is filled in by the caller).
+struct SODAPageSource: RowSource {
+    /// The page's row count and the converter after it (its invalid cells and counts).
+    struct Ending: Sendable {
+        let rows: Int
+        let converter: RowConverter
+    }
+
+    let request: HTTPRequest
+    let http: HTTPOptions
+    /// The converter as the previous page left it.
+    let converter: RowConverter
+    /// The rows before this page.
+    let offset: Int
+    let limit: Int
+    let maximum: Int
+
+    func produce(into output: RowSourceOutput<Self>) throws -> Ending {
+        let stop = output.cancellation
+        var converter = converter
+        let columns = converter.table.columns.count
+        var batch = RowBatch(columnCount: columns, firstRowNumber: offset + 1, expectedRows: RowBatch.sendingRows)
+        var count = 0
+        var beyondLimit = 0
+        var bytesRead: Int64 = 0
+        let reader = JSONArrayReader()
+        func flush() throws {
+            guard batch.rowCount > 0 else { return }
+            try output.send(batch, bytesRead: bytesRead)
+            bytesRead = 0
+            batch = RowBatch(columnCount: columns, firstRowNumber: offset + count + 1, expectedRows: RowBatch.sendingRows)
+        }
+        let downloader = HTTPDownloader(options: http, cancellation: stop)
+        try downloader.download(request, onResponse: { _ in }, onChunk: { chunk in
+            try stop.check()
+            try reader.feed(chunk) { element in
+                guard count < limit else {
+                    if element.isWhole { beyondLimit += 1 }
+                    if count + beyondLimit > maximum { throw LoadError.pageTooLong(page: 0, limit: maximum) }
+                    return nil
+                }
+                let end: Int
+                if element.isWhole {
+                    try converter.append(row: element.bytes, rowNumber: offset + count + 1, offset: element.offset, to: &batch)
+                    end = element.bytes.count
+                } else {
+                    // In place in the chunk when the whole object is there: no copy, one pass.
+                    guard let found = try converter.appendIfComplete(element.bytes, from: element.start,
+                                                                     limit: element.bytes.count, rowNumber: offset + count + 1,
+                                                                     offset: element.offset, to: &batch) else { return nil }
+                    end = found
+                }
+                count += 1
+                if batch.isReadyToSend { try flush() }
+                return end
+            }
+            bytesRead += Int64(chunk.count)
+        })
+        try reader.finish()
+        try flush()
+        return Ending(rows: count, converter: converter)
+    }
+}
