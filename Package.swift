@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
         .library(name: "SocloadEngine", targets: ["SocloadEngine"]),
         .library(name: "SocloadTransport", targets: ["SocloadTransport"]),
+        .library(name: "SocloadFiles", targets: ["SocloadFiles"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
         .library(name: "SocloadPostgreSQL", targets: ["SocloadPostgreSQL"]),
@@ -47,9 +48,13 @@ let package = Package(
         // The engine, on the core alone: row sources and the one pipeline every load runs them in.
         .target(name: "SocloadEngine", dependencies: ["SocloadCore"]),
 
-        // Socrata layer: dataset references, metadata, the load plan, the one converter, streaming
-        // readers, and the loader. No SQLite in it.
-        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadEngine", "SocloadTransport"]),
+        // The file sources: JSON, NDJSON and CSV documents read as records, their types inferred
+        // from every value, spooled from a URL or standard input.
+        .target(name: "SocloadFiles", dependencies: ["SocloadCore", "SocloadEngine", "SocloadTransport"]),
+
+        // Socrata layer: dataset references, metadata, the Socrata sources (rows.json, SODA
+        // pages), and the loader. No SQLite in it.
+        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadEngine", "SocloadFiles", "SocloadTransport"]),
 
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.

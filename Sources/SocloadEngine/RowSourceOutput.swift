@@ -35,6 +35,10 @@ public final class RowSourceOutput<Source: RowSource>: @unchecked Sendable {
 }
 
 extension RowBatch {
+    /// The largest row (rows.json row, SODA row object, document record) a source takes whole:
+    /// anything larger is refused with its row number, not held in memory.
+    public static let maximumRowBytes = 256 << 20
+
     /// The rows a batch holds before it is sent on: enough for the database to bind them in one
     /// go, few enough that four batches in flight stay small.
     public static let sendingRows = 1024

@@ -82,3 +82,11 @@ public struct DocumentLoadRequest: Sendable {
         return DocumentSpool.isURL(source) ? DatasetReference.withoutCredentials(source) : source
     }
 }
+
+extension DocumentRecordSource {
+    /// How `request`'s document is read; `columns`: its description's, with `--metadata`.
+    init(_ request: DocumentLoadRequest, path: String, columns: [ColumnMetadata]?) throws {
+        try self.init(source: request.source, format: request.format, layout: request.layout, path: path,
+                      metadata: request.metadata, columns: columns)
+    }
+}

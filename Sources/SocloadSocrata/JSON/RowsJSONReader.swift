@@ -55,7 +55,7 @@ public final class RowsJSONReader {
     /// The most bytes kept of an error-envelope member, so a hostile body cannot grow memory.
     private static let envelopeLimit = 64 * 1024
     /// The largest row or metadata socload holds in memory; a larger one is refused, not loaded.
-    public static let maximumValueBytes = 256 << 20
+    public static let maximumValueBytes = RowBatch.maximumRowBytes
 
     private var state = State.documentStart
     private var keyBytes: [UInt8] = []

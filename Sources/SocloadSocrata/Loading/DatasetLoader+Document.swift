@@ -29,7 +29,8 @@ extension DatasetLoader {
             defer { spool.close() }
             let (described, planned, plannedNotes): (DescribedDocument, LoadPlan, [String])
             do {
-                (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(request, path: spool.path) {
+                (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(source: request.source, format: request.format,
+                                                                                          path: spool.path) {
                     let described = try documentView(request, spool: spool)
                     var notes: [String] = []
                     return (described, try documentPlan(request, described: described, notes: &notes), notes)
@@ -66,19 +67,9 @@ extension DatasetLoader {
                                          capabilities: destination.capabilities, transaction: transaction, rowsFollowThePlan: true)
         state.table = table
         let writing = try ReplaceWriting(table, transaction: transaction)
-        let source = DocumentRowSource(path: path, records: described.records, plan: table.plan, request: request,
-                                       flattenedNames: described.flattenedNames, storable: destination.storableValues)
-        let ending = try RowPipeline(cancellation: cancellation).run(source) { event -> DocumentRowSource.Ending? in
-            switch event {
-            case let .batch(index, batch, bytesRead, _):
-                try writing.write(batch, table: index)
-                state.rowCount = writing.mainRows
-                state.bytesRead = bytesRead
-                reportProgress(state)
-            case .end(let ending):
-                return ending
-            }
-            return nil
+        let ending = try writeRecords(path, described: described, plan: table.plan, request: request, state: state) { batch, index in
+            try writing.write(batch, table: index)
+            return writing.mainRows
         }
         try cancellation?.check()
         var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount))
@@ -103,6 +94,26 @@ extension DatasetLoader {
         summary.rowChanges = table.changeTracker?.counts
         summary.childTables = writing.childTables
         return summary
+    }
+
+    /// Reads the document's records on the pipeline into `write` (a batch, its table's place in
+    /// the plan; it returns the main table's rows so far), with the load's progress.
+    func writeRecords(_ path: String, described: DescribedDocument, plan: LoadPlan, request: DocumentLoadRequest, state: LoadState,
+                     write: (RowBatch, Int) throws -> Int) throws -> DocumentRowSource.Ending {
+        let source = DocumentRowSource(path: path, records: described.records, plan: plan, flatten: request.flatten,
+                                       strict: request.strict,
+                                       flattenedNames: described.flattenedNames, storable: destination.storableValues)
+        return try RowPipeline(cancellation: cancellation).run(source) { event -> DocumentRowSource.Ending? in
+            switch event {
+            case let .batch(index, batch, bytesRead, _):
+                state.rowCount = try write(batch, index)
+                state.bytesRead = bytesRead
+                reportProgress(state)
+            case .end(let ending):
+                return ending
+            }
+            return nil
+        }
     }
 
     /// The catalog entry of a document's load. A page is often a slice (`$where`, `$limit`): when

@@ -30,14 +30,14 @@ extension DatasetLoader {
             let bytes = try readMetadata(metadata)
             let view = try ViewMetadata(description: bytes, source: metadata)
             try view.requireTabular()
-            let records = try DocumentRecordSource(request: request, path: spool.path, view: view)
+            let records = try DocumentRecordSource(request, path: spool.path, columns: view.columns)
             // Only the system fields the records carry are columns: a page saved the ordinary
             // way has no `:id`, whatever system columns the description lists. A page's records
             // all carry the same ones (its `$select` asked for them or not): the first tells.
             let systemFields = try systemFieldsOfFirstRecord(records, spool: spool)
             return DescribedDocument(records: records, view: SODARowLayout(view: view, systemFields: systemFields).view)
         }
-        let records = try DocumentRecordSource(request: request, path: spool.path, view: nil)
+        let records = try DocumentRecordSource(request, path: spool.path, columns: nil)
         let inference = try inferFields(request, records: records, spool: spool)
         let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
         // Flattened, every path's column name is decided once for the whole document.

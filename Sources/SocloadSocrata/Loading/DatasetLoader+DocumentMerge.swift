@@ -58,19 +58,9 @@ extension DatasetLoader {
         let state = LoadState()
         state.source = request.displaySource
         state.bytesExpected = FileByteSource.size(of: path)
-        let source = DocumentRowSource(path: path, records: described.records, plan: writtenPlan, request: request,
-                                       flattenedNames: described.flattenedNames, storable: destination.storableValues)
-        let ending = try RowPipeline(cancellation: cancellation).run(source) { event -> DocumentRowSource.Ending? in
-            switch event {
-            case let .batch(index, batch, bytesRead, _):
-                try writing.write(batch, table: index)
-                state.rowCount = writing.recordsWritten
-                state.bytesRead = bytesRead
-                reportProgress(state)
-            case .end(let ending):
-                return ending
-            }
-            return nil
+        let ending = try writeRecords(path, described: described, plan: writtenPlan, request: request, state: state) { batch, index in
+            try writing.write(batch, table: index)
+            return writing.recordsWritten
         }
         try cancellation?.check()
         let written = try writing.finish(strict: request.strict)

@@ -1,47 +1,51 @@
+import SocloadCore
+import SocloadEngine
+import SocloadTransport
+
 /// The fields of CSV records, byte by byte (RFC 4180): a field in double quotes may hold the
 /// delimiter, line breaks and `""` for a quote; a record ends at LF, CRLF or CR outside quotes.
 /// Text after a closing quote (`"a"b`) is kept, as most readers keep it. A value type driven by
 /// `CSVRecordReader`, so that its loop runs on local state.
-struct CSVFieldScanner {
+package struct CSVFieldScanner {
     private enum State { case fieldStart, unquoted, quoted, quoteInQuoted, afterCarriageReturn }
 
     /// A record longer than the limit (an unclosed quote, say): thrown before it is all in memory.
-    struct RecordTooLarge: Error {}
+    package struct RecordTooLarge: Error {}
 
-    let delimiter: UInt8
-    let limit: Int
+    package let delimiter: UInt8
+    package let limit: Int
     private var state = State.fieldStart
     /// The current record's field bytes, one after another, and where each field ends.
-    private(set) var content: [UInt8] = []
-    private(set) var fieldEnds: [Int] = []
-    private(set) var fieldQuoted: [Bool] = []
+    package private(set) var content: [UInt8] = []
+    package private(set) var fieldEnds: [Int] = []
+    package private(set) var fieldQuoted: [Bool] = []
     private var quoted = false
     /// True when the current record has a byte above 0x7F (to be checked as UTF-8).
-    private(set) var sawNonASCII = false
+    package private(set) var sawNonASCII = false
     /// The line the scanner is on, and the one the current record started on.
-    private(set) var line = 1
-    private(set) var recordLine = 1
+    package private(set) var line = 1
+    package private(set) var recordLine = 1
 
-    init(delimiter: UInt8, limit: Int) {
+    package init(delimiter: UInt8, limit: Int) {
         self.delimiter = delimiter
         self.limit = limit
     }
 
     /// True inside a quoted field.
-    var isInQuotes: Bool { state == .quoted }
+    package var isInQuotes: Bool { state == .quoted }
     /// True when a record has begun and not ended.
-    var hasOpenRecord: Bool { state != .afterCarriageReturn && (!content.isEmpty || !fieldEnds.isEmpty || quoted) }
+    package var hasOpenRecord: Bool { state != .afterCarriageReturn && (!content.isEmpty || !fieldEnds.isEmpty || quoted) }
 
     /// The bytes of field `index` of the current record.
-    func field(_ index: Int) -> Range<Int> {
+    package func field(_ index: Int) -> Range<Int> {
         (index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]
     }
 
     /// True when the current record is a line with nothing on it.
-    var isBlankLine: Bool { fieldEnds.count == 1 && fieldEnds[0] == 0 && !fieldQuoted[0] }
+    package var isBlankLine: Bool { fieldEnds.count == 1 && fieldEnds[0] == 0 && !fieldQuoted[0] }
 
     /// Scans `bytes`; `record` is called at the end of each record, with the fields in `self`.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, record: (CSVFieldScanner) throws -> Void) throws {
+    package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, record: (CSVFieldScanner) throws -> Void) throws {
         let quote = UInt8(ascii: "\""), newline: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D, delimiter = self.delimiter
         var index = 0
         while index < bytes.count {
@@ -112,7 +116,7 @@ struct CSVFieldScanner {
     }
 
     /// The end of the file: the last record, when it has no line break after it.
-    mutating func finish(record: (CSVFieldScanner) throws -> Void) throws {
+    package mutating func finish(record: (CSVFieldScanner) throws -> Void) throws {
         if hasOpenRecord { try endRecord(nil, record) }
     }
 

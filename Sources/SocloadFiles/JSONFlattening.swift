@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// `socload load --flatten`: the members of nested objects become members of the record, named
 /// by their path joined with `_` (`{"address": {"city": "Oslo"}}` → `address_city`), to any
@@ -8,13 +10,13 @@ import SocloadCore
 /// every path the inference pass saw (`columnNames(forPaths:)`). A record's own top-level keys
 /// keep their names; a joined path that equals one of them, or another path's joined name,
 /// takes the first free suffix `_2`, `_3`, ..., paths in the order they first appear.
-enum JSONFlattening {
+package enum JSONFlattening {
     /// Joins the keys of a nested member's path in `flattenPaths`: no column name holds it.
-    static let pathSeparator = "\u{0}"
+    package static let pathSeparator = "\u{0}"
 
     /// The record's members with nested objects' members brought up, keyed by their whole path
     /// (keys joined by `pathSeparator`), without renaming anything yet.
-    static func flattenPaths(_ members: [JSONMember]) -> [JSONMember] {
+    package static func flattenPaths(_ members: [JSONMember]) -> [JSONMember] {
         guard members.contains(where: { if case .object = $0.value { return true } else { return false } }) else { return members }
         var result: [JSONMember] = []
         func add(_ prefix: String?, _ member: JSONMember) {
@@ -30,7 +32,7 @@ enum JSONFlattening {
     }
 
     /// The column name of every path key (`flattenPaths`), decided for the whole document.
-    static func columnNames(forPaths paths: [String]) -> [String: String] {
+    package static func columnNames(forPaths paths: [String]) -> [String: String] {
         var taken = Set(paths.filter { !$0.contains(pathSeparator) })
         var names: [String: String] = [:]
         for path in paths {
@@ -52,14 +54,14 @@ enum JSONFlattening {
     }
 
     /// The record flattened with the document's `names` (a path not in it keeps its joined name).
-    static func flatten(_ members: [JSONMember], names: [String: String]) -> [JSONMember] {
+    package static func flatten(_ members: [JSONMember], names: [String: String]) -> [JSONMember] {
         flattenPaths(members).map { member in
             JSONMember(key: names[member.key] ?? member.key.replacingOccurrences(of: pathSeparator, with: "_"), value: member.value)
         }
     }
 
     /// One record flattened on its own (its paths are the whole document).
-    static func flatten(_ members: [JSONMember]) -> [JSONMember] {
+    package static func flatten(_ members: [JSONMember]) -> [JSONMember] {
         let paths = flattenPaths(members)
         return flatten(members, names: columnNames(forPaths: paths.map(\.key)))
     }

@@ -1,5 +1,7 @@
 import Foundation
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// Reads the records of a CSV or TSV file one at a time, from chunks of bytes, and hands each on
 /// as the JSON object the rest of `socload load` reads (`{"name":"value",...}`): the same
@@ -8,10 +10,10 @@ import SocloadCore
 /// string. A line with nothing on it is skipped. A record with fewer fields than the header has
 /// NULLs for the rest; one with more is an error unless the extra fields are empty (a trailing
 /// delimiter). Only the current record is held in memory.
-final class CSVRecordReader: DocumentRecordReader {
+package final class CSVRecordReader: DocumentRecordReader {
     /// Names the columns from the header's names (with no header: as many empty names as the
     /// first record has fields); throws to refuse the file.
-    typealias ColumnNaming = (_ header: [String]) throws -> [String]
+    package typealias ColumnNaming = (_ header: [String]) throws -> [String]
 
     private let encoding: TextEncoding
     private let hasHeader: Bool
@@ -25,7 +27,7 @@ final class CSVRecordReader: DocumentRecordReader {
     private var atStart = true
     public private(set) var recordsRead = 0
 
-    init(dialect: CSVDialect, delimiter: UInt8, naming: @escaping ColumnNaming = CSVRecordReader.plainNames,
+    package init(dialect: CSVDialect, delimiter: UInt8, naming: @escaping ColumnNaming = CSVRecordReader.plainNames,
          _ handle: @escaping (JSONRecordReader.Record) throws -> Void) {
         scanner = CSVFieldScanner(delimiter: delimiter, limit: JSONRecordReader.maximumRecordBytes)
         encoding = dialect.encoding
@@ -34,7 +36,7 @@ final class CSVRecordReader: DocumentRecordReader {
         self.handle = handle
     }
 
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    package func feed(_ chunk: UnsafeRawBufferPointer) throws {
         var bytes = chunk.bindMemory(to: UInt8.self)
         if atStart, !bytes.isEmpty {
             atStart = false
@@ -66,7 +68,7 @@ final class CSVRecordReader: DocumentRecordReader {
         }
     }
 
-    func finish() throws {
+    package func finish() throws {
         var scanner = CSVFieldScanner(delimiter: 0, limit: 0)
         swap(&scanner, &self.scanner)
         defer { swap(&scanner, &self.scanner) }
@@ -133,7 +135,7 @@ final class CSVRecordReader: DocumentRecordReader {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `text` as a JSON string, quoted and escaped.
-    static func appendString(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    package static func appendString(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         for index in 0..<text.count {
@@ -158,7 +160,7 @@ final class CSVRecordReader: DocumentRecordReader {
 
     /// The header's names as columns: an empty name is `column_N` (N its place), and a name met
     /// again gets `_2`, `_3`, ... (compared without case, as SQL compares names).
-    static func plainNames(_ header: [String]) -> [String] {
+    package static func plainNames(_ header: [String]) -> [String] {
         var names = ColumnNameAllocator()
         return header.enumerated().map { place, given in
             names.allocate(given.trimmingCharacters(in: .whitespaces).isEmpty ? "column_\(place + 1)" : given)

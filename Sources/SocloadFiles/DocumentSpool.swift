@@ -1,16 +1,18 @@
-import SocloadCore
 import Foundation
 import Glibc
+import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// A plain JSON document as a regular file that can be read twice: once to infer the types
 /// from every value, once to load. A regular file is used where it is; a URL, standard input, a
 /// FIFO or a process substitution is first copied to a temporary file (removed by `close()`),
 /// so the types never depend on a sample.
-final class DocumentSpool {
+package final class DocumentSpool {
     /// The file to read.
-    let path: String
+    package let path: String
     /// True when `path` is a temporary copy.
-    let isTemporary: Bool
+    package let isTemporary: Bool
 
     private init(path: String, isTemporary: Bool) {
         self.path = path
@@ -18,13 +20,13 @@ final class DocumentSpool {
     }
 
     /// True for an `http://` or `https://` source.
-    static func isURL(_ source: String) -> Bool {
+    package static func isURL(_ source: String) -> Bool {
         let lowered = source.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
     /// The source as a readable regular file; `onSpool` is told before a copy is made.
-    static func open(_ source: String, http: HTTPOptions, retry: RetryPolicy, cancellation: LoadCancellation?,
+    package static func open(_ source: String, http: HTTPOptions, retry: RetryPolicy, cancellation: LoadCancellation?,
                      onRetry: @escaping (HTTPError, Int, Double) -> Void, onSpool: () -> Void,
                      onBytes: (Int) -> Void) throws -> DocumentSpool {
         if !isURL(source), FileByteSource.size(of: source) != nil {
@@ -66,7 +68,7 @@ final class DocumentSpool {
     }
 
     /// Removes the temporary copy, if there is one.
-    func close() {
+    package func close() {
         if isTemporary { unlink(path) }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// A file given to `socload load` that holds no records, recognised from its first bytes so the
 /// error says what it is instead of how it failed to read as JSON or CSV: a saved HTTP response
@@ -12,10 +14,10 @@ public enum ForeignDocument: Sendable, Equatable, CustomStringConvertible {
     case xml
     case repeatedByteOrderMarks(count: Int)
 
-    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// What `head` (a file's first bytes) is, when it is one of these; nil for anything else.
-    static func recognise(_ head: [UInt8]) -> ForeignDocument? {
+    package static func recognise(_ head: [UInt8]) -> ForeignDocument? {
         var bytes = head[...]
         var marks = 0
         while bytes.starts(with: byteOrderMark) {
@@ -37,7 +39,7 @@ public enum ForeignDocument: Sendable, Equatable, CustomStringConvertible {
 
     /// What the regular file at `path` is, from its first bytes, when it is one of these (a
     /// FIFO or standard input is not read here: its bytes would be gone).
-    static func recognise(path: String) -> ForeignDocument? {
+    package static func recognise(path: String) -> ForeignDocument? {
         var status = stat()
         guard path != FileByteSource.standardInput, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
               let handle = FileHandle(forReadingAtPath: path) else { return nil }

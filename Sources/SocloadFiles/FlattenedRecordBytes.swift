@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// `load --flatten` on a record's bytes: the record's members with nested objects' members
 /// brought up under their joined names (`JSONFlattening`'s rules and the document's `names`),
@@ -11,10 +13,10 @@ import SocloadCore
 ///
 /// Each path met is remembered as a node (its path, and its name as written out), found again
 /// by the raw bytes of its key (`MemberKeyTable`), so a record costs no String per member.
-struct FlattenedRecordBytes {
+package struct FlattenedRecordBytes {
     /// The column name of each path (keys joined by `JSONFlattening.pathSeparator`).
-    let names: [String: String]
-    let keepsPaths: Bool
+    package let names: [String: String]
+    package let keepsPaths: Bool
     private var output: [UInt8] = []
     private var members: [[RawMember]] = []
 
@@ -28,19 +30,19 @@ struct FlattenedRecordBytes {
     /// Per node, its children by their key's bytes.
     private var children = [MemberKeyTable()]
     /// Past this many paths the nodes are forgotten (a document of endless distinct keys).
-    static let maximumNodes = 8_192
+    package static let maximumNodes = 8_192
 
     /// Objects nested deeper than the JSON parser takes (`JSONValueParser.maximumDepth`).
-    struct TooDeep: Error {}
+    package struct TooDeep: Error {}
 
-    init(names: [String: String], keepsPaths: Bool = false) {
+    package init(names: [String: String], keepsPaths: Bool = false) {
         self.names = names
         self.keepsPaths = keepsPaths
     }
 
     /// Calls `body` with the flattened record. Throws `RawArrayParser.Malformed` when the bytes
     /// are not one object.
-    mutating func flatten<Result>(_ record: UnsafeBufferPointer<UInt8>,
+    package mutating func flatten<Result>(_ record: UnsafeBufferPointer<UInt8>,
                                   _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
         if nodes.count > Self.maximumNodes {
             nodes.removeSubrange(1...)

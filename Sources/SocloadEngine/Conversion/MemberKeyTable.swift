@@ -6,14 +6,16 @@ import Foundation
 /// every key met so far. SODA rows leave out their NULL fields, so a member's place moves from
 /// row to row; the second look finds it anyway. At most `maximumKeys` keys are remembered (a
 /// document with more distinct keys than that resolves the others each time, by name).
-struct MemberKeyTable: Sendable {
+package struct MemberKeyTable: Sendable {
     private struct Entry: Sendable {
         var start: Int
         var count: Int
         var cell: Int?
     }
 
-    static let maximumKeys = 1_024
+    package static let maximumKeys = 1_024
+
+    package init() {}
 
     private var bytes: [UInt8] = []
     private var entries: [Entry] = []
@@ -22,7 +24,7 @@ struct MemberKeyTable: Sendable {
 
     /// The cell of the key at `range` of `text`, the member at `position` of its row;
     /// `resolve(name bytes as written)` names it when the key is new.
-    mutating func cell(forKeyAt range: Range<Int>, in text: UnsafeBufferPointer<UInt8>, position: Int,
+    package mutating func cell(forKeyAt range: Range<Int>, in text: UnsafeBufferPointer<UInt8>, position: Int,
                        resolve: () -> Int?) -> Int? {
         let key = UnsafeBufferPointer(rebasing: text[range])
         if position < byPosition.count, byPosition[position] >= 0, matches(entries[byPosition[position]], key) {

@@ -9,9 +9,9 @@ import SocloadCore
 /// the rows of the previous page, in the same order, only *looks* repeated (the selected values
 /// may simply be alike), and the loader then asks the server for a page far past the end, which
 /// a server that pages answers with no rows.
-struct RepeatedPageDetector {
+package struct RepeatedPageDetector {
     /// The plan column holding `:id`, if the rows have one.
-    let idColumn: Int?
+    package let idColumn: Int?
     private var previousIDs: Set<String> = []
     private var currentIDs: Set<String> = []
     private var previousRows: [Int] = []
@@ -19,12 +19,12 @@ struct RepeatedPageDetector {
     private var firstRepeat: String?
     private var pageNumber = 1
 
-    init(idColumn: Int?) {
+    package init(idColumn: Int?) {
         self.idColumn = idColumn
     }
 
     /// Notes the rows of a batch of the current page.
-    mutating func observe(_ batch: RowBatch) {
+    package mutating func observe(_ batch: RowBatch) {
         for row in 0..<batch.rowCount {
             if let idColumn, case let .text(offset, length) = batch.values[row * batch.columnCount + idColumn] {
                 let id = batch.string(offset: offset, length: length)
@@ -40,7 +40,7 @@ struct RepeatedPageDetector {
 
     /// At the end of a page: throws `LoadError.pageRepeated` when it repeated an id of the
     /// previous one; returns true when, without ids, it has the same rows as the previous one.
-    mutating func endPage() throws -> Bool {
+    package mutating func endPage() throws -> Bool {
         defer {
             pageNumber += 1
             previousIDs = currentIDs
@@ -53,7 +53,7 @@ struct RepeatedPageDetector {
     }
 
     /// A failed page is read again: forget what it delivered.
-    mutating func restartPage() {
+    package mutating func restartPage() {
         currentIDs = []
         currentRows = []
         firstRepeat = nil

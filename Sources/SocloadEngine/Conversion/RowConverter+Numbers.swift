@@ -11,7 +11,7 @@ extension RowConverter {
     /// digits (read here once; see `StorableValues.keepsDecimalDigits`): `.rounded` when that
     /// number lacks some of the digits. `.invalid` when the text is not such a number (nothing
     /// is appended then).
-    static func number(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, keepsDigits: Bool = true,
+    package static func number(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, keepsDigits: Bool = true,
                        into batch: inout RowBatch) -> NumberReading {
         withCleanNumber(text) { clean, hasPointOrExponent in
             guard let clean else { return .invalid }
@@ -50,7 +50,7 @@ extension RowConverter {
     }
 
     /// What became of a number's text.
-    enum NumberReading {
+    package enum NumberReading {
         /// Stored as written (a decimal of the destination's, or the number it names).
         case stored
         /// Stored as the nearest number the destination holds, which lacks some of its digits.
@@ -60,7 +60,7 @@ extension RowConverter {
     }
 
     /// A finite double from number text (`$`, `,` and white space removed); nil otherwise.
-    static func realValue(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func realValue(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         withCleanNumber(text) { clean, _ in
             guard let clean, !clean.isEmpty, let real = DecimalText.parseReal(clean), real.isFinite else { return nil }
             return real

@@ -1,3 +1,7 @@
+import SocloadCore
+import SocloadEngine
+import SocloadTransport
+
 /// How a CSV or TSV file is written: its delimiter, its character encoding, and whether its first
 /// line names the columns. Fields follow RFC 4180: a field in double quotes may hold the
 /// delimiter, line breaks and `""` for a quote; lines end in LF or CRLF; a UTF-8 byte order mark
@@ -17,11 +21,11 @@ public struct CSVDialect: Sendable, Equatable {
     }
 
     /// The delimiters guessed between when none is given.
-    static let candidateDelimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: "|")]
+    package static let candidateDelimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: "|")]
 
     /// The delimiter of a file whose first line (up to its first line break outside quotes) is
     /// `line`: the candidate it holds most often outside quotes.
-    static func guessDelimiter(firstLine line: some Collection<UInt8>) -> UInt8 {
+    package static func guessDelimiter(firstLine line: some Collection<UInt8>) -> UInt8 {
         var counts = [Int](repeating: 0, count: candidateDelimiters.count)
         var quoted = false
         for byte in line {
@@ -72,7 +76,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
     ]
 
     /// Appends `bytes` of a single-byte encoding to `output` as UTF-8 (`utf8`: as they are).
-    func appendAsUTF8(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    package func appendAsUTF8(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         guard self != .utf8 else { return output.append(contentsOf: bytes) }
         output.reserveCapacity(output.count + bytes.count + bytes.count / 8)
         for byte in bytes {

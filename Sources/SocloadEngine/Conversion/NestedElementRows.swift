@@ -4,16 +4,18 @@ import SocloadCore
 /// of an array of objects, an object of the parent's key values, the element's position and the
 /// element's own members, written from the byte ranges of the record (no tree is built, and
 /// nothing is parsed, escaped or printed again: the converter reads the row once).
-struct NestedElementRows {
+package struct NestedElementRows {
     private var members: [RawMember] = []
     private var elements: [RawCell] = []
     private var elementMembers: [RawMember] = []
     private var row: [UInt8] = []
 
+    package init() {}
+
     /// Calls `body` with each element row of `nesting`'s array in `record` (an object, already
     /// checked by the converter). `glueID`: for a glue table, the field an element must have
     /// set to be a link; an element without it is counted in `skipped` and has no row.
-    mutating func forEachRow(of nesting: PlanNesting, in record: UnsafeBufferPointer<UInt8>, glueID: String?,
+    package mutating func forEachRow(of nesting: PlanNesting, in record: UnsafeBufferPointer<UInt8>, glueID: String?,
                              skipped: inout Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         members.removeAll(keepingCapacity: true)
         try RawObjectParser.members(of: record, in: RawObjectParser.trimmed(record), into: &members)

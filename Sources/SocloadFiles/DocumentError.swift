@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// Why a plain JSON document could not be loaded (`socload load`). Each case says where: the
 /// record's number and, for NDJSON, its line.

@@ -1,32 +1,49 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// A document's records as a row source (`socload load`): the record itself (flattened with
 /// `--flatten`), and the elements of its nested arrays for the child and glue tables, become
 /// batches of every table of the plan, read on the source's thread so conversion and inserts use
 /// two cores and memory stays flat.
-struct DocumentRowSource: RowSource {
+package struct DocumentRowSource: RowSource {
     /// What the records held besides their rows.
-    struct Ending: Sendable {
+    package struct Ending: Sendable {
         /// Per table, the cells not of their type.
-        var invalidCells: [Int: [InvalidCells]]
+        package var invalidCells: [Int: [InvalidCells]]
         /// Per glue table, the elements that were no link.
-        var skipped: [Int: Int]
+        package var skipped: [Int: Int]
         /// The records' fields that are no field of the plan (not loaded), first met first.
-        var fieldsOutsidePlan: [String]
+        package var fieldsOutsidePlan: [String]
         /// Whether a record had a data field of the plan.
-        var metPlanDataField: Bool
+        package var metPlanDataField: Bool
     }
 
     /// The document (spooled: a regular file).
-    let path: String
-    let records: DocumentRecordSource
-    let plan: LoadPlan
-    let request: DocumentLoadRequest
-    var flattenedNames: [String: String] = [:]
-    let storable: StorableValues
+    package let path: String
+    package let records: DocumentRecordSource
+    package let plan: LoadPlan
+    /// `--flatten`: nested objects become `parent_child` columns.
+    package let flatten: Bool
+    /// `--strict`: the first cell not of its column's type fails the load.
+    package let strict: Bool
+    package var flattenedNames: [String: String] = [:]
+    package let storable: StorableValues
 
-    func produce(into output: RowSourceOutput<Self>) throws -> Ending {
-        let rows = DocumentRows(plan: plan, request: request, flattenedNames: flattenedNames, storable: storable, output: output)
+    package init(path: String, records: DocumentRecordSource, plan: LoadPlan, flatten: Bool, strict: Bool,
+                 flattenedNames: [String: String] = [:], storable: StorableValues) {
+        self.path = path
+        self.records = records
+        self.plan = plan
+        self.flatten = flatten
+        self.strict = strict
+        self.flattenedNames = flattenedNames
+        self.storable = storable
+    }
+
+    package func produce(into output: RowSourceOutput<Self>) throws -> Ending {
+        let rows = DocumentRows(plan: plan, flatten: flatten, strict: strict, flattenedNames: flattenedNames, storable: storable,
+                                output: output)
         let reader = records.reader { record in try rows.append(record) }
         try FileByteSource.read(path, cancellation: output.cancellation) { chunk in
             try output.cancellation.check()
@@ -54,15 +71,15 @@ private final class DocumentRows {
     private var elementRows = NestedElementRows()
     private var flattener: FlattenedRecordBytes
     /// The document's bytes read so far.
-    var bytesRead: Int64 = 0
+    package var bytesRead: Int64 = 0
 
-    init(plan: LoadPlan, request: DocumentLoadRequest, flattenedNames: [String: String], storable: StorableValues,
+    package init(plan: LoadPlan, flatten: Bool, strict: Bool, flattenedNames: [String: String], storable: StorableValues,
          output: RowSourceOutput<DocumentRowSource>) {
-        flatten = request.flatten
+        self.flatten = flatten
         flattener = FlattenedRecordBytes(names: flattenedNames)
         var bytesRead: () -> Int64 = { 0 }
         func sink(_ index: Int) -> ObjectRowSink {
-            ObjectRowSink(plan: plan, table: index, strict: request.strict, storable: storable, arePages: false) { batch in
+            ObjectRowSink(plan: plan, table: index, strict: strict, storable: storable, arePages: false) { batch in
                 try output.send(batch, table: index, bytesRead: bytesRead())
             }
         }
@@ -74,7 +91,7 @@ private final class DocumentRows {
     }
 
     /// Sends every table's last rows; what the records held besides them.
-    func end() throws -> DocumentRowSource.Ending {
+    package func end() throws -> DocumentRowSource.Ending {
         try main.endPage()
         for rows in nested { try rows.sink.endPage() }
         var invalid = [0: main.converter.invalidCells]
@@ -85,7 +102,7 @@ private final class DocumentRows {
 
     /// One record into the batches: the record (flattened first with `--flatten`), then the
     /// child and glue rows cut from its bytes.
-    func append(_ record: JSONRecordReader.Record) throws {
+    package func append(_ record: JSONRecordReader.Record) throws {
         do {
             guard flatten else { return try appendRows(of: record.bytes, record: record) }
             try flattener.flatten(record.bytes) { bytes in try appendRows(of: bytes, record: record) }

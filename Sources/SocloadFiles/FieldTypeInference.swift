@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// Types the fields of plain JSON records from every value they hold (`socload load` without
 /// `--metadata`): whole numbers that fit in 64 bits are `integer`, other numbers `double`
@@ -7,23 +9,24 @@ import SocloadCore
 /// without one `floating_timestamp`; objects and arrays `json`; anything else, and any mix of
 /// kinds, `text`. A string never becomes a number: `"09799"` stays text with its leading zero.
 /// NULLs say nothing; a field that is always NULL is text.
-struct FieldTypeInference: Sendable {
+package struct FieldTypeInference: Sendable {
     /// The kinds of value a field has held.
-    struct Kinds: OptionSet, Sendable {
-        let rawValue: Int
-        static let integer = Kinds(rawValue: 1), double = Kinds(rawValue: 2), bigInteger = Kinds(rawValue: 4)
-        static let boolean = Kinds(rawValue: 8), date = Kinds(rawValue: 16), timestamp = Kinds(rawValue: 32)
-        static let floatingTimestamp = Kinds(rawValue: 64), text = Kinds(rawValue: 128), object = Kinds(rawValue: 256)
-        static let array = Kinds(rawValue: 512)
+    package struct Kinds: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        package static let integer = Kinds(rawValue: 1), double = Kinds(rawValue: 2), bigInteger = Kinds(rawValue: 4)
+        package static let boolean = Kinds(rawValue: 8), date = Kinds(rawValue: 16), timestamp = Kinds(rawValue: 32)
+        package static let floatingTimestamp = Kinds(rawValue: 64), text = Kinds(rawValue: 128), object = Kinds(rawValue: 256)
+        package static let array = Kinds(rawValue: 512)
         /// A string that is a decimal number (`"47.51"`, `"-3"`): text, but worth a hint.
-        static let numericText = Kinds(rawValue: 1024)
+        package static let numericText = Kinds(rawValue: 1024)
     }
 
     /// The deepest nesting a record may have.
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// Every field seen, in the order they first appeared.
-    private(set) var fields: [String] = []
+    package private(set) var fields: [String] = []
     /// The kinds each field has held, by its place in `fields`.
     private var kindsByField: [Kinds] = []
     private var fieldIndexes: [String: Int] = [:]
@@ -33,20 +36,20 @@ struct FieldTypeInference: Sendable {
     /// By field: true once it held a scalar or an array with something else than objects.
     private var notArraysOfObjects: [Bool] = []
     /// How many objects were observed.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// Field of arrays of references → the elements' reference field: only the elements that
     /// have one are observed (the others are not links, and their fields are no link's).
-    var referenceFields: [String: String] = [:]
+    package var referenceFields: [String: String] = [:]
     /// Every value is text that says what it is (CSV): a string of a number is a number,
     /// `true`/`false` a boolean, a US date (`01/15/2020 12:00:00 AM`) a date or timestamp, and an
     /// empty string says nothing, as a NULL. A whole number with a leading zero stays text.
-    var readsTextAsValues = false
+    package var readsTextAsValues = false
 
-    init() {}
+    package init() {}
 
     /// Takes one record into account; a record that is not an object, or is nested too deep, is
     /// a `DocumentError` naming it.
-    mutating func observe(_ record: JSONValue, record number: Int, line: Int?) throws {
+    package mutating func observe(_ record: JSONValue, record number: Int, line: Int?) throws {
         guard case .object(let members) = record else {
             throw DocumentError.notAnObject(record: number, line: line, found: Self.noun(record))
         }
@@ -104,7 +107,7 @@ struct FieldTypeInference: Sendable {
     /// The same as `observe(_:record:line:)`, from the record's JSON text, without building
     /// its values: scalars are typed from their bytes, and only nested values are parsed. A
     /// record that is not a well-formed object is parsed whole, for the error that says why.
-    mutating func observe(text bytes: UnsafeBufferPointer<UInt8>, record number: Int, line: Int?) throws {
+    package mutating func observe(text bytes: UnsafeBufferPointer<UInt8>, record number: Int, line: Int?) throws {
         var start = 0
         RawArrayParser.skipWhitespace(bytes, &start, bytes.count)
         var members = scratch
@@ -184,7 +187,7 @@ struct FieldTypeInference: Sendable {
     }
 
     /// A JSON number's kind from its text.
-    static func numberKind(_ text: UnsafeBufferPointer<UInt8>) -> Kinds {
+    package static func numberKind(_ text: UnsafeBufferPointer<UInt8>) -> Kinds {
         if text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             return .double
         }
@@ -194,7 +197,7 @@ struct FieldTypeInference: Sendable {
 
     /// The fields whose every value was an array of objects (or empty, or null), with at least
     /// one object in all: what becomes a child table; each with what its objects held.
-    var arraysOfObjects: [(field: String, elements: FieldTypeInference)] {
+    package var arraysOfObjects: [(field: String, elements: FieldTypeInference)] {
         fields.compactMap { field in
             guard let index = fieldIndexes[field], !notArraysOfObjects[index], let inference = elements[field], inference.count > 0 else { return nil }
             return (field, inference)
@@ -203,21 +206,21 @@ struct FieldTypeInference: Sendable {
 
     /// The fields whose every non-null value was a decimal number written as a string: text
     /// here, numbers by the dataset's own description (SODA 2 sends numbers so).
-    var fieldsOfNumbersAsText: [String] {
+    package var fieldsOfNumbersAsText: [String] {
         fields.indices.filter { kindsByField[$0] == .numericText }.map { fields[$0] }
     }
 
     /// True when every value the field held was null.
-    func isAlwaysNull(_ field: String) -> Bool {
+    package func isAlwaysNull(_ field: String) -> Bool {
         fieldIndexes[field].map { kindsByField[$0] == [] } ?? false
     }
 
     /// The type of each field.
-    var types: [String: LogicalType] {
+    package var types: [String: LogicalType] {
         Dictionary(zip(fields, kindsByField.map(Self.type)), uniquingKeysWith: { first, _ in first })
     }
 
-    static func type(of kinds: Kinds) -> LogicalType {
+    package static func type(of kinds: Kinds) -> LogicalType {
         switch kinds {
         case []: return .text
         case .integer: return .integer
@@ -233,7 +236,7 @@ struct FieldTypeInference: Sendable {
         }
     }
 
-    static func kind(of value: JSONValue) -> Kinds {
+    package static func kind(of value: JSONValue) -> Kinds {
         switch value {
         case .null: return []
         case .bool: return .boolean
@@ -247,7 +250,7 @@ struct FieldTypeInference: Sendable {
         }
     }
 
-    static func depth(of value: JSONValue) -> Int {
+    package static func depth(of value: JSONValue) -> Int {
         switch value {
         case .object(let members): return 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
         case .array(let elements): return 1 + (elements.map(depth).max() ?? 0)
@@ -255,7 +258,7 @@ struct FieldTypeInference: Sendable {
         }
     }
 
-    static func noun(_ value: JSONValue) -> String {
+    package static func noun(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
         case .bool: return "a boolean"

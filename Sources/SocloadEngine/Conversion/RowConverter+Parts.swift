@@ -4,7 +4,7 @@ import Foundation
 /// The parts of compound Socrata values: location, url and phone arrays (rows.json) or objects
 /// (SODA), and points as WKT or GeoJSON.
 extension RowConverter {
-    mutating func convertPart(_ cell: RawCell, _ part: FieldPart, _ position: Int, _ type: LogicalType,
+    package mutating func convertPart(_ cell: RawCell, _ part: FieldPart, _ position: Int, _ type: LogicalType,
                               _ column: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) throws {
         switch part {
         case .pointGeometry, .pointLongitude, .pointLatitude:
@@ -46,7 +46,7 @@ extension RowConverter {
 
     /// A location string's address (NULL when there is none) and the latitude and longitude of
     /// the `(lat, lon)` it ends with, each as a cell of the same bytes; nil when it ends otherwise.
-    static func locationText(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) -> (RawCell, RawCell, RawCell)? {
+    package static func locationText(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) -> (RawCell, RawCell, RawCell)? {
         var end = cell.end
         while end > cell.start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
         guard end > cell.start, bytes[end - 1] == UInt8(ascii: ")"),
@@ -79,7 +79,7 @@ extension RowConverter {
     }
 
     /// Where a part sits in the array when `subColumnTypes` does not say.
-    static func position(of part: FieldPart) -> Int {
+    package static func position(of part: FieldPart) -> Int {
         switch part {
         case .locationAddress, .url, .phoneNumber, .pointGeometry: return 0
         case .locationLatitude, .urlDescription, .phoneType, .pointLongitude: return 1
@@ -88,7 +88,7 @@ extension RowConverter {
     }
 
     /// The value of the member `name` among `members`, if present.
-    func member(_ name: StaticString, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
+    package func member(_ name: StaticString, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
         let name = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         var found: RawCell?
         for member in members {
@@ -107,7 +107,7 @@ extension RowConverter {
     }
 
     /// Element `index` of the `coordinates` array among `members`, if there is one.
-    mutating func coordinate(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
+    package mutating func coordinate(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> RawCell? {
         guard let coordinates = member("coordinates", bytes), coordinates.kind == .array else { return nil }
         parts.removeAll(keepingCapacity: true)
         try? RawArrayParser.elements(of: bytes, in: coordinates.start..<coordinates.end, into: &parts)
@@ -155,7 +155,7 @@ extension RowConverter {
 
     /// Coordinate `axis` (0: x, 1: y) of `POINT (x y)` (any case; Z and M values may follow);
     /// nil when the text is no such point.
-    static func wktCoordinate(_ text: UnsafeBufferPointer<UInt8>, _ axis: Int) -> Double? {
+    package static func wktCoordinate(_ text: UnsafeBufferPointer<UInt8>, _ axis: Int) -> Double? {
         guard let open = text.firstIndex(of: UInt8(ascii: "(")), let close = text.lastIndex(of: UInt8(ascii: ")")),
               open < close else { return nil }
         let head = String(decoding: UnsafeBufferPointer(rebasing: text[0..<open]), as: UTF8.self)
@@ -178,7 +178,7 @@ extension RowConverter {
 
 extension FieldPart {
     /// The member a part is in a SODA object (`{"latitude": ..., "human_address": ...}`).
-    var memberName: StaticString {
+    package var memberName: StaticString {
         switch self {
         case .locationAddress: return "human_address"
         case .locationLatitude: return "latitude"

@@ -9,7 +9,7 @@ import SocloadCore
 ///   range are not numbers; JSON `true`/`false` count as 1/0;
 /// - anything else that does not parse as the column's type is counted and stored as NULL.
 extension RowConverter {
-    mutating func convert(_ step: Step, _ index: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+    package mutating func convert(_ step: Step, _ index: Int, _ bytes: UnsafeBufferPointer<UInt8>,
                           _ batch: inout RowBatch) throws {
         switch step {
         case let .field(cell, type):
@@ -30,10 +30,10 @@ extension RowConverter {
         }
     }
 
-    static let nullCell = RawCell(kind: .null, start: 0, end: 0, isEscaped: false, isNonASCII: false)
+    package static let nullCell = RawCell(kind: .null, start: 0, end: 0, isEscaped: false, isNonASCII: false)
 
     /// One cell as a value of `type`.
-    mutating func convert(_ cell: RawCell, _ type: LogicalType, _ column: Int, _ bytes: UnsafeBufferPointer<UInt8>,
+    package mutating func convert(_ cell: RawCell, _ type: LogicalType, _ column: Int, _ bytes: UnsafeBufferPointer<UInt8>,
                           _ batch: inout RowBatch) throws {
         if cell.kind == .null { return batch.values.append(.null) }
         switch type {
@@ -103,7 +103,7 @@ extension RowConverter {
     }
 
     /// True when the text value appended at `index` can be stored (see `StorableValues`).
-    func isStorableText(_ batch: RowBatch, at index: Int, isJSON: Bool) -> Bool {
+    package func isStorableText(_ batch: RowBatch, at index: Int, isJSON: Bool) -> Bool {
         guard index < batch.values.count, case let .text(offset, length) = batch.values[index] else { return true }
         return batch.arena.withUnsafeBufferPointer {
             storable.allowsText(UnsafeBufferPointer(rebasing: $0[Int(offset)..<Int(offset + length)]), isJSON: isJSON)
@@ -112,7 +112,7 @@ extension RowConverter {
 
     /// Text as given: a string's content (unescaped), a number's digits, true/false, or an array
     /// or object as compact JSON.
-    func appendText(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) {
+    package func appendText(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>, _ batch: inout RowBatch) {
         switch cell.kind {
         case .null: batch.values.append(.null)
         case .string:
@@ -143,7 +143,7 @@ extension RowConverter {
     }
 
     /// Calls `body` with a string's content (unescaped) or a number's text.
-    static func withContent<Result>(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
+    package static func withContent<Result>(_ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
                                     _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard cell.isEscaped else { return body(UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end])) }
         var content: [UInt8] = []
@@ -153,7 +153,7 @@ extension RowConverter {
 
     /// `true`/`yes`/`y`/`t`/`1` and `false`/`no`/`n`/`f`/`0`, any case; `.some(nil)` for empty;
     /// nil for anything else (the caller then tries a number).
-    static func boolean(_ text: UnsafeBufferPointer<UInt8>) -> Bool?? {
+    package static func boolean(_ text: UnsafeBufferPointer<UInt8>) -> Bool?? {
         guard text.count <= 5 else { return nil }
         let word = String(decoding: text, as: UTF8.self).lowercased()
         switch word {
@@ -165,7 +165,7 @@ extension RowConverter {
     }
 
     /// A timestamp, floating timestamp or date from its text; false when the text is not one.
-    static func timestamp(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, into batch: inout RowBatch) -> Bool {
+    package static func timestamp(_ text: UnsafeBufferPointer<UInt8>, as type: LogicalType, into batch: inout RowBatch) -> Bool {
         if text.isEmpty {
             batch.values.append(.null)
             return true

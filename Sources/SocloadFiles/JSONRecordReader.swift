@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// Reads the records of a plain JSON document one at a time, from chunks of bytes: a JSON array
 /// of objects (a saved SODA response), NDJSON (one object per line), or the array under one key
@@ -58,7 +60,7 @@ public final class JSONRecordReader {
     public private(set) var recordsRead = 0
 
     /// The largest record taken, as for rows.json rows.
-    public static let maximumRecordBytes = RowsJSONReader.maximumValueBytes
+    public static let maximumRecordBytes = RowBatch.maximumRowBytes
 
     public init(layout: Layout = .detect, _ handle: @escaping (Record) throws -> Void) {
         self.layout = layout

@@ -25,14 +25,14 @@ public struct RowConverter: Sendable {
     /// What the destination can store (see `StorableValues`).
     public let storable: StorableValues
     /// How many cells a source row has.
-    var cellCount: Int { fieldNames.count }
+    package var cellCount: Int { fieldNames.count }
     private let fieldIndexes: [String: Int]
     private let keyColumns: [Int]
     /// Per column, where its value comes from, resolved once (no String or array in it, so the
     /// per-row loop retains nothing).
     private let steps: [Step]
 
-    enum Step {
+    package enum Step {
         case field(cell: Int, type: LogicalType)
         /// `position`: where the part sits in an array value (from `subColumnTypes`, else the usual place).
         case part(cell: Int, part: FieldPart, position: Int, type: LogicalType)
@@ -44,16 +44,16 @@ public struct RowConverter: Sendable {
     private var invalid: [InvalidCells?]
 
     // Scratch space reused for every row.
-    var cells: [RawCell] = []
-    var parts: [RawCell] = []
-    var members: [RawMember] = []
+    package var cells: [RawCell] = []
+    package var parts: [RawCell] = []
+    package var members: [RawMember] = []
     private var memberKeys = MemberKeyTable()
     /// Which cells an object row has given a value (to find a field given twice).
     private var placed: [Bool] = []
     private var duplicateField: Int?
     private let fieldNames: [String]
 
-    var rowNumber = 0
+    package var rowNumber = 0
 
     public init(plan: LoadPlan, table: Int = 0, rows format: RowFormat, strict: Bool = false,
                 storable: StorableValues = .anything) {
@@ -98,7 +98,7 @@ public struct RowConverter: Sendable {
     public private(set) var fieldsOutsidePlan: [String] = []
     /// Object rows: whether a row had a data field (not a system field) of the plan.
     public private(set) var metPlanDataField = false
-    static let mostFieldsOutsidePlan = 64
+    package static let mostFieldsOutsidePlan = 64
 
     /// Parses and appends the row starting at `start` when it ends before `limit`,
     /// returning the index past it; nil when it continues past `limit` or is malformed (the
@@ -230,7 +230,7 @@ public struct RowConverter: Sendable {
     }
 
     /// The precise error for a row the byte-level parser rejected.
-    static func rowError(_ bytes: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int, format: RowFormat) -> Error {
+    package static func rowError(_ bytes: UnsafeBufferPointer<UInt8>, rowNumber: Int, offset: Int, format: RowFormat) -> Error {
         let expected = format == .arrays ? "not an array" : "not an object"
         do {
             let value = try JSONValueParser.parse(bytes)
@@ -248,7 +248,7 @@ public struct RowConverter: Sendable {
     // MARK: - Invalid cells
 
     /// Records a cell that is not of its column's type and stores NULL (or stops, when strict).
-    mutating func invalidCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
+    package mutating func invalidCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>,
                               _ batch: inout RowBatch, notStorable: Bool = false) throws {
         if invalid[column] != nil {
             invalid[column]!.count += 1
@@ -262,7 +262,7 @@ public struct RowConverter: Sendable {
     }
 
     /// Records a number stored rounded, its value already appended (or stops, when strict).
-    mutating func roundedCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) throws {
+    package mutating func roundedCell(_ column: Int, _ cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) throws {
         if rounded[column] != nil {
             rounded[column]!.count += 1
         } else {

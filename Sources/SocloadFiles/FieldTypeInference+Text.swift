@@ -1,17 +1,19 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// What a string value says about its field: a date or timestamp in ISO-8601 form, or a decimal
 /// number written as text.
 extension FieldTypeInference {
     /// `YYYY-MM-DD` is a date; `YYYY-MM-DDTHH:MM[:SS[.fraction]]` a floating timestamp, and with
     /// `Z` or `±HH:MM` after it a fixed one (a space may stand for the `T`).
-    static func timeKind(_ text: String) -> Kinds? {
+    package static func timeKind(_ text: String) -> Kinds? {
         var text = text
         return text.withUTF8 { timeKind($0) }
     }
 
     /// The same from the string's UTF-8 bytes, read in place (the inference calls it per value).
-    static func timeKind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kinds? {
+    package static func timeKind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kinds? {
         func digits(_ range: Range<Int>) -> Bool {
             range.upperBound <= bytes.count && bytes[range].allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
         }
@@ -41,7 +43,7 @@ extension FieldTypeInference {
     }
 
     /// What a CSV value's text is (see `readsTextAsValues`).
-    static func kind(ofTextValue text: UnsafeBufferPointer<UInt8>) -> Kinds {
+    package static func kind(ofTextValue text: UnsafeBufferPointer<UInt8>) -> Kinds {
         let first = text[0]
         if first &- UInt8(ascii: "0") < 10, let time = timeKind(text) { return time }
         if first &- UInt8(ascii: "0") < 10, text.count >= 8, let usForm = ISO8601Timestamp.usDateTime(utf8: text) {
@@ -57,7 +59,7 @@ extension FieldTypeInference {
 
     /// `-12`, `47.51`, `.5`, `1e3`: a decimal number as SODA 2 writes numbers in strings. A whole
     /// number with a leading zero (`"09799"`) is a code, not a number.
-    static func isDecimalNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isDecimalNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         if index < text.count, text[index] == UInt8(ascii: "-") { index += 1 }
         let start = index

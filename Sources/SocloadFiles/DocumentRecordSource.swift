@@ -1,5 +1,7 @@
 import Foundation
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// What kind of document `socload load` reads.
 public enum DocumentFormat: Sendable, Equatable {
@@ -10,7 +12,7 @@ public enum DocumentFormat: Sendable, Equatable {
 
     /// The format a file name says: `.csv` is CSV, `.tsv` and `.tab` are CSV with tabs, any
     /// other name says nothing (a URL's query is not part of its name).
-    static func named(_ source: String) -> DocumentFormat? {
+    package static func named(_ source: String) -> DocumentFormat? {
         let path = DocumentSpool.isURL(source) ? (URLComponents(string: source)?.path ?? source) : source
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "csv": return .csv(CSVDialect())
@@ -23,33 +25,37 @@ public enum DocumentFormat: Sendable, Equatable {
 /// How one document's records are read, decided once before the first pass: its format (given,
 /// from its name, else from its first byte: `[` or `{` is JSON, anything else CSV), the CSV
 /// delimiter, and the CSV columns' names. Both passes (inference and load) read with it.
-struct DocumentRecordSource: Sendable {
-    let format: DocumentFormat
+package struct DocumentRecordSource: Sendable {
+    package let format: DocumentFormat
     /// The CSV delimiter, given or guessed from the first line.
-    let delimiter: UInt8
-    let layout: JSONRecordReader.Layout
+    package let delimiter: UInt8
+    package let layout: JSONRecordReader.Layout
     /// The CSV header's names → the columns' names (with `--metadata`: display names → field names).
-    let naming: @Sendable ([String]) throws -> [String]
+    package let naming: @Sendable ([String]) throws -> [String]
     /// With `--metadata`: the header's names that are no column of the description (their
     /// values are not loaded), once the header was read.
-    let unmatchedNames = UnmatchedHeaderNames()
+    package let unmatchedNames = UnmatchedHeaderNames()
 
-    var isCSV: Bool { if case .csv = format { true } else { false } }
+    package var isCSV: Bool { if case .csv = format { true } else { false } }
 
-    init(request: DocumentLoadRequest, path: String, view: ViewMetadata?) throws {
+    /// `source`: the document's name as given (its extension may say the format); `format` and
+    /// `layout` as asked (nil, `.detect`: found out); `metadata`: the description's name, and
+    /// `columns` its columns, when the CSV's header names are display names or field names of it.
+    package init(source: String, format asked: DocumentFormat?, layout askedLayout: JSONRecordReader.Layout, path: String,
+         metadata: String?, columns describedColumns: [ColumnMetadata]?) throws {
         let head = try Self.head(of: path)
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             throw DocumentError.utf16
         }
-        if request.format == nil, let foreign = ForeignDocument.recognise(head) { throw DocumentError.foreign(foreign) }
-        let format = request.format ?? DocumentFormat.named(request.source) ?? Self.sniff(head)
+        if asked == nil, let foreign = ForeignDocument.recognise(head) { throw DocumentError.foreign(foreign) }
+        let format = asked ?? DocumentFormat.named(source) ?? Self.sniff(head)
         self.format = format
         // A file named as NDJSON that starts with an object holds one record per line, even
         // when it has one line (one that starts with `[` is still read as an array).
-        let lowered = request.source.lowercased()
+        let lowered = source.lowercased()
         let namedAsLines = [".ndjson", ".jsonl", ".ldjson"].contains { lowered.hasSuffix($0) }
         let startsWithObject = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "{")
-        if case .detect = request.layout, namedAsLines, startsWithObject { layout = .lines } else { layout = request.layout }
+        if case .detect = askedLayout, namedAsLines, startsWithObject { layout = .lines } else { layout = askedLayout }
         guard case .csv(let dialect) = format else {
             delimiter = UInt8(ascii: ",")
             naming = CSVRecordReader.plainNames
@@ -58,11 +64,11 @@ struct DocumentRecordSource: Sendable {
         let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head
         delimiter = dialect.delimiter ?? CSVDialect.guessDelimiter(firstLine: text)
         let hasHeader = dialect.hasHeader
-        if let view {
+        if let describedColumns {
             // An old-backend description's `meta_data` columns (sid, id, position, ...) are no CSV columns.
-            let columns = view.columns.filter { $0.dataTypeName != "meta_data" }
+            let columns = describedColumns.filter { $0.dataTypeName != "meta_data" }
                 .compactMap { column in column.fieldName.map { (field: $0, display: column.name ?? $0) } }
-            let source = request.metadata ?? "the description"
+            let source = metadata ?? "the description"
             let unmatched = unmatchedNames
             naming = { header in
                 let names = try Self.fieldNames(hasHeader ? header : [], columns: columns, metadata: source, count: header.count)
@@ -75,7 +81,7 @@ struct DocumentRecordSource: Sendable {
     }
 
     /// A reader of this source's records.
-    func reader(_ handle: @escaping (JSONRecordReader.Record) throws -> Void) -> any DocumentRecordReader {
+    package func reader(_ handle: @escaping (JSONRecordReader.Record) throws -> Void) -> any DocumentRecordReader {
         guard case .csv(let dialect) = format else { return JSONRecordReader(layout: layout, handle) }
         return CSVRecordReader(dialect: dialect, delimiter: delimiter, naming: naming, handle)
     }
@@ -83,10 +89,10 @@ struct DocumentRecordSource: Sendable {
     /// Runs `body` (the first pass over a document); an error it throws about the records of a
     /// document taken for CSV only by its first byte says so, since such a file is often not
     /// meant as CSV at all (a text file, a log, a saved page).
-    static func sayingWhyCSV<T>(_ request: DocumentLoadRequest, path: String, _ body: () throws -> T) throws -> T {
+    package static func sayingWhyCSV<T>(source: String, format: DocumentFormat?, path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error where request.format == nil && DocumentFormat.named(request.source) == nil {
+        } catch let error where format == nil && DocumentFormat.named(source) == nil {
             switch error {
             case DocumentError.foreign, DocumentError.utf16, DocumentError.emptyCSV: throw error
             case is DocumentError, LoadError.noColumns, LoadError.noFields: break
@@ -98,7 +104,7 @@ struct DocumentRecordSource: Sendable {
     }
 
     /// JSON starts with `[` or `{` (after a byte order mark and white space); anything else is CSV.
-    static func sniff(_ head: [UInt8]) -> DocumentFormat {
+    package static func sniff(_ head: [UInt8]) -> DocumentFormat {
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return .json }
@@ -110,7 +116,7 @@ struct DocumentRecordSource: Sendable {
     /// A name that is neither is kept (its values are not loaded: the plan has no such column),
     /// and a header none of whose names is a column is refused. With no header, the columns are
     /// the description's, in its order.
-    static func fieldNames(_ header: [String], columns: [(field: String, display: String)], metadata: String,
+    package static func fieldNames(_ header: [String], columns: [(field: String, display: String)], metadata: String,
                            count: Int) throws -> [String] {
         if header.isEmpty {
             let fields = columns.map(\.field).filter { !ColumnMetadata.isSystemField($0) }
@@ -146,17 +152,17 @@ struct DocumentRecordSource: Sendable {
 
 /// What the header of a CSV file read with `--metadata` named that the description has not,
 /// set by the reader's thread and read after the load.
-final class UnmatchedHeaderNames: @unchecked Sendable {
+package final class UnmatchedHeaderNames: @unchecked Sendable {
     private let lock = NSLock()
     private var names: [String] = []
 
-    func set(_ names: [String]) {
+    package func set(_ names: [String]) {
         lock.lock()
         self.names = names
         lock.unlock()
     }
 
-    var value: [String] {
+    package var value: [String] {
         lock.lock()
         defer { lock.unlock() }
         return names
