@@ -25,6 +25,23 @@ extension DocCommentExamples {
         _ = loader
     }
 
+    /// `TableOptions`: the options every load shares, set once and given to a request.
+    func testTableOptionsExample() throws {
+        try #"[{"case_number": "A1", "agency": "State"}, {"case_number": "A2", "agency": "Labor"}]"#
+            .write(toFile: "committees.json", atomically: true, encoding: .utf8)
+        var options = TableOptions()
+        options.primaryKey = ["case_number"]
+        options.indexes = [["agency"]]
+        var request = DocumentLoadRequest(source: "committees.json")
+        request.tableOptions = options
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let summary = try DatasetLoader(destination: SQLiteDestination(queue: queue)).loadDocument(request)
+        XCTAssertEqual(summary.catalogEntry.plan?.mainTable.primaryKey, ["case_number"])
+        XCTAssertEqual(request.primaryKey, ["case_number"], "each option is also a property of the request")
+        let indexed = try queue.read { db in try db.fetchAll(String.self, sql: "select name from pragma_index_list('committees')") }
+        XCTAssertTrue(indexed.contains { $0.contains("agency") }, "\(indexed)")
+    }
+
     /// `DatabaseReader` and `DatabaseWriter`: one function serves a queue, a pool and, in tests, an
     /// in-memory queue.
     func testReaderAndWriterRoles() throws {

@@ -4,9 +4,13 @@ import Foundation
 /// What `socload load` loads and how: a plain JSON document (an array of objects, NDJSON, or a
 /// saved SODA response) or a CSV/TSV file, from a file, a URL or standard input (`-`), into one
 /// table.
-public struct DocumentLoadRequest: Sendable {
+public struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
     /// A path, an `http(s)://` URL, or `-` for standard input.
     public var source: String
+    /// How the table is shaped and kept (`--type`, `--pk`, `--index`, `--fts`, `--extract`,
+    /// `--distribute-by`, `--geometry`, `--on-schema-change`, `--keep-changes`, `--history`,
+    /// `--strict`); each is also a property of the request (`TableOptionsCarrying`).
+    public var tableOptions = TableOptions()
     /// The table; by default the source's base name (`committees.json` → `committees`).
     public var tableName: String?
     /// JSON or CSV (`--csv`, `--tsv`, `--delimiter`, `--encoding`, `--no-header`); nil: as the
@@ -17,21 +21,6 @@ public struct DocumentLoadRequest: Sendable {
     /// An `/api/views/ID.json` description (path or URL): the columns are typed as `fetch` types
     /// them, instead of being inferred.
     public var metadata: String?
-    /// Field name → the type to load it as (`--type`), over the inferred or described one.
-    public var typeOverrides: [String: LogicalType] = [:]
-    /// The table's key (`--pk`); a document whose records carry `:id` is keyed by it as `_id`.
-    public var primaryKey: [String]?
-    /// Distribute the table by this column (Citus; `load --distribute-by`): its child and glue
-    /// tables go with it (`LoadPlan.distributeNestedTables`).
-    public var distributeBy: String?
-    /// `--geometry COLUMN`: the place a GeoPackage keeps as the table's geometry.
-    public var geometryColumn: String?
-    /// Extra indexes, one column list each (`--index`).
-    public var indexes: [[String]] = []
-    /// The columns of a full-text index (`--fts`, `PlanFullText`; kept on refresh).
-    public var fullTextColumns: [String]?
-    /// Columns to extract into lookup tables (`--extract`).
-    public var extractions: [Extraction] = []
     /// Field of arrays of objects → the field of its objects that identifies them within their
     /// parent (`--child-key K:field`): the child table's key is the parent's key and it, instead
     /// of the element's position.
@@ -42,19 +31,8 @@ public struct DocumentLoadRequest: Sendable {
     /// Replace the table (the default), or add the document's rows to the table socload loaded
     /// before (`--mode append|upsert`; a table that does not exist yet is made as for replace).
     public var mode = DocumentLoadMode.replace
-    /// What a reload does when the table's shape changed (`--on-schema-change`): without portal
-    /// metadata a renamed field is a removal and an addition. An append or upsert never takes
-    /// a new shape: `warn` is `fail` there, and `evolve` adds the new columns.
-    public var onSchemaChange = SchemaChangePolicy.warn
-    /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
-    /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).
-    public var keptChangeRefreshes: Int?
-    /// Keep every version of every row in `T_history` (`--history`; kept by later refreshes).
-    public var keepsHistory = false
     /// Nested objects become `parent_child` columns instead of JSON text (`--flatten`).
     public var flatten = false
-    /// Fail on the first cell that is not of its column's type instead of storing NULL.
-    public var strict = false
 
     public init(source: String, tableName: String? = nil) {
         self.source = source

@@ -14,8 +14,12 @@ public enum DatasetAPI: String, Sendable, CaseIterable {
 }
 
 /// What to load and how.
-public struct LoadRequest: Sendable {
+public struct LoadRequest: TableOptionsCarrying, Sendable {
     public var reference: DatasetReference
+    /// How the table is shaped and kept (`--type`, `--pk`, `--index`, `--fts`, `--extract`,
+    /// `--distribute-by`, `--geometry`, `--on-schema-change`, `--keep-changes`, `--history`,
+    /// `--strict`); each is also a property of the request (`TableOptionsCarrying`).
+    public var tableOptions = TableOptions()
     /// The table name; by default the dataset id with `-` as `_` (`n5m4_mism`).
     public var tableName: String?
     /// Load only the first N rows.
@@ -34,34 +38,6 @@ public struct LoadRequest: Sendable {
     public static let defaultPageSize = 50_000
     /// Reload even when the portal says nothing changed.
     public var force = false
-    /// Field name → the logical type to load it as, instead of the metadata's (`--type`).
-    public var typeOverrides: [String: LogicalType] = [:]
-    /// Extra indexes, one column list each (`--index`).
-    public var indexes: [[String]] = []
-    /// The columns of a full-text index (`--fts`, `PlanFullText`; kept on refresh).
-    public var fullTextColumns: [String]?
-    /// Distribute the table by this column (Citus; `--distribute-by`). A refresh keeps the
-    /// distribution of the table it replaces unless this says otherwise.
-    public var distributeBy: String?
-    /// `--geometry COLUMN`: the place a GeoPackage keeps as the table's geometry.
-    public var geometryColumn: String?
-    /// The table's key, one column or a compound (`--pk`), instead of `_id`; sync upserts by it.
-    /// A refresh keeps the key of the table it replaces unless this says otherwise.
-    public var primaryKey: [String]?
-    /// Columns to extract into lookup tables (`--extract`). A refresh also applies the
-    /// extractions of the table it replaces.
-    public var extractions: [Extraction] = []
-    /// What a refresh does when the table's shape changed: `warn` (take the new shape, say how),
-    /// `fail` (change nothing, exit 65) or `evolve` (keep the table's columns). See `SchemaChange`.
-    public var onSchemaChange = SchemaChangePolicy.warn
-    /// How many refreshes' row changes the change log keeps for the table (`--keep-changes`;
-    /// nil: as the plan says, by default `RowChangeLog.defaultKeptRefreshes`).
-    public var keptChangeRefreshes: Int?
-    /// Keep every version of every row in `T_history` (`--history`; kept by later refreshes).
-    public var keepsHistory = false
-    /// Fail on the first cell that is not of its column's type, and on a user object that can no
-    /// longer be rebuilt, instead of storing NULL or skipping it.
-    public var strict = false
     /// Keep a compressed copy of every rows.json this load downloads, under its version stamp
     /// (`"cache": DIR`, `--cache DIR`).
     public var cache: DownloadCache?
@@ -114,12 +90,8 @@ public struct LoadRequest: Sendable {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
-        var options = PlanOptions(
-            tableName: name, includeSystemColumns: includeSystemColumns, typeOverrides: typeOverrides, indexes: indexes,
-            distributeBy: distributeBy, primaryKey: primaryKey, extractions: extractions)
-        options.geometryColumn = geometryColumn
-        options.fullTextColumns = fullTextColumns
-        var plan = try LoadPlan.socrata(view: view, options: options)
+        var plan = try LoadPlan.socrata(view: view, options: tableOptions.planOptions(tableName: name,
+                                                                                     includeSystemColumns: includeSystemColumns))
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         try columnLimit?.check(plan)
@@ -148,9 +120,9 @@ public struct LoadRequest: Sendable {
         if !query.isEmpty { parts.append(query.signature) }
         if let limit { parts.append("limit=\(limit)") }
         if includeSystemColumns { parts.append("system-columns") }
-        if let primaryKey { parts.append("pk=" + primaryKey.joined(separator: ",")) }
-        for extraction in extractions { parts.append("extract=" + extraction.spec) }
-        for (field, type) in typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
+        if let primaryKey = tableOptions.primaryKey { parts.append("pk=" + primaryKey.joined(separator: ",")) }
+        for extraction in tableOptions.extractions { parts.append("extract=" + extraction.spec) }
+        for (field, type) in tableOptions.typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
         return parts.joined(separator: "&")
     }
 }

@@ -186,6 +186,30 @@ struct TableShapeOptions: ParsableArguments {
     func extractions() throws -> [Extraction] {
         try extract.map(Extraction.init(spec:))
     }
+
+    /// These options as the load's `TableOptions`, with the command's own `--distribute-by` and
+    /// `--strict`; `policy` is what no `--on-schema-change` means for it. A bad `--extract` or
+    /// `--keep-changes` is a usage error of `command`.
+    func tableOptions(distributeBy: String?, strict: Bool, policy: SchemaChangePolicy = .warn,
+                      command: CommandSpec) throws -> TableOptions {
+        var options = TableOptions()
+        options.typeOverrides = typeOverrides
+        options.primaryKey = pk?.names
+        options.indexes = index.map(\.names)
+        options.fullTextColumns = fts?.names
+        options.distributeBy = distributeBy
+        options.geometryColumn = geometry
+        options.onSchemaChange = onSchemaChange ?? policy
+        options.keptChangeRefreshes = try keptChangeRefreshes(command: command)
+        options.keepsHistory = history
+        options.strict = strict
+        do {
+            options.extractions = try extractions()
+        } catch let error as PlanError {
+            throw UsageError(error.description, command: command)
+        }
+        return options
+    }
 }
 
 /// The `--format` option shared by the commands that print results.

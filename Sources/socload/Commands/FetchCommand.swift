@@ -184,22 +184,8 @@ struct FetchCommand: ParsableCommand {
         request.cache = cache.map(DownloadCache.init(directory:))
         if let api { request.api = api }
         request.pageSize = paging.rows
-        request.typeOverrides = shape.typeOverrides
-        request.indexes = shape.index.map(\.names)
-        request.fullTextColumns = shape.fts?.names
-        request.strict = strict
         request.maxRows = maxRows
-        request.distributeBy = distributeBy
-        request.geometryColumn = shape.geometry
-        request.primaryKey = shape.pk?.names
-        request.onSchemaChange = shape.onSchemaChange ?? .warn
-        request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
-        request.keepsHistory = shape.history
-        do {
-            request.extractions = try shape.extractions()
-        } catch let error as PlanError {
-            throw UsageError(error.description, command: Self.spec)
-        }
+        request.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict, command: Self.spec)
         return request
     }
 

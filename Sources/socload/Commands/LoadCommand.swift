@@ -120,17 +120,9 @@ struct LoadCommand: ParsableCommand {
             request.format = .json
         }
         request.metadata = metadata
-        request.typeOverrides = shape.typeOverrides
-        request.primaryKey = shape.pk?.names
-        request.distributeBy = distributeBy
-        request.geometryColumn = shape.geometry
         request.mode = mode
-        request.onSchemaChange = shape.onSchemaChange ?? (request.mode == .replace ? .warn : .fail)
-        request.keptChangeRefreshes = try shape.keptChangeRefreshes(command: Self.spec)
-        request.keepsHistory = shape.history
-        request.indexes = shape.index.map(\.names)
-        request.fullTextColumns = shape.fts?.names
-        request.strict = strict
+        request.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict,
+                                                      policy: mode == .replace ? .warn : .fail, command: Self.spec)
         request.flatten = flatten
         for given in childKey {
             var scanner = QuotedNameScanner(given, separators: [":"])
@@ -140,7 +132,6 @@ struct LoadCommand: ParsableCommand {
             request.childKeys[field] = id
         }
         do {
-            request.extractions = try shape.extractions()
             request.glues = try glue.map(GlueSpec.init(spec:))
             _ = try request.targetTable()
         } catch let error as PlanError {

@@ -2,7 +2,7 @@ import SocloadCore
 
 /// `sync --deletes`: the rows the portal no longer has go too, found by listing only the keys
 /// the portal has now (`$select=:id`, or the key fields of a `--pk` key), paged like any request.
-extension DatasetLoader {
+extension SyncJob {
     /// Lists the portal's keys into the upserter's key set and deletes the table's rows outside
     /// it. Refused (nothing changed) when that is more than `limit` allows, or every row when
     /// the portal listed none and the limit is not 100%.
@@ -23,11 +23,11 @@ extension DatasetLoader {
         keyPlan.tables = [PlanTable(name: table.name, columns: keyColumns, primaryKey: table.primaryKey)]
         try upserter.beginKeySet()
         var listed = 0
-        let state = LoadState()
+        let state = DatasetLoader.LoadState()
         state.view = view
-        _ = try readPages(api: .soda2, portal: portal, query: SoQLQuery(select: fields.joined(separator: ", "), order: ":id"),
+        _ = try loader.readPages(api: .soda2, portal: portal, query: SoQLQuery(select: fields.joined(separator: ", "), order: ":id"),
                           pageSize: pageSize, limit: nil, layout: layout, transaction: transaction, state: state) { _ in
-            ObjectRowSink(plan: keyPlan, strict: false, storable: self.destination.storableValues) { batch in
+            ObjectRowSink(plan: keyPlan, strict: false, storable: loader.destination.storableValues) { batch in
                 listed += batch.rowCount
                 try upserter.addKeys(batch)
             }

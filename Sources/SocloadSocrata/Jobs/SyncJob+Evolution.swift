@@ -4,7 +4,7 @@ import SocloadCore
 /// when the portal added, removed or renamed columns: a new column is added to the table
 /// (NULL in the rows not synced), a removed one stays and is NULL in the synced rows, a renamed
 /// one keeps its old name. A retyped column cannot change in place: that still stops the sync.
-extension DatasetLoader {
+extension SyncJob {
     struct SyncEvolution {
         /// The plan the table has now (its columns kept), which the upserter writes.
         var plan: LoadPlan

@@ -8,9 +8,9 @@ import SocloadCore
 /// values and are counted again, an upserted parent's child rows are its record's elements
 /// (`ChildRowsRefresh`), its fingerprints, change log and history follow the rows written
 /// (`SyncChangeTracker`), and the catalog and refresh log say what was done.
-extension DatasetLoader {
+extension DocumentLoadJob {
     /// Nil when the table does not exist yet: the caller makes it, as for replace.
-    func mergeDocument(_ request: DocumentLoadRequest, plan documentPlan: LoadPlan, described: DescribedDocument,
+    func merge(plan documentPlan: LoadPlan, described: DescribedDocument,
                        notes: [String], path: String, transaction: any LoadTransaction,
                        start: UInt64) throws -> LoadSummary? {
         let name = documentPlan.mainTable.name
@@ -32,7 +32,7 @@ extension DatasetLoader {
         if !request.extractions.isEmpty || request.geometryColumn != nil || request.distributeBy != nil {
             notes.append("--extract, --geometry and --distribute-by shape a new table: \(entry.tableName) keeps the shape it was loaded with")
         }
-        let arriving = try arrivingPlan(request, documentPlan: documentPlan, stored: stored, table: entry.tableName,
+        let arriving = try arrivingPlan(documentPlan: documentPlan, stored: stored, table: entry.tableName,
                                         described: described, path: path, notes: &notes)
         let merged = try applyMerges(stored: stored, arriving: arriving, described: described, policy: request.onSchemaChange,
                                      sql: sql)
@@ -45,7 +45,7 @@ extension DatasetLoader {
             throw LoadError.unsupported("\(entry.tableName) keeps the history of its rows, whose versions are whole rows: "
                                         + "the records lack \(missing.shortList()) (give every column, or use --mode replace)")
         }
-        let refreshedAt = Self.now()
+        let refreshedAt = DatasetLoader.now()
         // An upsert of some columns only cannot fingerprint whole rows: its changes are not counted.
         let tracker = mode == .upsert && !complete ? nil : try SyncChangeTracker(
             sql: sql, table: main, refreshedAt: refreshedAt,
@@ -55,14 +55,14 @@ extension DatasetLoader {
             notes.append("the row changes of this upsert are not counted: the records lack \(missing.shortList())")
         }
         let writing = try MergeWriting(plan: writtenPlan, mode: mode, tracker: tracker, sql: sql, transaction: transaction)
-        let state = LoadState()
+        let state = DatasetLoader.LoadState()
         state.source = request.displaySource
         state.bytesExpected = FileByteSource.size(of: path)
         let ending = try writeRecords(path, described: described, plan: writtenPlan, request: request, state: state) { batch, index in
             try writing.write(batch, table: index)
             return writing.recordsWritten
         }
-        try cancellation?.check()
+        try loader.cancellation?.check()
         let written = try writing.finish(strict: request.strict)
         notes += try fieldsNotDescribed(request, ending, records: written.written.records)
         notes += written.notes
@@ -88,20 +88,5 @@ extension DatasetLoader {
         summary.childTables = written.childTables
         summary.merged = MergedRows(mode: mode, records: counts.records, inserted: counts.inserted)
         return summary
-    }
-
-    /// An append or upsert of a document with no record (an empty array, a CSV of a header alone)
-    /// into a table socload loaded: nothing to add, the table as it was, `0 records`. Into any
-    /// other table, `otherwise` (there are no columns to make one of).
-    func mergeNothing(_ request: DocumentLoadRequest, into table: String, start: UInt64, otherwise: any Error) throws -> LoadSummary {
-        try destination.performLoad { transaction in
-            guard let entry = try transaction.catalog.entry(for: table, withDescription: false),
-                  entry.tableName.lowercased() == table.lowercased() else { throw otherwise }
-            var summary = LoadSummary(tableName: entry.tableName, rowCount: entry.rowCount,
-                                      columnCount: entry.plan?.mainTable.storedColumns.count ?? 0, source: request.displaySource,
-                                      elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, catalogEntry: entry)
-            summary.merged = MergedRows(mode: request.mode, records: 0, inserted: 0)
-            return summary
-        }
     }
 }

@@ -3,10 +3,10 @@ import SocloadCore
 /// What `load --mode append|upsert` decides before it writes: which stored table each of the
 /// document's tables goes into and whether its records fit, which columns an upsert with a
 /// description writes, and the shape (glue tables, child keys) the table was loaded with.
-extension DatasetLoader {
+extension DocumentLoadJob {
     /// The plan the records arrive in, keyed and shaped as the stored table (so child rows name
     /// their parents), with only the columns the records have for an upsert with a description.
-    func arrivingPlan(_ request: DocumentLoadRequest, documentPlan: LoadPlan, stored: LoadPlan, table: String,
+    func arrivingPlan(documentPlan: LoadPlan, stored: LoadPlan, table: String,
                       described: DescribedDocument, path: String, notes: inout [String]) throws -> LoadPlan {
         let storedKey = stored.mainTable.primaryKey
         if let key = request.primaryKey, key.map({ $0.lowercased() }) != storedKey.map({ $0.lowercased() }) {
@@ -28,7 +28,7 @@ extension DatasetLoader {
                 throw LoadError.recordsDoNotFit(table: table, differences: [
                     "the records do not have \(storedKey.joined(separator: ", ")), the key of \(table)"])
             }
-            if let limit = destination.maximumNameBytes { arriving = arriving.withNamesShortened(toBytes: limit) }
+            if let limit = loader.destination.maximumNameBytes { arriving = arriving.withNamesShortened(toBytes: limit) }
         }
         if request.mode == .upsert, described.view != nil {
             // A description lists every column: the upsert writes only those the records have.
@@ -117,7 +117,7 @@ extension DatasetLoader {
     func columnsPresent(in plan: LoadPlan, path: String, records: DocumentRecordSource) throws -> [PlanColumn] {
         var inference = FieldTypeInference()
         inference.readsTextAsValues = records.isCSV
-        try readRecords(path, records, state: LoadState()) { record in
+        try readRecords(path, records, state: DatasetLoader.LoadState()) { record in
             try inference.observe(text: record.bytes, record: record.number, line: record.line)
         }
         let present = Set(inference.fields)

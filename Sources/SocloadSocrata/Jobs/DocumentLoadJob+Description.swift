@@ -3,7 +3,7 @@ import SocloadCore
 
 /// The first pass of `socload load`: what the document's records hold, from `--metadata` or
 /// from every record.
-extension DatasetLoader {
+extension DocumentLoadJob {
     /// What the document's records hold: the columns (from `--metadata`, as SODA gives them, or
     /// inferred from every record, `:id`, `:created_at` and `:updated_at` being the system
     /// fields as in SODA), the inferred type of each other field, and the fields that hold
@@ -61,7 +61,7 @@ extension DatasetLoader {
         struct FirstRecordRead: Error {}
         var inference = FieldTypeInference()
         do {
-            try readRecords(spool.path, records, state: LoadState()) { record in
+            try readRecords(spool.path, records, state: DatasetLoader.LoadState()) { record in
                 try inference.observe(text: record.bytes, record: record.number, line: record.line)
                 throw FirstRecordRead()
             }
@@ -75,7 +75,7 @@ extension DatasetLoader {
         var inference = FieldTypeInference()
         inference.readsTextAsValues = records.isCSV
         inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
-        let state = LoadState()
+        let state = DatasetLoader.LoadState()
         var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
         try readRecords(spool.path, records, state: state) { record in
             guard request.flatten else {
@@ -105,10 +105,10 @@ extension DatasetLoader {
     }
 
     /// Every record of the file, in order.
-    func readRecords(_ path: String, _ records: DocumentRecordSource, state: LoadState,
+    func readRecords(_ path: String, _ records: DocumentRecordSource, state: DatasetLoader.LoadState,
                              _ handle: @escaping (JSONRecordReader.Record) throws -> Void) throws {
         let reader = records.reader(handle)
-        try FileByteSource.read(path, cancellation: cancellation) { chunk in
+        try FileByteSource.read(path, cancellation: loader.cancellation) { chunk in
             try reader.feed(chunk)
             state.bytesRead += Int64(chunk.count)
         }
@@ -117,9 +117,9 @@ extension DatasetLoader {
 
     /// A view description from a file or a URL.
     func readMetadata(_ source: String) throws -> [UInt8] {
-        if DocumentSpool.isURL(source) { return try downloadDescription(source) }
+        if DocumentSpool.isURL(source) { return try loader.downloadDescription(source) }
         var bytes: [UInt8] = []
-        try FileByteSource.read(source, cancellation: cancellation) { chunk in
+        try FileByteSource.read(source, cancellation: loader.cancellation) { chunk in
             bytes.append(contentsOf: chunk)
             if bytes.count > 64 << 20 { throw LoadError.unreadableFile(path: source, reason: "larger than 64 MB for a description") }
         }

@@ -1,0 +1,222 @@
+import Foundation
+import SocloadCore
+
+/// `socload load`: a plain JSON document (an array of objects, NDJSON, a saved SODA response) or
+/// a CSV file into one typed table, in one transaction, with the same plan, converter and
+/// destinations as a Socrata fetch. One job with its request: the document is spooled, described
+/// (`+Description`: from `--metadata`, else inferred from every value), planned, then replaces
+/// its table or is merged into it (`+Merge`: `--mode append|upsert`).
+struct DocumentLoadJob {
+    let loader: DatasetLoader
+    let request: DocumentLoadRequest
+
+    /// Runs the load; a `DocumentError` is said with the file it is in.
+    func run(onSpool: () -> Void) throws -> LoadSummary {
+        do {
+            return try loadDocumentRecords(request, onSpool: onSpool)
+        } catch let error as DocumentError {
+            // Said with the file it is in (standard input is just "line N").
+            if request.source == FileByteSource.standardInput { throw error }
+            throw DocumentError.inDocument(request.displaySource, error)
+        }
+    }
+
+    private func loadDocumentRecords(_ request: DocumentLoadRequest, onSpool: () -> Void) throws -> LoadSummary {
+        try loader.reportingCancellation {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let spool = try DocumentSpool.open(request.source, http: loader.http, retry: loader.retry, cancellation: loader.cancellation,
+                                               onRetry: loader.retryNotice, onSpool: onSpool, onBytes: { _ in })
+            defer { spool.close() }
+            let (described, planned, plannedNotes): (DescribedDocument, LoadPlan, [String])
+            do {
+                (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(source: request.source, format: request.format,
+                                                                                          path: spool.path) {
+                    let described = try documentView(request, spool: spool)
+                    var notes: [String] = []
+                    return (described, try documentPlan(request, described: described, notes: &notes), notes)
+                }
+            } catch let error as LoadError where request.mode != .replace {
+                guard case .noFields(let table, _) = error else { throw error }
+                return try mergeNothing(request, into: table, start: start, otherwise: error)
+            }
+            let notes = plannedNotes
+            var plan = planned
+            if let limit = loader.destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
+            try loader.destination.columnLimit?.check(plan)
+            return try loader.destination.performLoad { transaction in
+                if request.mode != .replace, let merged = try merge(
+                    plan: plan, described: described, notes: notes, path: spool.path, transaction: transaction, start: start) {
+                    return merged
+                }
+                return try replaceDocument(request, plan: plan, described: described, notes: notes, path: spool.path,
+                                           transaction: transaction, start: start)
+            }
+        }
+    }
+
+    /// The replace job of a document: a new copy of its table and of its child tables, its glue
+    /// tables' links upserted, in the load's transaction.
+    private func replaceDocument(_ request: DocumentLoadRequest, plan: LoadPlan, described: DescribedDocument, notes: [String],
+                                 path: String, transaction: any LoadTransaction, start: UInt64) throws -> LoadSummary {
+        let state = DatasetLoader.LoadState(schemaPolicy: request.onSchemaChange, keptChangeRefreshes: request.keptChangeRefreshes,
+                              keepsHistory: request.keepsHistory)
+        state.source = request.displaySource
+        state.bytesExpected = FileByteSource.size(of: path)
+        state.view = described.view
+        let table = try TableReplacement(plan, columns: described.view?.columns ?? [], options: state.options,
+                                         capabilities: loader.destination.capabilities, transaction: transaction, rowsFollowThePlan: true)
+        state.table = table
+        let writing = try ReplaceWriting(table, transaction: transaction)
+        let ending = try writeRecords(path, described: described, plan: table.plan, request: request, state: state) { batch, index in
+            try writing.write(batch, table: index)
+            return writing.mainRows
+        }
+        try loader.cancellation?.check()
+        var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount))
+        notes += state.allNotes + (try writing.finishMainTable(strict: request.strict))
+        let unmatched = described.records.unmatchedNames.value
+        if !unmatched.isEmpty, let metadata = request.metadata {
+            notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of "
+                         + "\(DatasetReference.withoutCredentials(metadata)) (by field name or display name), not loaded")
+        }
+        notes += try writing.finishNestedTables(strict: request.strict, skipped: ending.skipped)
+        let entry = documentEntry(table.plan, described: described, rowCount: state.rowCount, source: state.source,
+                                  refreshedAt: state.refreshedAt, invalidCells: ending.invalidCells[0] ?? [])
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try transaction.catalog.recordLoad(entry, schemaChanges: state.schemaChanges,
+                                           refresh: state.refreshRecord(entry, kind: "load", seconds: seconds))
+        let invalidCells = ending.invalidCells
+        var summary = LoadSummary(tableName: entry.tableName, rowCount: state.rowCount,
+                                  columnCount: table.plan.mainTable.storedColumns.count, source: state.source, elapsed: seconds,
+                                  catalogEntry: entry, invalidCells: invalidCells.keys.sorted().flatMap { invalidCells[$0] ?? [] },
+                                  notes: notes)
+        summary.schemaChanges = state.schemaChanges
+        summary.rowChanges = table.changeTracker?.counts
+        summary.childTables = writing.childTables
+        return summary
+    }
+
+    /// Reads the document's records on the pipeline into `write` (a batch, its table's place in
+    /// the plan; it returns the main table's rows so far), with the load's progress.
+    func writeRecords(_ path: String, described: DescribedDocument, plan: LoadPlan, request: DocumentLoadRequest, state: DatasetLoader.LoadState,
+                     write: (RowBatch, Int) throws -> Int) throws -> DocumentRowSource.Ending {
+        let source = DocumentRowSource(path: path, records: described.records, plan: plan, flatten: request.flatten,
+                                       strict: request.strict,
+                                       flattenedNames: described.flattenedNames, storable: loader.destination.storableValues)
+        return try RowPipeline(cancellation: loader.cancellation).run(source) { event -> DocumentRowSource.Ending? in
+            switch event {
+            case let .batch(index, batch, bytesRead, _):
+                state.rowCount = try write(batch, index)
+                state.bytesRead = bytesRead
+                loader.reportProgress(state)
+            case .end(let ending):
+                return ending
+            }
+            return nil
+        }
+    }
+
+    /// The catalog entry of a document's load. A page is often a slice (`$where`, `$limit`): when
+    /// its rows are not the ones the description counts, verify says it cannot be compared
+    /// rather than that it differs.
+    private func documentEntry(_ plan: LoadPlan, described: DescribedDocument, rowCount: Int, source: String,
+                               refreshedAt: String, invalidCells: [InvalidCells]) -> CatalogEntry {
+        let partial = described.view?.statedRowCount.flatMap { stated in
+            stated == rowCount ? nil : "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
+        }
+        return CatalogEntry(
+            tableName: plan.mainTable.name, datasetID: described.view?.id, domain: nil, name: described.view?.name,
+            sourceURL: source, fetchedAt: refreshedAt, rowsUpdatedAt: nil, rowCount: rowCount,
+            columnsJSON: described.view?.columnsJSON ?? "[]", columnMappingJSON: plan.columnMappingJSON, etag: nil,
+            lastModified: nil, requestSignature: "load", planJSON: plan.jsonText, invalidCellsJSON: LoadPlan.encode(invalidCells),
+            partialReason: partial, dictionaryJSON: described.view?.dictionaryJSON(domain: nil),
+            datasetDescription: described.view?.dictionary.description)
+    }
+
+    /// With `--metadata`, the records' fields the description lacks, in a note (their values are
+    /// not loaded); records none of whose data fields it describes are refused, since the
+    /// description is not theirs (the load is undone).
+    func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowSource.Ending,
+                            records: Int) throws -> [String] {
+        guard let metadata = request.metadata.map(DatasetReference.withoutCredentials) else { return [] }
+        let outside = ending.fieldsOutsidePlan.filter { !ColumnMetadata.isSystemField($0) }
+        if records > 0, !ending.metPlanDataField, !outside.isEmpty {
+            throw DocumentError.notDescribed(fields: outside, metadata: metadata)
+        }
+        guard !outside.isEmpty else { return [] }
+        let note = "\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the records that \(metadata) "
+            + "does not describe, not loaded"
+        if request.strict { throw DocumentError.undescribed(note + " (--strict)") }
+        return [note]
+    }
+
+    /// The plan: the main table of the view's columns, each inferred field typed as inferred,
+    /// then the request's own `--type`s; a child table for each field of arrays of objects, when
+    /// the main table has a key (else the arrays stay JSON text, and a note says why).
+    func documentPlan(_ request: DocumentLoadRequest, described: DescribedDocument,
+                              notes: inout [String]) throws -> LoadPlan {
+        let name = try request.targetTable()
+        let lowered = name.lowercased()
+        if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("_socload_") || name.isEmpty {
+            throw LoadError.reservedTableName(name)
+        }
+        if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
+        // No record with a field: nothing to plan (options naming columns cannot be checked).
+        if described.view == nil, described.fields.isEmpty {
+            throw LoadError.noFields(table: name, source: request.displaySource)
+        }
+        let hasKey = request.primaryKey != nil || described.fields.contains(":id")
+            || (described.view?.columns.contains { $0.fieldName == ":id" } ?? false)
+        var children = described.arraysOfObjects.filter { request.typeOverrides[$0.field] == nil }
+        if !hasKey, !children.isEmpty {
+            notes.append("\(children.map(\.field).joined(separator: ", ")) hold\(children.count == 1 ? "s" : "") arrays of objects, "
+                         + "kept as JSON text: child tables need the key of \(name) (--pk, or :id in the records)")
+            children = []
+        }
+        if let unknown = request.childKeys.keys.sorted().first(where: { field in !children.contains { $0.field == field } }) {
+            throw PlanError("--child-key \(unknown):...: \(unknown) is not a field of arrays of objects in the records")
+        }
+        if let glue = request.glues.first(where: { glue in !children.contains { $0.field == glue.arrayField } }) {
+            throw PlanError("--glue \(glue.arrayField):...: \(glue.arrayField) is not a field of arrays of objects in the records"
+                            + (hasKey ? "" : " (or \(name) has no key: --pk)"))
+        }
+        let childFields = Set(children.map(\.field))
+        let numbersAsText = described.numbersAsText.filter { field in
+            (request.typeOverrides[field] ?? described.types[field] ?? .text) == .text && request.typeOverrides[field] == nil
+        }
+        if !numbersAsText.isEmpty {
+            let one = numbersAsText.count == 1
+            notes.append("\(numbersAsText.shortList()): every value \(one ? "is a number" : "of these is a number") written as a "
+                         + "string (as SODA 2 sends numbers), stored as text; --metadata VIEW.json types \(one ? "it" : "them") as "
+                         + "fetch does, or --type \(numbersAsText[0])=decimal")
+        }
+        let options = request.tableOptions.planOptions(tableName: name)
+        var plan: LoadPlan
+        if var view = described.view {
+            // A real description: typed as fetch types it.
+            view.columns = view.columns.filter { !childFields.contains($0.fieldName ?? "") }
+            plan = try LoadPlan.socrata(view: view, options: options)
+        } else {
+            plan = try LoadPlan.document(fields: described.fields.filter { !childFields.contains($0) }, types: described.types,
+                                         options: options)
+        }
+        if plan.mainTable.columns.isEmpty {
+            // Without a description the columns are the records' fields: there were none.
+            throw described.view == nil ? LoadError.noFields(table: name, source: request.displaySource)
+                : LoadError.noColumns(name)
+        }
+        if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {
+            throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
+        }
+        for child in children {
+            if let glue = request.glues.first(where: { $0.arrayField == child.field }) {
+                try plan.addGlueTable(glue, elementFields: child.elements.fields, types: child.elements.types)
+            } else {
+                try plan.addChildTable(arrayField: child.field, elementFields: child.elements.fields, types: child.elements.types,
+                                       childKey: request.childKeys[child.field])
+            }
+        }
+        try plan.distributeNestedTables()
+        return plan
+    }
+}
