@@ -3,7 +3,7 @@ import SocloadCore
 
 /// Loading through the legacy rows.json export (`RowsJSONSource`), on two cores: the source's
 /// thread reads and converts, the database queue inserts (`RowPipeline`).
-extension DatasetLoader {
+extension FetchJob {
     enum RowsOutcome {
         case loaded, notModified
         /// The file is the one the table was last loaded from (`FileSignature`): nothing to do.
@@ -11,15 +11,15 @@ extension DatasetLoader {
     }
 
     func loadRowsJSON(_ request: LoadRequest, previous: CatalogEntry?, transaction: any LoadTransaction,
-                      state: LoadState) throws -> RowsOutcome {
+                      state: DatasetLoader.LoadState) throws -> RowsOutcome {
         switch request.reference.location {
         case .file(let path):
             if let foreign = ForeignDocument.recognise(path: path) { throw DocumentError.inDocument(path, .foreign(foreign)) }
             return try runPipeline(request, headers: [], transaction: transaction, state: state)
         case .url:
-            let headers = Self.conditionalHeaders(since: previous)
+            let headers = DatasetLoader.conditionalHeaders(since: previous)
             // A transfer that fails in a retryable way starts over, after undoing what it wrote.
-            return try retry.run(cancellation: cancellation, onRetry: retryNotice) {
+            return try loader.retry.run(cancellation: loader.cancellation, onRetry: loader.retryNotice) {
                 try transaction.withSavepoint {
                     try runPipeline(request, headers: headers, transaction: transaction, state: state)
                 }
@@ -29,13 +29,13 @@ extension DatasetLoader {
 
     /// Starts the producer and inserts what it sends until the end, a failure, or cancellation.
     private func runPipeline(_ request: LoadRequest, headers: [(name: String, value: String)],
-                             transaction: any LoadTransaction, state: LoadState) throws -> RowsOutcome {
+                             transaction: any LoadTransaction, state: DatasetLoader.LoadState) throws -> RowsOutcome {
         state.rowCount = 0
         state.bytesRead = 0
         state.table = nil
         state.notes = []
-        let source = RowsJSONSource(request: request, headers: headers, http: http)
-        return try RowPipeline(cancellation: cancellation).run(source) { event -> RowsOutcome? in
+        let source = RowsJSONSource(request: request, headers: headers, http: loader.http)
+        return try RowPipeline(cancellation: loader.cancellation).run(source) { event -> RowsOutcome? in
             switch event {
             case .described(let described):
                 // A file whose table was not known before its metadata (no --table, no id in its
@@ -50,7 +50,7 @@ extension DatasetLoader {
                 state.rowCount += batch.rowCount
                 state.bytesRead = bytesRead
                 state.bytesExpected = bytesExpected
-                reportProgress(state)
+                loader.reportProgress(state)
             case .end(let ending):
                 state.head = ending.head
                 state.invalidCells = ending.invalidCells

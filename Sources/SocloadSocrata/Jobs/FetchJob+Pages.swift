@@ -1,0 +1,34 @@
+import SocloadCore
+import SocloadEngine
+
+/// A fetch through the query APIs, SODA 2.1 and SODA3, page by page (`DatasetLoader.readPages`).
+extension FetchJob {
+    /// Reads every page into a freshly created table.
+    func loadPages(_ request: LoadRequest, api: DatasetAPI, portal: SocrataPortal, transaction: any LoadTransaction,
+                   state: DatasetLoader.LoadState) throws {
+        if api == .soda3, loader.http.appToken == nil, loader.http.credentials == nil {
+            throw LoadError.unsupported("SODA3 needs an app token (--app-token or $SOCRATA_APP_TOKEN) "
+                                        + "or a login ($SOCRATA_USERNAME and $SOCRATA_PASSWORD)")
+        }
+        state.source = api == .soda2 ? portal.resourceURL : portal.soda3URL
+        if state.view == nil {
+            state.view = try loader.viewIfAvailable(portal)
+        }
+        try state.view?.requireTabular()
+        // A selection is best described by the response headers, so its table waits for page 1.
+        let layout = request.query.select == nil ? state.view.map { SODARowLayout(view: $0) } : nil
+        let sink = try loader.readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
+                                 limit: request.limit, maxRows: request.maxRows, layout: layout, transaction: transaction, state: state) { layout in
+            let plan = try request.plan(for: layout.view)
+            try beginTable(plan, transaction: transaction, state: state)
+            if state.view == nil { state.view = layout.view }
+            return ObjectRowSink(plan: plan, strict: request.strict, storable: loader.destination.storableValues) { batch in try state.writer?.insert(batch) }
+        }
+        state.invalidCells = sink?.converter.invalidCells ?? []
+        let outside = (sink?.converter.fieldsOutsidePlan ?? []).filter { !ColumnMetadata.isSystemField($0) }
+        if !outside.isEmpty {
+            state.notes.append("\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the portal's rows "
+                               + "that its column metadata does not list, not loaded")
+        }
+    }
+}

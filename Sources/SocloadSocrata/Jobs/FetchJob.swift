@@ -1,0 +1,82 @@
+import Foundation
+import SocloadCore
+import SocloadEngine
+
+/// `socload fetch`: a dataset (a portal's, or a rows.json file) into a new copy of its table, in
+/// one transaction, one job with its request: the portal is asked first whether anything changed
+/// since the last load (`+ConditionalRefresh`), then the rows come from the rows.json export
+/// (`+RowsJSON`) or the query APIs' pages (`+Pages`), each through its row source and the one
+/// pipeline, into the table begun by `TableReplacement`; the catalog entry and the refresh log
+/// end it.
+struct FetchJob {
+    let loader: DatasetLoader
+    let request: LoadRequest
+
+    /// Loads the dataset, in one transaction of the destination.
+    func run() throws -> LoadSummary {
+        let api = try request.resolvedAPI()
+        let portal = SocrataPortal(reference: request.reference)
+        return try loader.destination.performLoad { transaction in
+            let state = DatasetLoader.LoadState(schemaPolicy: request.onSchemaChange,
+                                                keptChangeRefreshes: request.keptChangeRefreshes, keepsHistory: request.keepsHistory)
+            state.source = request.reference.displaySource
+            let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
+            if let previous, try sourceUnchanged(portal, since: previous, request: request, state: state) {
+                return upToDate(previous, state: state)
+            }
+            switch api {
+            case .rows, .auto:
+                switch try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) {
+                case .notModified: if let previous { return upToDate(previous, state: state) }
+                case .unchangedFile(let entry): return upToDate(entry, state: state)
+                case .loaded: break
+                }
+            case .soda2, .soda3:
+                guard let portal else { throw LoadError.unsupported("SODA needs a dataset id on a portal") }
+                try loadPages(request, api: api, portal: portal, transaction: transaction, state: state)
+            }
+            try loader.cancellation?.check()
+            guard let plan = state.plan, let writer = state.writer, let view = state.view else {
+                throw RowsJSONError.missingMetadata
+            }
+            if let expected = request.expectedRowsUpdatedAt, view.rowsUpdatedAtText != expected {
+                throw LoadError.notTheExpectedVersion(expected: expected, found: view.rowsUpdatedAtText)
+            }
+            try transaction.reserveSharedTables()
+            var notes = state.allNotes + (try writer.finish(strict: request.strict))
+            if request.partialReason == nil, let stated = view.statedRowCount, stated != state.rowCount {
+                notes.append("the portal's column statistics count \(stated) rows, but \(state.rowCount) were loaded "
+                             + "(socload verify \(plan.mainTable.name) compares every column)")
+            }
+            try loader.cancellation?.check()
+            let entry = CatalogEntry(
+                tableName: plan.mainTable.name, datasetID: request.reference.datasetID ?? view.id,
+                domain: request.reference.domain, name: view.name, sourceURL: state.source,
+                fetchedAt: state.refreshedAt, rowsUpdatedAt: view.rowsUpdatedAtText,
+                rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
+                etag: try state.head?.etag ?? request.reference.fileSignature(), lastModified: state.head?.lastModified,
+                requestSignature: request.signature(api: api), planJSON: plan.jsonText,
+                invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
+                dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain),
+                datasetDescription: view.dictionary.description)
+            try transaction.catalog.recordLoad(entry, schemaChanges: state.schemaChanges,
+                                               refresh: state.refreshRecord(entry, kind: "fetch"))
+            var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
+                                      columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
+                                      catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
+            summary.schemaChanges = state.schemaChanges
+            summary.rowChanges = state.table?.changeTracker?.counts
+            return summary
+        }
+    }
+
+    /// Starts the new copy of the plan's table (`TableReplacement`: what earlier loads built is
+    /// kept, schema changes governed, claims checked, row changes counted).
+    /// `rowsFollowThePlan`: the rows will be made from the plan this returns in `state.plan`
+    /// (documents); else they arrive made from `plan` and are reshaped when it changes columns.
+    func beginTable(_ plan: LoadPlan, transaction: any LoadTransaction, state: DatasetLoader.LoadState, rowsFollowThePlan: Bool = false) throws {
+        state.table = try TableReplacement(plan, columns: state.view?.columns ?? [], options: state.options,
+                                           capabilities: loader.destination.capabilities, transaction: transaction,
+                                           rowsFollowThePlan: rowsFollowThePlan)
+    }
+}
