@@ -6,6 +6,8 @@ let package = Package(
     name: "socload",
     products: [
         .executable(name: "socload", targets: ["socload"]),
+        // For app developers: every library below in one import (`import SocloadKit`).
+        .library(name: "SocloadKit", targets: ["SocloadKit"]),
         .library(name: "SocloadCore", targets: ["SocloadCore"]),
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
         .library(name: "SocloadEngine", targets: ["SocloadEngine"]),
@@ -70,6 +72,11 @@ let package = Package(
         // It does not link libsqlite3: the core gives it values, conditions and the shared SQL.
         .target(name: "SocloadPostgreSQL", dependencies: ["SocloadCore", "CPostgreSQL"]),
 
+        // The umbrella for app developers: re-exports the libraries an app uses.
+        .target(name: "SocloadKit",
+                dependencies: ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadFiles", "SocloadPostgreSQL", "SocloadSQLite",
+                               "SocloadSocrata", "SocloadTransport"]),
+
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",
                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"]),
@@ -110,7 +117,8 @@ let package = Package(
                                    "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
-                    dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadTestSupport"]),
+                    dependencies: ["SocloadKit", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",
+                                   "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
                     dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite",
                                    "SocloadPostgreSQL", "SocloadTestSupport"]),

@@ -1,7 +1,5 @@
 import Foundation
-import SocloadDatabase
-import SocloadSocrata
-import SocloadSQLite
+import SocloadKit
 import SocloadTestSupport
 import XCTest
 
