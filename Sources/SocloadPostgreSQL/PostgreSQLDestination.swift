@@ -8,7 +8,7 @@ import SocloadCore
 ///
 ///     let connection = try PostgreSQLConnection(PostgreSQLConnectionString("postgres:")!)
 ///     let loader = DatasetLoader(destination: PostgreSQLDestination(connection: connection))
-public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
+public final class PostgreSQLDestination: LoadDestination, CatalogReadingThrough, @unchecked Sendable {
     public let connection: PostgreSQLConnection
     /// The schema the tables and the catalog go into.
     public let schema: String
@@ -30,6 +30,9 @@ public final class PostgreSQLDestination: LoadDestination, @unchecked Sendable {
     }
 
     public var capabilities: DestinationCapabilities { Self.capabilities }
+
+    /// What the schema has loaded, read on the destination's connection.
+    public var catalogReader: any CatalogReader { PostgreSQLDatabase(connection: connection, schema: schema) }
 
     /// PostgreSQL's: its values (no NUL in text), 63-byte names, 1,600 columns counting the
     /// PostGIS geometry columns a table may get, loads side by side, distribution with Citus,

@@ -6,7 +6,7 @@ import SocloadDatabase
 ///
 ///     let queue = try DatabaseQueue(path: "socload.sqlite")
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
-public struct SQLiteDestination: LoadDestination {
+public struct SQLiteDestination: LoadDestination, CatalogReadingThrough {
     public let queue: DatabaseQueue
     /// What SQLite holds and does, with the most columns this build lets a table have
     /// (`SQLITE_LIMIT_COLUMN`, 2,000 in Debian's), read once.
@@ -30,6 +30,9 @@ public struct SQLiteDestination: LoadDestination {
     public init(queue: DatabaseQueue, geoPackage: Bool = false) {
         self.init(queue: queue, geoPackage: geoPackage, keepsWriteAheadLog: false)
     }
+
+    /// What the database has loaded, read on the destination's queue.
+    public var catalogReader: any CatalogReader { SQLiteLoadedDatabase(queue: queue) }
 
     /// True: never switch to the rollback journal (a pool's readers need the WAL).
     private let keepsWriteAheadLog: Bool

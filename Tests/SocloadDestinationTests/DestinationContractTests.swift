@@ -123,6 +123,16 @@ class DestinationContractTests: XCTestCase {
         XCTAssertEqual(entry.rowCount, 3)
         XCTAssertEqual(entry.datasetID, "cont-0001")
         XCTAssertNil(entry.partialReason)
+        // The write role reads what it loaded (`CatalogReader`), as the read role does.
+        let destination = try subject.makeDestination()
+        XCTAssertEqual(try destination.tables().map(\.name), ["t"])
+        XCTAssertEqual(try destination.tables().first?.rowCount, 3)
+        XCTAssertEqual(try destination.entry(for: "cont-0001")?.tableName, "t")
+        XCTAssertEqual(try destination.planTable(named: "t")?.storedColumns.map(\.name), table.storedColumns.map(\.name))
+        XCTAssertTrue(try destination.tableExists("t"))
+        XCTAssertFalse(try destination.tableExists("u"))
+        XCTAssertEqual(try destination.refreshes(of: "t").map(\.rowCount), [3])
+        XCTAssertEqual(try destination.schemaChanges(of: "t").count, 0)
     }
 
     func checkAReloadReplacesEveryRow() throws {

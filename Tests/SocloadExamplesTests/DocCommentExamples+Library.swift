@@ -42,6 +42,20 @@ extension DocCommentExamples {
         XCTAssertTrue(indexed.contains { $0.contains("agency") }, "\(indexed)")
     }
 
+    /// `CatalogReader`: a destination says what it has loaded.
+    func testCatalogReaderExample() throws {
+        do {
+            let queue = try DatabaseQueue(path: "socload.sqlite")
+            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
+            _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+            queue.close()
+        }
+        let destination = SQLiteDestination(queue: try DatabaseQueue(path: "socload.sqlite"))
+        if let entry = try destination.entry(for: "n5m4_mism") { print(entry.fetchedAt) }
+        XCTAssertEqual(try destination.entry(for: "n5m4_mism")?.rowCount, 300)
+        XCTAssertEqual(try destination.tables().map(\.name), ["n5m4_mism"])
+    }
+
     /// `DatabaseReader` and `DatabaseWriter`: one function serves a queue, a pool and, in tests, an
     /// in-memory queue.
     func testReaderAndWriterRoles() throws {

@@ -1,8 +1,9 @@
 /// Where a load writes, split by role so a new database is a few small types: the transaction
 /// (`LoadDestination`, `LoadTransaction`), writing a plan's table (`TableWriter`), upserting for
 /// sync (`RowUpserter`), and the catalog (`CatalogStore`). None of them sees JSON or Socrata:
-/// they get a `LoadPlan` and `RowBatch`es of converted values.
-public protocol LoadDestination {
+/// they get a `LoadPlan` and `RowBatch`es of converted values. The write role refines the read
+/// role's catalog part (`CatalogReader`): a destination says what it has loaded.
+public protocol LoadDestination: CatalogReader {
     /// Runs one load as ONE transaction: committed when `body` returns, rolled back when it
     /// throws, so a failed load leaves the previous tables exactly as they were.
     func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T

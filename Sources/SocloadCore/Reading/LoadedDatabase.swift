@@ -1,28 +1,11 @@
 /// The read role: what socload's read commands (`tables`, `schema`, `info`, `verify`, `select`,
 /// `query`, `drop`, `recount`) ask of a loaded database, whatever the database. A command takes
-/// one path through it; each destination implements it once, beside its write roles.
+/// one path through it; each destination implements it once, beside its write roles. It refines
+/// `CatalogReader`, the part every destination has (`LoadDestination` refines that too).
 ///
 /// Names from the user (a table, a dataset id) are looked up as the database compares them;
 /// values are always bound.
-public protocol LoadedDatabase {
-    /// How the database is named in messages, after "in": a file path in single quotes
-    /// (`'socload.sqlite'`), or the schema and a URL without its password.
-    var place: String { get }
-
-    /// The user's tables, socload's catalog aside, by name.
-    func tables() throws -> [TableSummary]
-
-    /// What the catalog records for a table name or a dataset id (nil: not loaded by socload);
-    /// without the dataset's description unless `withDescription` (see `CatalogStore`).
-    func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry?
-
-    /// The plan socload recorded for the table of exactly this name (nil: none, or not loaded
-    /// by socload).
-    func planTable(named table: String) throws -> PlanTable?
-
-    /// True when the database has a table of this name.
-    func tableExists(_ table: String) throws -> Bool
-
+public protocol LoadedDatabase: CatalogReader {
     /// The statements that make the table as it is now (CREATE TABLE, then its indexes,
     /// constraints and triggers), as the database has them; empty when there is no such table.
     func definition(of table: String) throws -> [String]
@@ -36,14 +19,6 @@ public protocol LoadedDatabase {
     /// The table against the portal's statistics recorded with it, and the counts its lookups
     /// keep against its rows; nil when the catalog has no such table.
     func verify(_ tableOrDatasetID: String) throws -> PortalVerification?
-
-    /// The table's logged schema changes, oldest first (`SchemaChangeLog`); empty when none
-    /// were logged (or the database was made before the log existed).
-    func schemaChanges(of table: String) throws -> [RecordedSchemaChange]
-
-    /// The table's loads, refreshes and syncs, oldest first (`RefreshLog`); empty when none were
-    /// logged.
-    func refreshes(of table: String) throws -> [RefreshRecord]
 
     /// The rows the table's refreshes at or after `since` (ISO-8601 UTC, compared as text)
     /// added, removed and changed, in order (`RowChangeLog`); empty when none were logged.
@@ -80,7 +55,7 @@ public protocol LoadedDatabase {
     var cancelAction: @Sendable () -> Void { get }
 }
 
-extension LoadedDatabase {
+extension CatalogReader {
     /// What the catalog records for a table name or a dataset id, with everything recorded
     /// (nil: not loaded by socload).
     public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {

@@ -78,9 +78,17 @@ extension DatasetLoader {
     }
 }
 
-/// The destination of a loader that only plans or reads metadata.
+/// The destination of a loader that only plans or reads metadata: nothing loaded, nothing to load.
 struct NoDestination: LoadDestination {
     func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
         throw LoadError.unsupported("this loader only plans")
     }
+
+    var place: String { "no database" }
+    func tables() throws -> [TableSummary] { [] }
+    func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? { nil }
+    func planTable(named table: String) throws -> PlanTable? { nil }
+    func tableExists(_ table: String) throws -> Bool { false }
+    func schemaChanges(of table: String) throws -> [RecordedSchemaChange] { [] }
+    func refreshes(of table: String) throws -> [RefreshRecord] { [] }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import SocloadCore
+
+/// The catalog part of the read role, for the NDJSON destination: what its files hold as last
+/// committed (a load in progress works on a copy in memory).
+extension NDJSONDestination {
+    var place: String { "'\(directory.path)'" }
+
+    func tables() throws -> [TableSummary] {
+        try committed().tables.keys.sorted().map { name in
+            TableSummary(name: name, rowCount: try committed().tables[name]?.rows.count ?? 0, nameInSQL: name)
+        }
+    }
+
+    func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
+        try catalog().entry(for: tableOrDatasetID, withDescription: withDescription)
+    }
+
+    func planTable(named table: String) throws -> PlanTable? {
+        try committed().catalog.first { $0.tableName == table }?.plan?.mainTable
+    }
+
+    func tableExists(_ table: String) throws -> Bool {
+        try committed().tables[table] != nil
+    }
+
+    func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
+        try catalog().schemaChanges(of: table)
+    }
+
+    func refreshes(of table: String) throws -> [RefreshRecord] {
+        try catalog().refreshes(of: table)
+    }
+
+    private func committed() throws -> NDJSONState {
+        try NDJSONFiles(directory: directory).read()
+    }
+
+    private func catalog() throws -> NDJSONCatalog {
+        NDJSONCatalog(transaction: NDJSONTransaction(state: try committed()))
+    }
+}
