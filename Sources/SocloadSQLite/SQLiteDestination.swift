@@ -48,10 +48,10 @@ public struct SQLiteDestination: LoadDestination, CatalogReadingThrough {
 
     /// SQLite's, whatever the file: any text and any instant (a decimal column, NUMERIC affinity,
     /// keeps the nearest binary number, which the converter gives it, so no bind parses digits
-    /// again); one writer at a time; FTS5 for words; no comments.
+    /// again); one writer at a time; FTS5 for words; no comments; one file.
     public static let capabilities = DestinationCapabilities(
         storableValues: StorableValues(destinationName: "SQLite", keepsDecimalDigits: false), writers: .one,
-        fullTextSearch: "SQLite FTS5 (a T_fts table)")
+        fullTextSearch: "SQLite FTS5 (a T_fts table)", isOneFile: true)
 
     /// Loads in one transaction. Into a database that holds no table yet, the load runs with
     /// SQLite's rollback journal, which writes each page once (no reader can be waiting for a

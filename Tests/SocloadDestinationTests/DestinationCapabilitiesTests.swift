@@ -20,6 +20,7 @@ final class DestinationCapabilitiesTests: XCTestCase {
         XCTAssertFalse(sqlite.storableValues.keepsDecimalDigits, "SQLite keeps the nearest binary number")
         XCTAssertFalse(sqlite.capabilities.distributesTables)
         XCTAssertFalse(sqlite.capabilities.keepsDescriptions)
+        XCTAssertTrue(sqlite.capabilities.isOneFile, "Datasette and GDAL open the file")
         XCTAssertEqual(SQLiteDestination.capabilities.writers, sqlite.capabilities.writers)
 
         let postgreSQL = PostgreSQLDestination.capabilities
@@ -29,6 +30,7 @@ final class DestinationCapabilitiesTests: XCTestCase {
         XCTAssertTrue(postgreSQL.columnLimit?.addsGeometryColumns == true)
         XCTAssertTrue(postgreSQL.distributesTables)
         XCTAssertTrue(postgreSQL.keepsDescriptions)
+        XCTAssertFalse(postgreSQL.isOneFile)
 
         // A destination that says nothing: anything, any name, one writer at a time.
         XCTAssertEqual(NDJSONDestination(directory: directory).capabilities.writers, DestinationCapabilities.Writers.one)

@@ -25,10 +25,13 @@ public struct DestinationCapabilities: Sendable, Equatable {
     public var fullTextSearch: String?
     /// True when the portal's descriptions become the database's comments on tables and columns.
     public var keepsDescriptions: Bool
+    /// True when the whole database is one file that other programs open as it is (SQLite's:
+    /// Datasette, GDAL, a browser's SQLite viewer); false for a server's database.
+    public var isOneFile: Bool
 
     public init(storableValues: StorableValues, maximumNameBytes: Int? = nil, columnLimit: ColumnLimit? = nil,
                 writers: Writers, distributesTables: Bool = false, fullTextSearch: String? = nil,
-                keepsDescriptions: Bool = false) {
+                keepsDescriptions: Bool = false, isOneFile: Bool = false) {
         self.storableValues = storableValues
         self.maximumNameBytes = maximumNameBytes
         self.columnLimit = columnLimit
@@ -36,5 +39,6 @@ public struct DestinationCapabilities: Sendable, Equatable {
         self.distributesTables = distributesTables
         self.fullTextSearch = fullTextSearch
         self.keepsDescriptions = keepsDescriptions
+        self.isOneFile = isOneFile
     }
 }

@@ -49,17 +49,6 @@ struct DatabaseOptions: ParsableArguments {
         return (connectionString, schema ?? "public")
     }
 
-    /// True when `--db` names a PostgreSQL database.
-    func isPostgreSQL(_ context: CommandContext) -> Bool {
-        PostgreSQLConnectionString(path(context)) != nil
-    }
-
-    /// What the database `--db` names can do (one writer or many, distribution, ...), known
-    /// before it is opened: the one place a command learns it.
-    func capabilities(_ context: CommandContext) -> DestinationCapabilities {
-        isPostgreSQL(context) ? PostgreSQLDestination.capabilities : SQLiteDestination.capabilities
-    }
-
     /// The path from `--db`, else `$SOCLOAD_DB`, else the project's database (`ProjectDatabase`),
     /// else `socload.sqlite` in the working directory.
     func path(_ context: CommandContext) -> String {

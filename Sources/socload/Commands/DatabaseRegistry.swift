@@ -8,6 +8,12 @@ import SocloadSQLite
 /// `postgres:`) is PostgreSQL, anything else a SQLite file. A new kind of database is one more
 /// branch here, for reading (`openLoaded`) and for loading (`openDestination`).
 extension DatabaseOptions {
+    /// What the database `--db` names can do (one writer or many, distribution, one file...),
+    /// known before it is opened: the one place a command learns it.
+    func capabilities(_ context: CommandContext) -> DestinationCapabilities {
+        PostgreSQLConnectionString(path(context)) != nil ? PostgreSQLDestination.capabilities : SQLiteDestination.capabilities
+    }
+
     /// The loaded database `--db` names, for a read command (a SQLite file must exist). Its
     /// statements are cancelled by a signal or `--timeout`. Unless `acceptsChanges`, nothing it
     /// runs may change the database.

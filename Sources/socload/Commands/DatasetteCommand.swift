@@ -25,7 +25,7 @@ struct DatasetteCommand: ParsableCommand {
     @OptionGroup var database = DatabaseOptions()
 
     func run(context: CommandContext) throws {
-        if database.isPostgreSQL(context) {
+        if !database.capabilities(context).isOneFile {
             throw UsageError("Datasette reads SQLite files: --db names a PostgreSQL database", command: Self.spec)
         }
         let loaded = try database.openLoaded(context, command: Self.spec)
