@@ -44,6 +44,20 @@ final class LoadModeTests: DocumentTestCase {
         }
     }
 
+    /// An upserted parent's child rows are its record's elements, whole: a field an element lacks
+    /// is NULL in its child row, not the value an earlier element at that place had.
+    func testAnUpsertedParentsChildRowsAreItsElementsWhole() throws {
+        let first = try write(#"{"id": 1, "m": [{"k": "a", "tags": [1, 2], "n": 5}, {"k": "b", "n": 6}]}"# + "\n", to: "p1.ndjson")
+        let second = try write(#"{"id": 1, "m": [{"k": "z"}]}"# + "\n", to: "p2.ndjson")
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["load", first, "--pk", "id", "--table", "p", "--quiet"], db: db)
+            try succeed(["load", second, "--table", "p", "--mode", "upsert", "--quiet"], db: db)
+            XCTAssertEqual(try csv("SELECT p_id, position, k, tags, n FROM p_m ORDER BY 1, 2", db: db),
+                           ["p_id,position,k,tags,n", "1,1,z,,"], db)
+        }
+    }
+
     /// Append adds rows (to a table without a key, every record), refuses a key already in the
     /// table and leaves it as it was; a table that does not exist yet is made.
     func testAppendAddsRowsAndRefusesKeysAlreadyInTheTable() throws {

@@ -22,13 +22,22 @@ public struct TableMerge: Sendable {
     public private(set) var mismatches: [String] = []
 
     /// `alwaysNull`: arriving columns whose every value was null, which fit any type.
-    public init(stored: PlanTable, arriving: PlanTable, alwaysNull: Set<String> = []) {
+    /// `wholeRows`: the merged rows replace whole rows (a child table's elements: an upserted
+    /// parent's child rows are its record's elements), so a stored column the rows lack is
+    /// written NULL rather than kept, and is not missing.
+    public init(stored: PlanTable, arriving: PlanTable, alwaysNull: Set<String> = [], wholeRows: Bool = false) {
         func key(_ name: String) -> String { name.lowercased() }
         let arrivingByName = Dictionary(arriving.columns.map { (key($0.name), $0) }, uniquingKeysWith: { first, _ in first })
         var columns: [PlanColumn] = []
         for column in stored.columns {
             guard let match = arrivingByName[key(column.name)] else {
-                if case .absent = column.source {} else { missing.append(column.name) }
+                if wholeRows {
+                    var written = column
+                    written.source = .absent
+                    columns.append(written)
+                } else if case .absent = column.source {} else {
+                    missing.append(column.name)
+                }
                 continue
             }
             if column.type != match.type, !column.type.holds(match.type), !alwaysNull.contains(match.name) {

@@ -96,7 +96,9 @@ extension DocumentLoadJob {
                                 + "(a new child table needs --mode replace)")
                 continue
             }
-            let merge = TableMerge(stored: storedTable, arriving: table, alwaysNull: index == 0 ? described.alwaysNull : [])
+            // A child table's rows are whole elements: what an element lacks is NULL, not kept.
+            let merge = TableMerge(stored: storedTable, arriving: table, alwaysNull: index == 0 ? described.alwaysNull : [],
+                                   wholeRows: index > 0)
             refusals += merge.mismatches.map { index == 0 ? $0 : "\(table.name): \($0)" }
             additions += merge.added.map { "column \($0.name) (\($0.type.rawValue)): \(table.name) does not have it" }
             merges.append((index, merge))
