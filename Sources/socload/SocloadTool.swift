@@ -153,7 +153,7 @@ enum SocloadTool {
     }
 
     /// The longest message, in characters: a longer one keeps its start and its end (which says
-    /// what became of the database) around " ... ".
+    /// what became of the database) around " ... ", cut between words.
     static let longestMessage = 300
 
     /// Messages are one line: runs of white space (newlines in SQL, say) become one space, and any
@@ -165,6 +165,13 @@ enum SocloadTool {
         let escaped = TerminalText.escaped(collapsed)
         guard escaped.count > longestMessage else { return escaped }
         let tail = 80
-        return String(escaped.prefix(longestMessage - tail - 5)) + " ... " + String(escaped.suffix(tail))
+        var start = escaped.prefix(longestMessage - tail - 5)
+        var end = escaped.suffix(tail)
+        // Between words, unless a word is too long for that to keep anything of it.
+        if let space = start.lastIndex(of: " "), start.distance(from: space, to: start.endIndex) < 40 { start = start[..<space] }
+        if let space = end.firstIndex(of: " "), end.distance(from: end.startIndex, to: space) < 40 {
+            end = end[end.index(after: space)...]
+        }
+        return String(start) + " ... " + String(end)
     }
 }

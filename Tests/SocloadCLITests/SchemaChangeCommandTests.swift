@@ -189,6 +189,32 @@ final class SchemaChangeCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("--on-schema-change takes warn, fail or evolve, not 'ignore'"), bad.stderr)
     }
 
+    /// A refusal that lists many changes is cut to one line of at most 300 characters between
+    /// words, keeping its start and what became of the table; its hint fits every command.
+    func testALongRefusalIsCutBetweenWords() throws {
+        let db = directory.path("long.sqlite")
+        let path = directory.path("wide.ndjson")
+        let names = (10..<30).map { "a_rather_long_column_name_\($0)" }
+        func record(_ prefix: String) -> String {
+            "{" + names.map { "\"\(prefix)\($0)\": 1" }.joined(separator: ", ") + "}\n"
+        }
+        try Data(record("").utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try socload(["load", path, "--quiet"], db: db).status, 0)
+        try Data(record("x").utf8).write(to: URL(fileURLWithPath: path))
+        let failed = try socload(["load", path, "--on-schema-change", "fail"], db: db)
+        XCTAssertEqual(failed.status, 65, failed.stderr)
+        let line = failed.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(line.contains("\n"), line)
+        XCTAssertLessThanOrEqual(line.count, "Error: ".count + 300, line)
+        XCTAssertTrue(line.contains(" ... "), line)
+        XCTAssertTrue(line.hasSuffix("wide was not changed"), line)
+        XCTAssertFalse(line.contains("sync --on-schema-change"), "a load is no sync: \(line)")
+        for word in line.split(separator: " ") where word.contains("a_rather_long") {
+            XCTAssertNotNil(word.range(of: #"^x?a_rather_long_column_name_[0-9]{2}[,;)]*$"#, options: .regularExpression),
+                            "a cut word: \(word) in \(line)")
+        }
+    }
+
     /// A database made by the previous release (a catalog without `_socload_meta` and the log)
     /// is migrated by the first load that commits; a failed one leaves it as it was.
     func testACatalogOfThePreviousReleaseIsMigratedOnFirstUse() throws {

@@ -107,8 +107,7 @@ extension LivePortalTests {
         XCTAssertThrowsError(try loader.sync("fake_0001")) { error in
             XCTAssertEqual("\(error)", "the shape of fake_0001 changed upstream (column amount retyped: decimal -> text; "
                            + "column rating added (decimal); column active removed (was boolean)): "
-                           + "sync --on-schema-change evolve keeps the table's columns, a fetch with --on-schema-change warn "
-                           + "takes the new shape")
+                           + "--on-schema-change evolve keeps the table's columns; warn takes the new shape (fetch, load)")
             XCTAssertEqual((error as? LoadError)?.kind, .badData)
         }
         XCTAssertThrowsError(try loader.sync("fake_0001", schemaPolicy: .evolve)) { error in

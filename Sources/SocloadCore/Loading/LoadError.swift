@@ -113,7 +113,7 @@ public enum LoadError: CategorizedError, Equatable {
                 + "(\(maximum))"
         case let .schemaChanged(table, differences):
             return "the shape of \(table) changed upstream (\(differences.joined(separator: "; "))): "
-                + "sync --on-schema-change evolve keeps the table's columns, a fetch with --on-schema-change warn takes the new shape"
+                + "--on-schema-change evolve keeps the table's columns; warn takes the new shape (fetch, load)"
         case let .notFetchedFromPortal(table):
             return "\(table) was not loaded from a portal, so there is nothing to sync it with: fetch it by dataset id or URL"
         case let .notInCatalog(name):
