@@ -96,6 +96,13 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(refused.status, 69)
         XCTAssertTrue(refused.stderr.hasPrefix("Error: Failed to connect to 127.0.0.1 port 1"), refused.stderr)
         XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1)
+
+        // Among several datasets, a file's failure names the file once.
+        let page = directory.path("page.html")
+        try Data("<html><head><title>Sign in</title></head></html>".utf8).write(to: URL(fileURLWithPath: page))
+        let several = try fetch([page, "./nowhere.json"])
+        XCTAssertTrue(several.stderr.contains("Error: \(page): is an HTML page"), several.stderr)
+        XCTAssertFalse(several.stderr.contains("\(page): \(page)"), several.stderr)
     }
 
     func testAFailedFirstFetchLeavesNoEmptyDatabase() throws {

@@ -67,7 +67,9 @@ enum DatasetBatch {
                 reportLock.withLock {
                     report?(DatasetReport(dataset: entry.name, error: message, exitCode: code))
                     if code != .interrupted && code != .terminated {
-                        StandardError.line("Error: \(TerminalText.escaped(entry.name)): " + SocloadTool.oneLine(message))
+                        // Named once: a message about a file often starts with its name already.
+                        let named = message.hasPrefix(entry.name + ":") ? message : "\(entry.name): " + message
+                        StandardError.line("Error: " + SocloadTool.oneLine(named))
                     }
                 }
                 return .failed(message: code == .interrupted || code == .terminated ? "interrupted" : message, code: code)
