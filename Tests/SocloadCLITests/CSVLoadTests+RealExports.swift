@@ -47,6 +47,7 @@ extension CSVLoadTests {
         let run = try succeed(["load", path, "--metadata", export.viewPath, "--table", "t"], db: db)
         XCTAssertTrue(run.stderr.contains("Warning: Inspector Notes: not a column of \(export.viewPath) (by field name or display name), "
                                           + "not loaded"), run.stderr)
+        XCTAssertEqual(run.stderr.components(separatedBy: "Inspector Notes").count - 1, 1, "said once: \(run.stderr)")
         XCTAssertEqual(try csv("SELECT count(*) FROM t", db: db).last, String(export.rows.count))
     }
 

@@ -72,9 +72,9 @@ struct DocumentLoadJob {
             return writing.mainRows
         }
         try loader.cancellation?.check()
-        var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount))
-        notes += state.allNotes + (try writing.finishMainTable(strict: request.strict))
         let unmatched = described.records.unmatchedNames.value
+        var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount, saidElsewhere: unmatched))
+        notes += state.allNotes + (try writing.finishMainTable(strict: request.strict))
         if !unmatched.isEmpty, let metadata = request.metadata {
             notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of "
                          + "\(DatasetReference.withoutCredentials(metadata)) (by field name or display name), not loaded")
@@ -136,18 +136,23 @@ struct DocumentLoadJob {
     /// With `--metadata`, the records' fields the description lacks, in a note (their values are
     /// not loaded); records none of whose data fields it describes are refused, since the
     /// description is not theirs (the load is undone).
+    /// `saidElsewhere`: fields another note names already (a CSV's header names that are no
+    /// column of the description), left out of this one.
     func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowSource.Ending,
-                            records: Int) throws -> [String] {
+                            records: Int, saidElsewhere: [String] = []) throws -> [String] {
         guard let metadata = request.metadata.map(DatasetReference.withoutCredentials) else { return [] }
         let outside = ending.fieldsOutsidePlan.filter { !ColumnMetadata.isSystemField($0) }
         if records > 0, !ending.metPlanDataField, !outside.isEmpty {
             throw DocumentError.notDescribed(fields: outside, metadata: metadata)
         }
         guard !outside.isEmpty else { return [] }
-        let note = "\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the records that \(metadata) "
-            + "does not describe, not loaded"
-        if request.strict { throw DocumentError.undescribed(note + " (--strict)") }
-        return [note]
+        func note(_ fields: [String]) -> String {
+            "\(fields.shortList()): \(fields.count == 1 ? "a field" : "fields") of the records that \(metadata) "
+                + "does not describe, not loaded"
+        }
+        if request.strict { throw DocumentError.undescribed(note(outside) + " (--strict)") }
+        let unsaid = outside.filter { !saidElsewhere.contains($0) }
+        return unsaid.isEmpty ? [] : [note(unsaid)]
     }
 
     /// The plan: the main table of the view's columns, each inferred field typed as inferred,
