@@ -32,6 +32,10 @@ package final class DocumentSpool {
         if !isURL(source), FileByteSource.size(of: source) != nil {
             return DocumentSpool(path: source, isTemporary: false)
         }
+        // A path that is not there is said before any word of copying it.
+        if !isURL(source), source != FileByteSource.standardInput, access(source, F_OK) != 0, errno == ENOENT {
+            throw LoadError.fileNotFound(source)
+        }
         onSpool()
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(directory)/socload-spool-XXXXXX".utf8CString)

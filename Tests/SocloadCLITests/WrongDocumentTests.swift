@@ -37,6 +37,14 @@ final class WrongDocumentTests: XCTestCase {
         XCTAssertTrue(saved.stderr.hasPrefix("Error: \(response): is a saved HTTP response (HTTP/1.1 404 Not Found"), saved.stderr)
     }
 
+    /// A document that is not there is said in one line, exit 66, before any word of copying it.
+    func testAMissingDocumentIsOneLine() throws {
+        let missing = directory.path("nothere.json")
+        let run = try SocloadProcess.run(["load", missing, "--db", db])
+        XCTAssertEqual(run.status, 66, run.stderr)
+        XCTAssertEqual(run.stderr, "Error: no such file: \(missing); \(db!) was not created\n")
+    }
+
     func testFilesThatAreNoDocumentSayWhatTheyAre() throws {
         // A table to keep: each refusal leaves it as it was.
         let keep = try SocloadProcess.run(["load", try write(Array(#"[{"a": 1}]"#.utf8), "t.json"), "--db", db, "-q"])
