@@ -78,7 +78,9 @@ public enum DocumentError: CategorizedError, Equatable {
             return "none of the records' fields (\(fields.map { JSONValue.quoted($0) }.shortList(limit: 3))) is a column of "
                 + "\(metadata), which describes another dataset"
         case let .inDocument(source, error):
-            return "\(source): \(error.description)"
+            // Named once: a message may start with the document's name already.
+            let inner = error.description
+            return inner.hasPrefix(source + " ") || inner.hasPrefix(source + ":") ? inner : "\(source): \(inner)"
         }
     }
 

@@ -43,6 +43,11 @@ final class WrongDocumentTests: XCTestCase {
         let run = try SocloadProcess.run(["load", missing, "--db", db])
         XCTAssertEqual(run.status, 66, run.stderr)
         XCTAssertEqual(run.stderr, "Error: no such file: \(missing); \(db!) was not created\n")
+        // Plain text is read as CSV of a header alone: said with the file's name once.
+        let text = try write(Array("hello there\n".utf8), "junk.json")
+        let junk = try SocloadProcess.run(["load", text, "--db", db])
+        XCTAssertEqual(junk.status, 65, junk.stderr)
+        XCTAssertTrue(junk.stderr.hasPrefix("Error: \(text) has no record with a field"), junk.stderr)
     }
 
     func testFilesThatAreNoDocumentSayWhatTheyAre() throws {
