@@ -50,6 +50,16 @@ final class WrongDocumentTests: XCTestCase {
         XCTAssertTrue(junk.stderr.hasPrefix("Error: \(text) has no record with a field"), junk.stderr)
     }
 
+    /// A rows.json export given as `--metadata` is said to be one, with what loads it.
+    func testARowsJSONExportGivenAsMetadataIsSaidToBeOne() throws {
+        let export = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path
+        let records = try write(Array(#"[{"name": "A"}]"#.utf8), "records.json")
+        let run = try SocloadProcess.run(["load", records, "--metadata", export, "--db", db])
+        XCTAssertEqual(run.status, 65, run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(export) is a rows.json export, not a dataset description: socload fetch loads it whole"),
+                      run.stderr)
+    }
+
     func testFilesThatAreNoDocumentSayWhatTheyAre() throws {
         // A table to keep: each refusal leaves it as it was.
         let keep = try SocloadProcess.run(["load", try write(Array(#"[{"a": 1}]"#.utf8), "t.json"), "--db", db, "-q"])

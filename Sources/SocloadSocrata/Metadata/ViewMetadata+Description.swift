@@ -20,8 +20,25 @@ extension ViewMetadata {
             case DecodingError.keyNotFound(let key, _): reason = "it has no \(key.stringValue)"
             default: reason = "\(error)"
             }
+            if Self.isRowsJSONExport(bytes) {
+                throw RowsJSONError.invalidMetadata(detail: "\(source) is a rows.json export, not a dataset description: "
+                                                    + "socload fetch loads it whole; a description is /api/views/ID.json")
+            }
             throw RowsJSONError.invalidMetadata(detail: "\(source) is not a dataset description: "
                                                 + MessageLine.shortened(reason))
+        }
+    }
+
+    /// True when `bytes` are an object with `meta` and `data` members, as a rows.json export is
+    /// (read in place, on the error path only).
+    private static func isRowsJSONExport(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var members: [RawMember] = []
+            guard (try? RawObjectParser.members(of: buffer, in: RawObjectParser.trimmed(buffer), into: &members)) != nil else {
+                return false
+            }
+            let keys = Set(members.map { $0.key(in: buffer) })
+            return keys.contains("meta") && keys.contains("data")
         }
     }
 }
