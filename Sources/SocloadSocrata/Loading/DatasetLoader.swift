@@ -6,6 +6,10 @@ import SocloadCore
 /// indexes, and records the catalog entry — all in ONE transaction, so any failure (network, bad
 /// data, duplicate key, interruption) leaves the previous copy of the table untouched.
 ///
+/// The façade of the jobs (`FetchJob`, `SyncJob`, `DocumentLoadJob`): it holds what they share
+/// (the destination, HTTP options, retries, cancellation, progress) and the SODA paging the fetch
+/// and the sync both read through.
+///
 ///     let queue = try DatabaseQueue(path: "socload.sqlite")
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
 ///     let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
