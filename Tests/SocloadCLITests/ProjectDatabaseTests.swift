@@ -71,6 +71,27 @@ final class ProjectDatabaseTests: XCTestCase {
         XCTAssertTrue(try SocloadProcess.run(["query", "--help"]).stdout.contains("project"))
     }
 
+    /// A PostgreSQL project that loads into a schema of its `defaults` is read there by the read
+    /// commands in its folder (unless `--schema` says another).
+    func testAPostgreSQLProjectsSchemaIsWhereItsFolderReads() throws {
+        let database = try TestPostgreSQL.makeDatabase()
+        let pgFolder = URL(fileURLWithPath: directory.path("pg"))
+        try FileManager.default.createDirectory(at: pgFolder, withIntermediateDirectories: true)
+        let dataset = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path
+        let project = #"{"database": "\#(database.url)", "defaults": {"schema": "open_data"}, "#
+            + #""datasets": [{"file": "\#(dataset)", "name": "nominations"}]}"#
+        try Data(project.utf8).write(to: pgFolder.appendingPathComponent("socload.json"))
+        let refresh = try SocloadProcess.run(["refresh", "--quiet"], directory: pgFolder)
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        for arguments in [["info", "nominations"], ["tables"], ["select", "n5m4_mism", "--limit", "1"], ["status"]] {
+            let run = try SocloadProcess.run(arguments, directory: pgFolder)
+            XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+        }
+        XCTAssertTrue(try SocloadProcess.run(["tables", "--format", "csv"], directory: pgFolder).stdout.contains("n5m4_mism,300"))
+        let publicSchema = try SocloadProcess.run(["tables", "--schema", "public", "--format", "csv"], directory: pgFolder)
+        XCTAssertFalse(publicSchema.stdout.contains("n5m4_mism"), publicSchema.stdout)
+    }
+
     func testAProjectFileThatCannotBeReadSaysSo() throws {
         try Data("{\"database\": ".utf8).write(to: folder.appendingPathComponent("socload.json"))
         let broken = try inProject(["tables"])

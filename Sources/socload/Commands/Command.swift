@@ -43,6 +43,9 @@ struct DatabaseOptions: ParsableArguments {
             }
             return nil
         }
+        // The project's database is read in the project's schema, unless --schema says another.
+        let fromProject = db == nil && environmentDatabase(context) == nil ? try ProjectDatabase.schema(project: project) : nil
+        let schema = self.schema ?? fromProject
         if let schema, schema.isEmpty || schema.contains("\u{0}") {
             throw UsageError("--schema needs a name", command: command)
         }

@@ -4,7 +4,8 @@ import SocloadCore
 /// The database of the project a command runs in: the `"database"` of `--project FILE`, or of
 /// `socload.json` in the working directory when there is one. Every command that opens a
 /// database uses it when given neither `--db` nor `$SOCLOAD_DB`, so `query`, `select`, `info`,
-/// ... read what `refresh` filled. Only that key is read: the datasets are `refresh`'s.
+/// ... read what `refresh` filled; on PostgreSQL, in the schema of its `defaults`. Only those keys
+/// are read: the datasets are `refresh`'s.
 enum ProjectDatabase {
     /// The project file a command looks at when `--project` is not given.
     static let defaultFile = "socload.json"
@@ -12,6 +13,24 @@ enum ProjectDatabase {
     /// The project's database (relative to the project file's folder), or nil when there is no
     /// project file (only `--project` must exist) or it names none.
     static func path(project: String?) throws -> String? {
+        guard let members = try members(project: project),
+              let database = members.last(where: { $0.key == "database" })?.value else { return nil }
+        let file = project ?? defaultFile
+        return ProjectFile.relativeToProject(try ProjectFile.text(database, path: file, place: nil, key: "database"), file)
+    }
+
+    /// The PostgreSQL schema the project loads into (`"defaults": {"schema": ...}`), so the read
+    /// commands in its folder read where `refresh` wrote; nil when it names none.
+    static func schema(project: String?) throws -> String? {
+        guard let members = try members(project: project),
+              case .object(let defaults)? = members.last(where: { $0.key == "defaults" })?.value,
+              let schema = defaults.last(where: { $0.key == "schema" })?.value else { return nil }
+        return try ProjectFile.text(schema, path: project ?? defaultFile, place: "defaults", key: "schema")
+    }
+
+    /// The project file's top-level members; nil when there is no project file (only
+    /// `--project` must exist).
+    private static func members(project: String?) throws -> [JSONMember]? {
         let file = project ?? defaultFile
         guard let data = FileManager.default.contents(atPath: file) else {
             guard project != nil else { return nil }
@@ -28,7 +47,6 @@ enum ProjectDatabase {
         guard case .object(let members) = root else {
             throw ProjectFileError(path: file, place: nil, key: nil, problem: "must be a JSON object")
         }
-        guard let database = members.last(where: { $0.key == "database" })?.value else { return nil }
-        return ProjectFile.relativeToProject(try ProjectFile.text(database, path: file, place: nil, key: "database"), file)
+        return members
     }
 }
