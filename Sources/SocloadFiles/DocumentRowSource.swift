@@ -71,9 +71,9 @@ private final class DocumentRows {
     private var elementRows = NestedElementRows()
     private var flattener: FlattenedRecordBytes
     /// The document's bytes read so far.
-    package var bytesRead: Int64 = 0
+    var bytesRead: Int64 = 0
 
-    package init(plan: LoadPlan, flatten: Bool, strict: Bool, flattenedNames: [String: String], storable: StorableValues,
+    init(plan: LoadPlan, flatten: Bool, strict: Bool, flattenedNames: [String: String], storable: StorableValues,
          output: RowSourceOutput<DocumentRowSource>) {
         self.flatten = flatten
         flattener = FlattenedRecordBytes(names: flattenedNames)
@@ -91,7 +91,7 @@ private final class DocumentRows {
     }
 
     /// Sends every table's last rows; what the records held besides them.
-    package func end() throws -> DocumentRowSource.Ending {
+    func end() throws -> DocumentRowSource.Ending {
         try main.endPage()
         for rows in nested { try rows.sink.endPage() }
         var invalid = [0: main.converter.invalidCells]
@@ -102,7 +102,7 @@ private final class DocumentRows {
 
     /// One record into the batches: the record (flattened first with `--flatten`), then the
     /// child and glue rows cut from its bytes.
-    package func append(_ record: JSONRecordReader.Record) throws {
+    func append(_ record: JSONRecordReader.Record) throws {
         do {
             guard flatten else { return try appendRows(of: record.bytes, record: record) }
             try flattener.flatten(record.bytes) { bytes in try appendRows(of: bytes, record: record) }

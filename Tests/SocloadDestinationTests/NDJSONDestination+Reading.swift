@@ -7,8 +7,8 @@ extension NDJSONDestination {
     var place: String { "'\(directory.path)'" }
 
     func tables() throws -> [TableSummary] {
-        try committed().tables.keys.sorted().map { name in
-            TableSummary(name: name, rowCount: try committed().tables[name]?.rows.count ?? 0, nameInSQL: name)
+        try committed().tables.sorted { $0.key < $1.key }.map { name, table in
+            TableSummary(name: name, rowCount: table.rows.count, nameInSQL: name)
         }
     }
 

@@ -34,7 +34,8 @@ struct DatabaseOptions: ParsableArguments {
     /// The PostgreSQL database `--db` (or `$SOCLOAD_DB`) names, with the schema to use; nil
     /// for a SQLite file. `--schema` with a SQLite file is a usage error.
     func postgreSQL(_ context: CommandContext, command: CommandSpec) throws -> (PostgreSQLConnectionString, String)? {
-        if db == nil, environmentDatabase(context) == nil {
+        let fromProject = db == nil && environmentDatabase(context) == nil
+        if fromProject {
             _ = try ProjectDatabase.path(project: project) // a project file that cannot be read says so
         }
         guard let connectionString = PostgreSQLConnectionString(path(context)) else {
@@ -44,8 +45,7 @@ struct DatabaseOptions: ParsableArguments {
             return nil
         }
         // The project's database is read in the project's schema, unless --schema says another.
-        let fromProject = db == nil && environmentDatabase(context) == nil ? try ProjectDatabase.schema(project: project) : nil
-        let schema = self.schema ?? fromProject
+        let schema = try self.schema ?? (fromProject ? ProjectDatabase.schema(project: project) : nil)
         if let schema, schema.isEmpty || schema.contains("\u{0}") {
             throw UsageError("--schema needs a name", command: command)
         }
