@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
         .library(name: "SocloadPostgreSQL", targets: ["SocloadPostgreSQL"]),
+        .library(name: "SocloadProject", targets: ["SocloadProject"]),
     ],
     targets: [
         // C boundary: system libraries plus typed wrappers for their variadic functions.
@@ -72,14 +73,19 @@ let package = Package(
         // It does not link libsqlite3: the core gives it values, conditions and the shared SQL.
         .target(name: "SocloadPostgreSQL", dependencies: ["SocloadCore", "CPostgreSQL"]),
 
+        // Projects (`socload.json`): entries decoded into load specs, catalog searches, the lock
+        // file, and a refresh from Swift into either database.
+        .target(name: "SocloadProject",
+                dependencies: ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"]),
+
         // The umbrella for app developers: re-exports the libraries an app uses.
         .target(name: "SocloadKit",
                 dependencies: ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadFiles", "SocloadPostgreSQL", "SocloadSQLite",
-                               "SocloadSocrata", "SocloadTransport"]),
+                               "SocloadSocrata", "SocloadTransport", "SocloadProject"]),
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",
-                         dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"]),
+                         dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadProject"]),
 
         // What the tools and the tests share, outside the production targets and free of test
         // code: the reference decoder and the converter's self-checks (the fuzzer's oracle), a
@@ -115,6 +121,9 @@ let package = Package(
         .testTarget(name: "SocloadDestinationTests",
                     dependencies: ["SocloadCore", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadPostgreSQL",
                                    "SocloadTestSupport"]),
+        // Load specs and projects from Swift: entries decoded, a refresh into a real SQLite file.
+        .testTarget(name: "SocloadProjectTests",
+                    dependencies: ["SocloadProject", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
                     dependencies: ["SocloadKit", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",

@@ -1,8 +1,8 @@
 /// What `socload load` does with a table it loaded before (`--mode`).
 ///
-///     var request = DocumentLoadRequest(source: "changes.json", tableName: "committees")
-///     request.mode = .upsert
-///     let upserted = try loader.loadDocument(request).merged // inserted, updated
+///     var spec = LoadSpec(document: "changes.json", tableName: "committees")
+///     spec.mode = .upsert
+///     let upserted = try loader.load(spec).merged // inserted, updated
 public enum DocumentLoadMode: String, Sendable, CaseIterable {
     /// A new copy of the table from the document alone (the default), in one transaction.
     case replace

@@ -8,8 +8,8 @@ import SocloadCore
 ///     var options = TableOptions()
 ///     options.primaryKey = ["case_number"]
 ///     options.indexes = [["agency"]]
-///     var request = DocumentLoadRequest(source: "committees.json")
-///     request.tableOptions = options
+///     var spec = LoadSpec(document: "committees.json")
+///     spec.tableOptions = options
 public struct TableOptions: Codable, Sendable, Equatable {
     /// Field name → the logical type to load it as, over the described or inferred one (`--type`).
     public var typeOverrides: [String: LogicalType] = [:]

@@ -1,8 +1,9 @@
 /// socload for app developers, in one import: `import SocloadKit` gives every library an app
 /// uses — the values, conditions and plans (`SocloadCore`), SQLite reading and writing with
-/// `Codable` records (`SocloadDatabase`), loading (`DatasetLoader`, `LoadRequest`,
-/// `DocumentLoadRequest`: `SocloadSocrata`, on `SocloadEngine`, `SocloadFiles` and
-/// `SocloadTransport`), and both destinations (`SocloadSQLite`, `SocloadPostgreSQL`).
+/// `Codable` records (`SocloadDatabase`), loading (`DatasetLoader`,
+/// `LoadSpec`: `SocloadSocrata`, on `SocloadEngine`, `SocloadFiles` and
+/// `SocloadTransport`), both destinations (`SocloadSQLite`, `SocloadPostgreSQL`), and projects
+/// (`Project`: `SocloadProject`).
 ///
 /// The layer libraries stay products of their own, for code that wants less (a tool that only
 /// reads a database needs `SocloadDatabase`); the layers import only what they use.
@@ -14,3 +15,4 @@
 @_exported import SocloadSQLite
 @_exported import SocloadSocrata
 @_exported import SocloadTransport
+@_exported import SocloadProject

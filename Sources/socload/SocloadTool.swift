@@ -1,5 +1,6 @@
 import Foundation
 import SocloadDatabase
+import SocloadProject
 import SocloadSocrata
 
 /// The `socload` command: finds the subcommand, parses its arguments, runs it, and turns any
@@ -128,8 +129,10 @@ enum SocloadTool {
             return (error.description, .ioError)
         case let error as RowDecodingError:
             return (error.description, .dataError)
-        case let error as ProjectFileError:
-            return (error.description, .configuration)
+        case let error as ProjectError:
+            return (error.description, error.isMissing ? .noInput : .configuration)
+        case let error as UnknownDatasetName:
+            return (error.description, .usage)
         case let failure as LoadFailure:
             return (failure.description, describe(failure.underlying).1)
         case let error as any CategorizedError:
@@ -149,6 +152,7 @@ enum SocloadTool {
         case .interrupted(let signal): return signal == SIGTERM ? .terminated : .interrupted
         case .notPermitted: return .noPermission
         case .timedOut: return .timedOut
+        case .fileSystem: return .ioError
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import SocloadDatabase
 import SocloadPostgreSQL
+import SocloadProject
 import SocloadSocrata
 import SocloadSQLite
 import SocloadTestSupport
@@ -13,8 +14,7 @@ extension DocCommentExamples {
     func testPoolExamples() async throws {
         do {
             let queue = try DatabaseQueue(path: "socload.sqlite")
-            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-            _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+            _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
             queue.close()
         }
         // DatabasePool
@@ -32,12 +32,12 @@ extension DocCommentExamples {
         var options = TableOptions()
         options.primaryKey = ["case_number"]
         options.indexes = [["agency"]]
-        var request = DocumentLoadRequest(source: "committees.json")
-        request.tableOptions = options
+        var spec = LoadSpec(document: "committees.json")
+        spec.tableOptions = options
         let queue = try DatabaseQueue(path: "socload.sqlite")
-        let summary = try DatasetLoader(destination: SQLiteDestination(queue: queue)).loadDocument(request)
+        let summary = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(spec)
         XCTAssertEqual(summary.catalogEntry.plan?.mainTable.primaryKey, ["case_number"])
-        XCTAssertEqual(request.primaryKey, ["case_number"], "each option is also a property of the request")
+        XCTAssertEqual(spec.primaryKey, ["case_number"], "each option is also a property of the spec")
         let indexed = try queue.read { db in try db.fetchAll(String.self, sql: "select name from pragma_index_list('committees')") }
         XCTAssertTrue(indexed.contains { $0.contains("agency") }, "\(indexed)")
     }
@@ -46,8 +46,7 @@ extension DocCommentExamples {
     func testCatalogReaderExample() throws {
         do {
             let queue = try DatabaseQueue(path: "socload.sqlite")
-            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-            _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+            _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
             queue.close()
         }
         let destination = SQLiteDestination(queue: try DatabaseQueue(path: "socload.sqlite"))
@@ -67,8 +66,7 @@ extension DocCommentExamples {
         }
         do {
             let queue = try DatabaseQueue(path: "socload.sqlite")
-            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-            _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+            _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
             let fromQueue = try agencies(in: queue)
             queue.close()
             let pool = try DatabasePool(path: "socload.sqlite")
@@ -111,8 +109,7 @@ extension DocCommentExamples {
 
     func testReadRoleRecordExamples() throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
         queue.close()
         let database: any LoadedDatabase = try SQLiteLoadedDatabase(path: "socload.sqlite")
         // LoadedDatabase.fetchAll(_:from:where:orderBy:limit:)
@@ -124,14 +121,13 @@ extension DocCommentExamples {
 
     func testStreamingExamples() async throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-        _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+        _ = try await DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
         struct Nomination: Decodable, Sendable { var name: String; var agency: String? }
         // fetchAll(_:from:following:), after an extract
         let extracted = try DatabaseQueue(path: "lookups.sqlite")
-        var request = LoadRequest(reference: reference)
-        request.extractions = [Extraction(columns: ["agency"])]
-        _ = try await DatasetLoader(destination: SQLiteDestination(queue: extracted)).load(request)
+        var spec = LoadSpec(dataset: "n5m4-mism")
+        spec.extractions = [Extraction(columns: ["agency"])]
+        _ = try await DatasetLoader(destination: SQLiteDestination(queue: extracted)).load(spec)
         try await extracted.read { db in
             let nominations = try db.fetchAll(Nomination.self, from: "n5m4_mism", following: ["agency"])
             XCTAssertEqual(nominations.count, 300)
@@ -191,8 +187,7 @@ extension DocCommentExamples {
         // SQLiteDestination(queue:geoPackage:)
         let queue = try DatabaseQueue(path: "crashes.gpkg")
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue, geoPackage: true))
-        let reference = try DatasetReference.resolve("geo5-shps", domain: nil, datasetsDirectories: ["Datasets"])
-        _ = try loader.load(LoadRequest(reference: reference))
+        _ = try loader.load(LoadSpec(dataset: "geo5-shps"))
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT count(*) FROM gpkg_geometry_columns") }, .integer(1))
     }
 
@@ -204,12 +199,13 @@ extension DocCommentExamples {
         try #"[{"name": "Budget", "members": 9}, {"name": "Rules", "members": 5}]"#
             .write(toFile: "changes.json", atomically: true, encoding: .utf8)
         do {
-            var keyed = DocumentLoadRequest(source: "committees.json")
+            var keyed = LoadSpec(document: "committees.json")
             keyed.primaryKey = ["name"]
-            _ = try loader.loadDocument(keyed)
-            var request = DocumentLoadRequest(source: "changes.json", tableName: "committees")
-            request.mode = .upsert
-            let upserted = try loader.loadDocument(request).merged // inserted, updated
+            _ = try loader.load(keyed)
+            var spec = LoadSpec(document: "changes.json", tableName: "committees")
+            spec.mode = .upsert
+            spec.onSchemaChange = .fail
+            let upserted = try loader.load(spec).merged // inserted, updated
             XCTAssertEqual(upserted, MergedRows(mode: .upsert, records: 2, inserted: 1))
             XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT sum(members) FROM committees") }, .integer(14))
         }
@@ -219,5 +215,31 @@ extension DocCommentExamples {
         let merge = TableMerge(stored: stored, arriving: arriving)
         let refused = merge.mismatches // ["column n: big holds integer, the records have text"]
         XCTAssertEqual(refused, ["column n: big holds integer, the records have text"])
+    }
+
+    /// `LoadSpec`, `DatasetLoader.load(_:)` and `Project`.
+    func testSpecAndProjectExamples() throws {
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
+        // DatasetLoader.load(_:)
+        let summary = try loader.load(LoadSpec(dataset: "n5m4-mism"))
+        XCTAssertEqual(summary.rowCount, 300)
+        // LoadSpec
+        var spec = LoadSpec(dataset: "n5m4-mism", domain: "data.example.org")
+        spec.tableOptions.indexes = [["agency"]]
+        spec.query.where = "agency = 'Department of State'"
+        XCTAssertEqual(try JSONDecoder().decode(LoadSpec.self, from: JSONEncoder().encode(spec)), spec)
+        // Project and Project.refresh
+        try #"{"database": "project.sqlite", "datasets": [{"id": "n5m4-mism"}, {"id": "none-0000"}]}"#
+            .write(toFile: "socload.json", atomically: true, encoding: .utf8)
+        let project = try Project.load("socload.json")
+        let results = try project.refresh()
+        XCTAssertEqual(results.map(\.name), ["n5m4-mism", "none-0000"])
+        var failed: [String] = []
+        for dataset in try project.refresh() {
+            if case .failure(let error) = dataset.result { print(dataset.name, error) }
+            if case .failure = dataset.result { failed.append(dataset.name) }
+        }
+        XCTAssertEqual(failed, ["none-0000"])
     }
 }

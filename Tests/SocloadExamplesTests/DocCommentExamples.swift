@@ -112,8 +112,7 @@ final class DocCommentExamples: ExampleTestCase {
         // DatasetLoader and SQLiteDestination
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-        let summary = try loader.load(LoadRequest(reference: reference))
+        let summary = try loader.load(LoadSpec(dataset: "n5m4-mism"))
         XCTAssertEqual(summary.rowCount, 300)
 
         // SQLiteVerifier and SQLiteCatalog.drop
@@ -198,8 +197,7 @@ final class DocCommentExamples: ExampleTestCase {
             // PostgreSQLDestination
             let connection = try PostgreSQLConnection(PostgreSQLConnectionString("postgres:")!)
             let loader = DatasetLoader(destination: PostgreSQLDestination(connection: connection))
-            let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-            XCTAssertEqual(try loader.load(LoadRequest(reference: reference)).rowCount, 300)
+            XCTAssertEqual(try loader.load(LoadSpec(dataset: "n5m4-mism")).rowCount, 300)
         }
         do {
             // PostgreSQLDatabase
@@ -224,8 +222,7 @@ final class DocCommentExamples: ExampleTestCase {
     func testLookupExamples() throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-        XCTAssertEqual(try loader.load(LoadRequest(reference: reference)).rowCount, 300)
+        XCTAssertEqual(try loader.load(LoadSpec(dataset: "n5m4-mism")).rowCount, 300)
         // Extraction
         let extraction = try Extraction(spec: "agency+count+distinct=name")
         print(extraction.columns, extraction.count, extraction.countDistinct)
@@ -253,11 +250,11 @@ final class DocCommentExamples: ExampleTestCase {
     }
 
     func testDocumentExamples() throws {
-        // DatasetLoader.loadDocument
+        // DatasetLoader.load, a document
         try #"[{"name": "Budget", "members": 7}]"#.write(toFile: "committees.json", atomically: true, encoding: .utf8)
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
-        let summary = try loader.loadDocument(DocumentLoadRequest(source: "committees.json"))
+        let summary = try loader.load(LoadSpec(document: "committees.json"))
         XCTAssertEqual(summary.tableName, "committees")
         XCTAssertEqual(try queue.read { db in try db.fetchValue(sql: "SELECT members FROM committees") }, .integer(7))
     }
@@ -273,7 +270,8 @@ final class DocCommentExamples: ExampleTestCase {
         }.joined(separator: "\n")
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0
-        for library in ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"] {
+        for library in ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",
+                        "SocloadProject"] {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
             guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {

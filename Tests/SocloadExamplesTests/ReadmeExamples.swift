@@ -14,16 +14,14 @@ final class ReadmeExamples: ExampleTestCase {
         let queue = try DatabaseQueue(path: "socload.sqlite")
         let loader = DatasetLoader(destination: SQLiteDestination(queue: queue),
                                    http: HTTPOptions(appToken: token))
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: domain,
-                                                     datasetsDirectories: ["Datasets"])
-        var request = LoadRequest(reference: reference)
-        request.typeOverrides = ["confirmation_vote": .text]  // --type confirmation_vote=text
-        request.indexes = [["agency"]]               // --index agency
-        let summary = try loader.load(request)       // or: try await loader.load(request)
+        var spec = LoadSpec(dataset: "n5m4-mism", domain: domain) // an id, a portal URL or a rows.json
+        spec.typeOverrides = ["confirmation_vote": .text]  // --type confirmation_vote=text
+        spec.indexes = [["agency"]]                  // --index agency
+        let summary = try loader.load(spec)          // or: try await loader.load(spec)
         print("\(summary.rowCount) rows in \(summary.tableName)")
         for column in summary.invalidCells { print(column.summary) }
 
-        let plan = try DatasetLoader.plan(for: request) // what --dry-run prints: no rows, no database
+        let plan = try DatasetLoader.plan(for: spec) // what --dry-run prints: no rows, no database
 
         XCTAssertEqual(summary.rowCount, 300)
         XCTAssertEqual(plan.mainTable.column(named: "confirmation_vote")?.type, .text)
@@ -116,10 +114,9 @@ final class ReadmeExamples: ExampleTestCase {
     func testASmallApp() async throws {
         let pool = try DatabasePool(path: "city.sqlite")
         let loader = DatasetLoader(destination: SQLiteDestination(pool: pool))
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-        _ = try await loader.load(LoadRequest(reference: reference))
+        _ = try await loader.load(LoadSpec(dataset: "n5m4-mism"))
 
-        var refresh = LoadRequest(reference: reference)
+        var refresh = LoadSpec(dataset: "n5m4-mism")
         refresh.force = true
         let reload = Task { [refresh] in try await loader.load(refresh) }       // the nightly refresh
         let nominations = try await pool.read { db in try db.count(in: "n5m4_mism") }  // answered at once: 300
@@ -140,8 +137,7 @@ final class ReadmeExamples: ExampleTestCase {
 
     private func loadBundledCopy() throws {
         let queue = try DatabaseQueue(path: "socload.sqlite")
-        let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadRequest(reference: reference))
+        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
     }
 
     /// Every line of every Swift example in the README and the docs is in this file (imports aside), so an
@@ -165,8 +161,9 @@ final class ReadmeExamples: ExampleTestCase {
         let readme = try ["README.md", "docs/library.md", "docs/guide.md"].map { page in
             try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(page), encoding: .utf8)
         }.joined(separator: "\n")
-        let here = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/ReadmeExamples.swift"),
-                              encoding: .utf8)
+        let here = try ["ReadmeExamples.swift", "ReadmeExamples+Projects.swift"].map { file in
+            try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests/" + file), encoding: .utf8)
+        }.joined(separator: "\n")
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
         XCTAssertGreaterThanOrEqual(blocks.count, 3)

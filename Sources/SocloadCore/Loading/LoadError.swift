@@ -15,8 +15,11 @@ public enum FailureKind: Sendable, Equatable {
     case interrupted(Int32)
     /// The database refused: the role lacks a privilege (PostgreSQL's 42501).
     case notPermitted
-    /// A statement ran longer than it was allowed (`--timeout`) and was cancelled.
+    /// A statement ran longer than it was allowed (`--timeout`) and was cancelled, or a wait
+    /// for another process (a refresh of the same project) was refused.
     case timedOut
+    /// A file beside the database (a project's lock file) could not be written or locked.
+    case fileSystem
 }
 
 /// An error that knows what kind of failure it is.
@@ -50,7 +53,7 @@ public enum LoadError: CategorizedError, Equatable {
     case badName(String)
     /// With `--strict`: an index or trigger the user built on the old table cannot be rebuilt.
     case userObjectLost(String)
-    /// The dataset has more rows than `LoadRequest.maxRows` allows.
+    /// The dataset has more rows than `LoadSpec.maxRows` allows.
     case tooManyRows(maximum: Int)
     /// `sync --deletes` would delete more rows than allowed (`--max-deletes`), or every row
     /// because the portal listed none.

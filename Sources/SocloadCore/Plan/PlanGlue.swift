@@ -64,4 +64,11 @@ public struct GlueSpec: Sendable, Equatable {
         }
         self.init(arrayField: field, otherTable: other, otherKey: key, idField: idField)
     }
+
+    /// The glue written as a SPEC (what `init(spec:)` reads).
+    public var spec: String {
+        func written(_ name: String) -> String { QuotedNameScanner.written(name) }
+        return written(arrayField) + ":" + written(otherTable) + "." + written(otherKey)
+            + (idField == otherKey ? "" : ":" + written(idField))
+    }
 }

@@ -6,9 +6,8 @@ extension DatasetLoader {
     /// from every value (see `FieldTypeInference`), which reads the document once before loading
     /// it; a URL or standard input is first copied to a temporary file (`onSpool` is told), so
     /// the types never depend on a sample.
-    ///
-    ///     let summary = try loader.loadDocument(DocumentLoadRequest(source: "committees.json"))
-    public func loadDocument(_ request: DocumentLoadRequest, onSpool: () -> Void = {}) throws -> LoadSummary {
+    /// (`load(_ spec:)` is the public way in.)
+    package func loadDocument(_ request: DocumentLoadRequest, onSpool: () -> Void = {}) throws -> LoadSummary {
         try DocumentLoadJob(loader: self, request: request).run(onSpool: onSpool)
     }
 }

@@ -4,7 +4,7 @@ import SocloadCore
 extension DatasetLoader {
     /// Reads only the dataset's metadata (the start of rows.json, or the portal's description)
     /// and returns the plan `request` would load with. Nothing is written anywhere.
-    public static func plan(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
+    package static func plan(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                             cancellation: LoadCancellation? = nil) throws -> LoadPlan {
         try planAndStamp(for: request, http: http, retry: retry, cancellation: cancellation).plan
     }
@@ -14,7 +14,7 @@ extension DatasetLoader {
     /// `socload status` compares with the catalog, reading only metadata. With
     /// `describedFirst`, a dataset on a portal is read from its description (`/api/views/ID.json`)
     /// rather than from the start of its rows.json, which a portal starts to send whole.
-    public static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
+    package static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                     cancellation: LoadCancellation? = nil,
                                     describedFirst: Bool = false)
         throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata]) {

@@ -2,7 +2,7 @@ import Foundation
 import SocloadCore
 
 /// What a load found out, or started, before its turn at the database (`DatasetLoader.prefetch`).
-public enum PrefetchedSource: Sendable {
+package enum PrefetchedSource: Sendable {
     /// The portal's description, read to compare its rowsUpdatedAt with the last load's. The
     /// load compares it again with what its transaction sees, without asking the portal again.
     case description(ViewMetadata)
@@ -27,7 +27,7 @@ extension DatasetLoader {
     ///
     /// Only a plain rows.json fetch from a portal is prefetched; a file, or a SODA paged query
     /// (which asks page by page as it writes), comes back as it was.
-    public static func prefetch(_ request: LoadRequest, previous: (String) throws -> CatalogEntry?,
+    package static func prefetch(_ request: LoadRequest, previous: (String) throws -> CatalogEntry?,
                                 http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                 cancellation: LoadCancellation? = nil,
                                 directory: String = NSTemporaryDirectory()) throws -> LoadRequest {
@@ -83,13 +83,13 @@ extension LoadRequest {
     /// Returns when a download started ahead has ended (at once when there is none), so that a
     /// dataset takes its turn at the database only when it can write without waiting on the
     /// network: a slow download does not hold the others up.
-    public func waitForPrefetch(cancellation: LoadCancellation?) throws {
+    package func waitForPrefetch(cancellation: LoadCancellation?) throws {
         if case .download(let spool, _)? = prefetched { try spool.waitForEnd(cancellation: cancellation) }
     }
 
     /// Stops a download started ahead (`DatasetLoader.prefetch`) that the load no longer reads:
     /// call it when the load has ended, whichever way.
-    public func abandonPrefetch() {
+    package func abandonPrefetch() {
         if case .download(let spool, _)? = prefetched { spool.abandon() }
     }
 }

@@ -14,7 +14,7 @@ extension DatasetLoader {
     /// every version of its rows from now on (`HistorySQL`), as a later fetch does too.
     /// `schemaPolicy`: `fail` (the default) stops at any change of the table's columns; `evolve`
     /// keeps the table's columns and goes on (`evolveForSync`).
-    public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadRequest.defaultPageSize, indexes: [[String]] = [],
+    public func sync(_ tableOrDatasetID: String, pageSize: Int = LoadSpec.defaultPageSize, indexes: [[String]] = [],
                      deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false,
                      schemaPolicy: SchemaChangePolicy = .fail) throws -> SyncSummary {
         let start = DispatchTime.now().uptimeNanoseconds

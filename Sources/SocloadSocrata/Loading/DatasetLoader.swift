@@ -12,8 +12,7 @@ import SocloadCore
 ///
 ///     let queue = try DatabaseQueue(path: "socload.sqlite")
 ///     let loader = DatasetLoader(destination: SQLiteDestination(queue: queue))
-///     let reference = try DatasetReference.resolve("n5m4-mism", domain: nil, datasetsDirectories: ["Datasets"])
-///     let summary = try loader.load(LoadRequest(reference: reference))
+///     let summary = try loader.load(LoadSpec(dataset: "n5m4-mism"))
 public final class DatasetLoader: @unchecked Sendable {
     // @unchecked Sendable: its properties never change after init, and a load runs on one thread
     // at a time (the async `load` hands the loader to a thread of its own and waits for it).
@@ -52,7 +51,7 @@ public final class DatasetLoader: @unchecked Sendable {
     /// Loads the dataset `request` names, replacing its table, in one transaction. In async code
     /// use `await load(_:)`, which a cancelled `Task` stops (this one would block the task).
     @available(*, noasync, message: "in async code write `try await loader.load(request)`: a Task cancel can stop it")
-    public func load(_ request: LoadRequest) throws -> LoadSummary {
+    package func load(_ request: LoadRequest) throws -> LoadSummary {
         try loadNow(request)
     }
 

@@ -14,39 +14,37 @@ public enum DatasetAPI: String, Sendable, CaseIterable {
 }
 
 /// What to load and how.
-public struct LoadRequest: TableOptionsCarrying, Sendable {
-    public var reference: DatasetReference
+package struct LoadRequest: TableOptionsCarrying, Sendable {
+    package var reference: DatasetReference
     /// How the table is shaped and kept (`--type`, `--pk`, `--index`, `--fts`, `--extract`,
     /// `--distribute-by`, `--geometry`, `--on-schema-change`, `--keep-changes`, `--history`,
     /// `--strict`); each is also a property of the request (`TableOptionsCarrying`).
-    public var tableOptions = TableOptions()
+    package var tableOptions = TableOptions()
     /// The table name; by default the dataset id with `-` as `_` (`n5m4_mism`).
-    public var tableName: String?
+    package var tableName: String?
     /// Load only the first N rows.
-    public var limit: Int?
+    package var limit: Int?
     /// Refuse a dataset of more than N rows (`LoadError.tooManyRows`, nothing changed), unlike
     /// `limit`, which loads the first N. A guard for pipelines against a portal or file gone wrong.
-    public var maxRows: Int?
+    package var maxRows: Int?
     /// Also keep `_sid`, `_row_id`, `_position`, `_created_meta`, `_updated_meta`, `_meta`.
-    public var includeSystemColumns = false
-    public var api = DatasetAPI.auto
+    package var includeSystemColumns = false
+    package var api = DatasetAPI.auto
     /// SoQL pushed down to the portal (SODA APIs only).
-    public var query = SoQLQuery()
+    package var query = SoQLQuery()
     /// Rows per SODA page.
-    public var pageSize = LoadRequest.defaultPageSize
-    /// The page size when none is given: the one definition `fetch`, `sync` and their help use.
-    public static let defaultPageSize = 50_000
+    package var pageSize = LoadSpec.defaultPageSize
     /// Reload even when the portal says nothing changed.
-    public var force = false
+    package var force = false
     /// Keep a compressed copy of every rows.json this load downloads, under its version stamp
     /// (`"cache": DIR`, `--cache DIR`).
-    public var cache: DownloadCache?
+    package var cache: DownloadCache?
     /// Load only this version (the rowsUpdatedAt the source states): another fails the load with
     /// `LoadError.notTheExpectedVersion`, nothing changed (`refresh --locked`).
-    public var expectedRowsUpdatedAt: String?
+    package var expectedRowsUpdatedAt: String?
     /// What `DatasetLoader.prefetch` read or started before the load's turn: the load uses it
     /// instead of asking the portal again.
-    public var prefetched: PrefetchedSource?
+    package var prefetched: PrefetchedSource?
     /// What the destination can store; set by the loader from its destination.
     var storable = StorableValues.anything
     /// The destination's longest name; set by the loader from its destination.
@@ -54,7 +52,7 @@ public struct LoadRequest: TableOptionsCarrying, Sendable {
     /// The destination's most columns; set by the loader from its destination.
     var columnLimit: ColumnLimit?
 
-    public init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
+    package init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
                 includeSystemColumns: Bool = false) {
         self.reference = reference
         self.tableName = tableName

@@ -1,3 +1,4 @@
+import SocloadCore
 /// What the user typed, checked against a `CommandSpec`.
 struct ParsedArguments {
     var positionals: [String] = []

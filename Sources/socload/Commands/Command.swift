@@ -118,7 +118,7 @@ struct NetworkOptions: ParsableArguments {
 
 /// `--page-size`, shared by the commands that page through SODA (`fetch`, `sync`).
 struct PagingOptions: ParsableArguments {
-    @Option(valueName: "n", help: "Rows per SODA page.") var pageSize = PageSize(rows: LoadRequest.defaultPageSize)
+    @Option(valueName: "n", help: "Rows per SODA page.") var pageSize = PageSize(rows: LoadSpec.defaultPageSize)
 
     /// The rows per page asked for.
     var rows: Int { pageSize.rows }

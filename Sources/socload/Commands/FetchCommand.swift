@@ -59,9 +59,12 @@ struct FetchCommand: ParsableCommand {
             throw UsageError("--table names the table of one dataset; with \(references.count) datasets each is named by "
                              + "its id (fetch them one at a time, or name them in socload.json)", command: Self.spec)
         }
-        if incremental, !shape.extract.isEmpty {
-            throw UsageError("--extract shapes a load, and --incremental only syncs rows: run socload extract TABLE COLUMNS "
-                             + "to add a lookup to a table you sync", command: Self.spec)
+        if incremental {
+            _ = try SyncCommand.policy(shape.onSchemaChange)
+            if !shape.extract.isEmpty {
+                throw UsageError("--extract shapes a load, and --incremental only syncs rows: run socload extract TABLE COLUMNS "
+                                 + "to add a lookup to a table you sync", command: Self.spec)
+            }
         }
     }
 
@@ -85,131 +88,27 @@ struct FetchCommand: ParsableCommand {
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
-    /// In a batch of datasets side by side, `job` says when it may write (`DatasetJob`).
-    /// `adjusting` changes the request first (`refresh --locked`: the version, a cached copy).
-    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone,
-               adjusting: (inout LoadRequest) -> Void = { _ in }) throws -> DatasetOutcome {
-        var request = try loadRequest(for: dataset, context: context)
-        adjusting(&request)
-        let reference = request.reference
-        if reference.isBundledCopy, !quiet {
-            StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
-        }
-        let table = self.table ?? reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
-
-        if dryRun {
-            let plan: LoadPlan
-            do {
-                plan = try DatasetLoader.plan(for: request, http: LoadSetup.httpOptions(appToken: network.appToken, context))
-            } catch let error as PlanError {
-                throw UsageError(error.description, command: Self.spec)
-            }
-            context.output.write(PlanText.describe(plan))
-            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
-        }
-
-        if job.turn != nil, !incremental { request = try downloadingAhead(request, context: context, job: job) }
-        defer { request.abandonPrefetch() }
-        try request.waitForPrefetch(cancellation: job.stop)
-        return try job.writing {
-            try job.stop.check()
-            return try load(request, dataset: dataset, table: table, context: context, showsProgress: job.showsProgress)
-        }
+    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone) throws -> DatasetOutcome {
+        try DatasetFetch(spec: try loadSpec(for: dataset, context: context), database: database, network: network,
+                         geoPackage: shape.geopackage, quiet: quiet, dryRun: dryRun,
+                         datasetsDirectories: DatasetFetch.datasetsDirectories(datasets, context.environment))
+            .run(context: context, job: job)
     }
 
-    /// The load of `request` into the database, once it may write.
-    private func load(_ request: LoadRequest, dataset: String, table: String?, context: CommandContext,
-                      showsProgress: Bool) throws -> DatasetOutcome {
-        if distributeBy != nil, !database.capabilities(context).distributesTables {
-            throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
-        }
-        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
-                                                              geoPackage: shape.geopackage, context, command: Self.spec) {
-            if incremental { try database.requireExisting(context) }
-        }
-        defer { session.finish() }
-        if incremental {
-            let synced = try SyncCommand.sync(table ?? dataset, session: session, pageSize: request.pageSize,
-                                              indexes: request.indexes, history: request.keepsHistory,
-                                              schemaPolicy: try SyncCommand.policy(shape.onSchemaChange))
-            let changed = synced.inserted + synced.updated
-            return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
-                                  sync: synced)
-        }
-        let summary = try LoadSetup.perform(session, staged: staged, table: table, command: Self.spec) {
-            try session.loader.load(request)
-        }
-        session.meter.clear()
-        if summary.isUpToDate {
-            session.inform("\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
-                               + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
-            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.counted(summary.rowCount, "row"))",
-                                  wroteTable: false, status: "up_to_date", summary: summary)
-        }
-        let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
-        session.inform("Loaded \(rows) into \(summary.tableName) "
-                           + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
-        Self.reportRowChanges(summary, session: session)
-        Self.reportInvalidCells(summary.invalidCells)
-        for note in summary.notes {
-            StandardError.line("Warning: " + SocloadTool.oneLine(note))
-        }
-        return DatasetOutcome(table: summary.tableName, result: "loaded \(rows)" + (summary.rowChanges.map { " (\($0.summary))" } ?? ""),
-                              summary: summary)
-    }
-
-    /// `request` with its download started into a temporary file while it waits for its turn,
-    /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
-    private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
-        let loaded = try? database.openLoaded(context, command: Self.spec, watched: false)
-        return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0, withDescription: false) },
-                                          http: LoadSetup.httpOptions(appToken: network.appToken, context),
-                                          retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop)
-    }
-
-    /// The load these options ask for of one dataset (a reference that is no dataset: exit 64).
-    func loadRequest(for dataset: String, context: CommandContext) throws -> LoadRequest {
-        let environment = context.environment
-        let domain = self.domain ?? environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 }
-        let reference: DatasetReference
-        do {
-            reference = try DatasetReference.resolve(dataset, domain: domain,
-                                                     datasetsDirectories: Self.datasetsDirectories(datasets, environment))
-        } catch let error as DatasetReferenceError where error.kind == .usage {
-            throw UsageError(error.description, command: Self.spec)
-        }
-        var request = LoadRequest(reference: reference, tableName: table, limit: limit, includeSystemColumns: systemColumns)
-        request.query = SoQLQuery(select: select, where: whereClause, order: order)
-        request.force = force
-        request.cache = cache.map(DownloadCache.init(directory:))
-        if let api { request.api = api }
-        request.pageSize = paging.rows
-        request.maxRows = maxRows
-        request.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict, command: Self.spec)
-        return request
-    }
-
-    /// `Refreshed t: 12 added, 3 changed, 5 removed, 9,980 unchanged`, when the rows were counted.
-    static func reportRowChanges(_ summary: LoadSummary, session: LoadSetup.Session) {
-        guard let changes = summary.rowChanges else { return }
-        session.inform("Refreshed \(TerminalText.escaped(summary.tableName)): \(changes.summary)")
-    }
-
-    /// One line per column that had cells not of its type, under the summary.
-    static func reportInvalidCells(_ cells: [InvalidCells]) {
-        for column in cells {
-            StandardError.line(SocloadTool.oneLine(column.summary))
-        }
-    }
-
-    /// `--datasets`, else `$SOCLOAD_DATASETS`, else `./Datasets` and the copy installed beside the binary.
-    static func datasetsDirectories(_ option: String?, _ environment: [String: String]) -> [String] {
-        if let directory = option ?? environment["SOCLOAD_DATASETS"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            return [directory]
-        }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share/socload/Datasets").path
-        return ["Datasets", installed]
+    /// The load these options ask for of one dataset.
+    func loadSpec(for dataset: String, context: CommandContext) throws -> LoadSpec {
+        var spec = LoadSpec(dataset: dataset, domain: domain ?? context.environment["SOCLOAD_DOMAIN"].flatMap { $0.isEmpty ? nil : $0 },
+                            tableName: table)
+        spec.limit = limit
+        spec.maxRows = maxRows
+        spec.includeSystemColumns = systemColumns
+        spec.api = api ?? .auto
+        spec.query = SoQLQuery(select: select, where: whereClause, order: order)
+        spec.pageSize = paging.rows
+        spec.force = force
+        spec.incremental = incremental
+        spec.cache = cache
+        spec.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict, command: Self.spec)
+        return spec
     }
 }

@@ -95,13 +95,6 @@ struct LoadCommand: ParsableCommand {
         }
     }
 
-    /// The CSV dialect the options give; nil when none says the document is CSV.
-    private var csvDialect: CSVDialect? {
-        guard csv || tsv || delimiter != nil || encoding != nil || noHeader else { return nil }
-        return CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
-                          encoding: encoding ?? .utf8, hasHeader: !noHeader)
-    }
-
     func run(context: CommandContext) throws {
         try DatasetReport.reporting(json, dataset: document, context, { try load(context: context) }) { summary in
             DatasetReport(dataset: document, outcome: DatasetOutcome(table: summary.tableName, result: "", summary: summary))
@@ -112,32 +105,7 @@ struct LoadCommand: ParsableCommand {
         guard !document.isEmpty else {
             throw UsageError("missing the document to load (a file, a URL, or - for standard input)", command: Self.spec)
         }
-        var request = DocumentLoadRequest(source: document, tableName: table)
-        if let root { request.layout = .root(root) } else if lines { request.layout = .lines }
-        if let csvDialect {
-            request.format = .csv(csvDialect)
-        } else if encoding == nil, root != nil || lines {
-            request.format = .json
-        }
-        request.metadata = metadata
-        request.mode = mode
-        request.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict,
-                                                      policy: mode == .replace ? .warn : .fail, command: Self.spec)
-        request.flatten = flatten
-        for given in childKey {
-            var scanner = QuotedNameScanner(given, separators: [":"])
-            guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
-                throw UsageError("--child-key \(given): expected FIELD:ID (names with a colon in double quotes)", command: Self.spec)
-            }
-            request.childKeys[field] = id
-        }
-        do {
-            request.glues = try glue.map(GlueSpec.init(spec:))
-            _ = try request.targetTable()
-        } catch let error as PlanError {
-            throw UsageError(error.description, command: Self.spec)
-        }
-
+        let request = try loadSpec().documentRequest()
         if distributeBy != nil, !database.capabilities(context).distributesTables {
             throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: Self.spec)
         }
@@ -156,26 +124,11 @@ struct LoadCommand: ParsableCommand {
             session.inform("  and \(NumberText.grouped(child.rowCount)) row\(child.rowCount == 1 ? "" : "s") into "
                            + TerminalText.escaped(child.tableName))
         }
-        FetchCommand.reportRowChanges(summary, session: session)
-        FetchCommand.reportInvalidCells(summary.invalidCells)
+        DatasetFetch.reportRowChanges(summary, session: session)
+        DatasetFetch.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
             StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
         return summary
-    }
-
-    /// `Loaded 1,000 rows into big (4 columns) from big.ndjson in 0.2 s`; an append or upsert:
-    /// `Upserted 2 records into big (1 new, 1 updated) from up.ndjson in 0.0 s: 1,001 rows`.
-    private static func headline(_ summary: LoadSummary) -> String {
-        let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
-        let table = TerminalText.escaped(summary.tableName)
-        let source = "from \(TerminalText.escaped(summary.source)) in \(NumberText.seconds(summary.elapsed))"
-        guard let merged = summary.merged else {
-            return "Loaded \(rows) into \(table) (\(summary.columnCount) columns) \(source)"
-        }
-        let records = "\(NumberText.grouped(merged.records)) record\(merged.records == 1 ? "" : "s")"
-        let detail = merged.mode == .upsert
-            ? " (\(NumberText.grouped(merged.inserted)) new, \(NumberText.grouped(merged.updated)) updated)" : ""
-        return "\(merged.mode == .upsert ? "Upserted" : "Appended") \(records) into \(table)\(detail) \(source): \(rows)"
     }
 }

@@ -3,6 +3,7 @@ import SocloadDatabase
 import SocloadSocrata
 import SocloadSQLite
 import SocloadPostgreSQL
+import SocloadProject
 
 /// How `fetch`, `load`, `sync` and `extract` get ready: the destination `--db` names, opened, and a
 /// loader wired to the terminal (credentials, retries, signals, progress).
@@ -84,24 +85,16 @@ enum LoadSetup {
 
     /// The app token, login and stall limit from the options and the environment.
     static func httpOptions(appToken: String?, _ context: CommandContext) -> HTTPOptions {
-        let environment = context.environment
-        var http = HTTPOptions(appToken: appToken ?? environment["SOCRATA_APP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
-        if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
-        if let username = environment["SOCRATA_USERNAME"], !username.isEmpty {
-            http.credentials = Credentials(username: username, password: environment["SOCRATA_PASSWORD"] ?? "")
-        }
-        return http
+        var connection = Project.Connection()
+        connection.appToken = appToken
+        return connection.http(environment: context.environment)
     }
 
     /// `--retries`, and `$SOCLOAD_RETRY_DELAY` (seconds before the first retry; tests set 0).
     static func retryPolicy(retries: Int?, _ context: CommandContext) -> RetryPolicy {
-        var retry = RetryPolicy()
-        if let retries { retry.maximumRetries = retries }
-        if let delay = context.environment["SOCLOAD_RETRY_DELAY"].flatMap(Double.init) {
-            retry.baseDelay = delay
-            retry.maximumRetryAfter = max(delay * 10, 0)
-        }
-        return retry
+        var connection = Project.Connection()
+        connection.retries = retries
+        return connection.retry(environment: context.environment)
     }
 
     /// A loader on `destination` wired to the terminal: progress, retry notices, Ctrl-C.

@@ -1,4 +1,5 @@
 import Foundation
+import SocloadProject
 import SocloadSocrata
 
 /// `socload refresh [NAME...]`: every dataset of the project file (or the named ones) brought
@@ -43,34 +44,34 @@ struct RefreshCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let path = project ?? "socload.json"
-        let file = try ProjectFile.load(path)
-        let lock = try ProjectLock(path: path, wait: !noWait, quiet: quiet)
+        let file = try Project.load(path)
+        let lock = try ProjectLock(path: path, wait: !noWait) {
+            if !quiet { StandardError.line("Waiting for another refresh of \(path) to finish") }
+        }
         defer { lock.release() }
         let lockFile = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
-        let expansion = try ProjectExpansion(file, names: names, lock: lockFile, fromLock: locked, context: context, command: Self.spec)
-        let chosen = expansion.datasets
-        let flags = (force || locked ? ["--force"] : []) + (quiet ? ["--quiet"] : []) + (cache.map { ["--cache=" + $0] } ?? [])
-        let commands = try chosen.map { dataset in
-            try FetchCommand.parsed(flags + dataset.arguments.filter { cache == nil || !$0.hasPrefix("--cache=") })
+        let selection = try ProjectSelection.of(file, names: names, lock: lockFile, fromLock: locked, context: context,
+                                                command: Self.spec)
+        let chosen = selection.datasets
+        let fetches = try chosen.map { dataset in
+            try DatasetFetch(project: file, dataset: dataset, quiet: quiet, force: force || locked, cache: cache, context: context)
         }
-        let oneWriter = commands.first.map { $0.database.capabilities(context).writers == .one } ?? true
+        let oneWriter = fetches.first.map { $0.database.capabilities(context).writers == .one } ?? true
         if locked {
-            return try refreshLocked(chosen, commands: commands, project: file, lockFile: lockFile, oneWriter: oneWriter,
-                                     failedSearches: expansion.reportedEntries, context: context)
+            return try refreshLocked(chosen, fetches: fetches, project: file, lockFile: lockFile, oneWriter: oneWriter,
+                                     failedSearches: selection.reportedEntries, context: context)
         }
-        try DatasetBatch.run(zip(chosen, commands).map { dataset, command in
-            DatasetBatch.Entry(name: dataset.name) { job in
-                try command.fetch(command.references.first ?? "", context: context, job: job)
-            }
-        } + expansion.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet,
+        try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
+            DatasetBatch.Entry(name: dataset.name) { job in try fetch.run(context: context, job: job) }
+        } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet,
            report: DatasetReport.printer(json, context)) { results in
-            try recordLoaded(results, chosen: chosen, project: file, context: context)
+            try recordLoaded(results, chosen: chosen, fetches: fetches, project: file, context: context)
         }
     }
 
     /// `--locked`: every difference from the lock found before anything loads; then each
     /// dataset not at its locked version loaded at it. The lock file stays as it is.
-    private func refreshLocked(_ chosen: [ProjectFile.Dataset], commands: [FetchCommand], project: ProjectFile,
+    private func refreshLocked(_ chosen: [Project.Dataset], fetches: [DatasetFetch], project: Project,
                                lockFile: SocloadLockFile, oneWriter: Bool, failedSearches: [DatasetBatch.Entry],
                                context: CommandContext) throws {
         let lockPath = SocloadLockFile.path(forProject: project.path)
@@ -78,15 +79,15 @@ struct RefreshCommand: ParsableCommand {
             throw CommandFailure("\(lockPath) locks no dataset: a refresh without --locked writes it", exitCode: .noInput)
         }
         let refresh = LockedRefresh(project: project, lock: lockFile, cache: (cache ?? project.cache).map(DownloadCache.init(directory:)))
-        let database = try? commands.first?.database.openLoaded(context, command: FetchCommand.spec, watched: false)
-        let (ways, differences) = refresh.ways(for: chosen, commands: commands, database: database, context: context)
+        let database = try? fetches.first?.database.openLoaded(context, command: FetchCommand.spec, watched: false)
+        let (ways, differences) = refresh.ways(for: chosen, fetches: fetches, database: database, context: context)
         guard differences.isEmpty else {
             throw CommandFailure("\(differences.count) of \(chosen.count) datasets cannot be loaded at their locked version, so "
                                  + "nothing was changed: " + differences.joined(separator: "; "), exitCode: .dataError)
         }
         try DatasetBatch.run(chosen.indices.map { index in
             DatasetBatch.Entry(name: chosen[index].name) { job in
-                try refresh.load(chosen[index], command: commands[index], way: ways[index] ?? .fromSource, context: context, job: job)
+                try refresh.load(chosen[index], fetch: fetches[index], way: ways[index] ?? .fromSource, context: context, job: job)
             }
         } + failedSearches, jobs: jobs, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
     }
@@ -94,8 +95,8 @@ struct RefreshCommand: ParsableCommand {
     /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as
     /// they were; datasets no longer in the project gone (those a search of the project found
     /// stay: a search that lists one no longer reports it, see `ProjectExpansion.left`).
-    private func recordLoaded(_ results: [(name: String, result: DatasetBatch.Result)], chosen: [ProjectFile.Dataset],
-                              project: ProjectFile, context: CommandContext) throws {
+    private func recordLoaded(_ results: [(name: String, result: DatasetBatch.Result)], chosen: [Project.Dataset],
+                              fetches: [DatasetFetch], project: Project, context: CommandContext) throws {
         let path = SocloadLockFile.path(forProject: project.path)
         let previous = try SocloadLockFile.read(path)
         var next = previous
@@ -106,8 +107,9 @@ struct RefreshCommand: ParsableCommand {
             if case .done(let outcome) = item.result { return (item.name, outcome) }
             return nil
         }
-        if let first = chosen.first(where: { dataset in loaded.contains { $0.0 == dataset.name } }) {
-            let database = try FetchCommand.parsed(first.arguments).database.openLoaded(context, command: FetchCommand.spec)
+        // The database of the first dataset that loaded (an entry may name its own schema).
+        if let first = zip(chosen, fetches).first(where: { dataset, _ in loaded.contains { $0.0 == dataset.name } }) {
+            let database = try first.1.database.openLoaded(context, command: FetchCommand.spec)
             for (name, outcome) in loaded {
                 var entry = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
                                                       unchanged: !outcome.wroteTable)

@@ -1,4 +1,5 @@
 import SocloadCore
+import SocloadProject
 import SocloadSocrata
 
 /// `socload status [NAME...]`: what a refresh of the project would do, from metadata alone.
@@ -21,20 +22,20 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var output = FormatOptions()
 
     func run(context: CommandContext) throws {
-        let file = try ProjectFile.load(project ?? "socload.json")
+        let file = try Project.load(project ?? "socload.json")
         let lock = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
-        let expansion = try ProjectExpansion(file, names: names, lock: lock, fromLock: false, context: context, command: Self.spec)
+        let expansion = try ProjectSelection.of(file, names: names, lock: lock, fromLock: false, context: context, command: Self.spec)
         let chosen = expansion.datasets
         var database: (any LoadedDatabase)?
         if let first = chosen.first {
-            database = try? FetchCommand.parsed(first.arguments).database.openLoaded(context, command: FetchCommand.spec)
+            database = try? DatasetFetch(project: file, dataset: first, context: context).database.openLoaded(context, command: FetchCommand.spec)
         }
         let writer = output.writer(context)
         writer.begin(columns: ["dataset", "table", "state", "schema", "rows", "local_rows_updated_at", "portal_rows_updated_at", "note"])
         var failures: [(String, ExitCode)] = []
         for dataset in chosen {
             do {
-                let row = try status(of: dataset, database: database, context: context)
+                let row = try status(of: dataset, project: file, database: database, context: context)
                 writer.write([.text(dataset.name)] + row)
             } catch {
                 let (message, code) = DatasetBatch.describe(error)
@@ -60,13 +61,13 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `table, state, schema, rows, local stamp, portal stamp, note` for one dataset.
-    private func status(of dataset: ProjectFile.Dataset, database: (any LoadedDatabase)?,
+    private func status(of dataset: Project.Dataset, project: Project, database: (any LoadedDatabase)?,
                         context: CommandContext) throws -> [DatabaseValue] {
-        let command = try FetchCommand.parsed(dataset.arguments)
-        let request = try command.loadRequest(for: command.references.first ?? "", context: context)
+        let fetch = try DatasetFetch(project: project, dataset: dataset, context: context)
+        let request = try fetch.request(context: context)
         let (plan, portalStamp, portalColumns) = try DatasetLoader.planAndStamp(
-            for: request, http: LoadSetup.httpOptions(appToken: command.network.appToken, context),
-            retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
+            for: request, http: LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
+            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
         let table = plan.mainTable.name
         let text = { (value: String?) -> DatabaseValue in value.map(DatabaseValue.text) ?? .null }
         guard let entry = try database?.entry(for: table, withDescription: false), entry.tableName == table else {

@@ -72,7 +72,7 @@ struct SyncCommand: ParsableCommand {
         if let changes = summary.rowChanges {
             session.inform("Refreshed \(TerminalText.escaped(summary.tableName)): \(changes.summary)")
         }
-        FetchCommand.reportInvalidCells(summary.invalidCells)
+        DatasetFetch.reportInvalidCells(summary.invalidCells)
         for change in summary.schemaChanges {
             StandardError.line("Warning: " + SocloadTool.oneLine("\(change.table): \(change.evolvedLine)"))
         }

@@ -1,4 +1,5 @@
 import SocloadCore
+import SocloadProject
 import SocloadSocrata
 
 /// `refresh --locked`: every dataset brought to exactly the version `socload.lock` records,
@@ -19,18 +20,18 @@ struct LockedRefresh {
         case unavailable(String)
     }
 
-    let project: ProjectFile
+    let project: Project
     let lock: SocloadLockFile
     let cache: DownloadCache?
 
     /// The way for each dataset, or the differences that stop the refresh.
-    func ways(for datasets: [ProjectFile.Dataset], commands: [FetchCommand], database: (any LoadedDatabase)?,
+    func ways(for datasets: [Project.Dataset], fetches: [DatasetFetch], database: (any LoadedDatabase)?,
               context: CommandContext) -> (ways: [Way?], differences: [String]) {
         var ways: [Way?] = []
         var differences: [String] = []
-        for (dataset, command) in zip(datasets, commands) {
+        for (dataset, fetch) in zip(datasets, fetches) {
             do {
-                ways.append(try way(for: dataset, command: command, database: database, context: context))
+                ways.append(try way(for: dataset, fetch: fetch, database: database, context: context))
             } catch let difference as Difference {
                 ways.append(nil)
                 differences.append("\(dataset.name): \(difference.text)")
@@ -44,7 +45,7 @@ struct LockedRefresh {
 
     private struct Difference: Error { let text: String }
 
-    private func way(for dataset: ProjectFile.Dataset, command: FetchCommand, database: (any LoadedDatabase)?,
+    private func way(for dataset: Project.Dataset, fetch: DatasetFetch, database: (any LoadedDatabase)?,
                      context: CommandContext) throws -> Way {
         guard let locked = lock.datasets[dataset.name] else {
             throw Difference(text: "not in the lock file (a refresh without --locked adds it)")
@@ -64,10 +65,10 @@ struct LockedRefresh {
            try database?.planTable(named: entry.tableName).map(TableContentHash.schema) == locked.schemaHash {
             return .held
         }
-        let request = try command.loadRequest(for: command.references.first ?? "", context: context)
+        let request = try fetch.request(context: context)
         let (plan, current, _) = try DatasetLoader.planAndStamp(
-            for: request, http: LoadSetup.httpOptions(appToken: command.network.appToken, context),
-            retry: LoadSetup.retryPolicy(retries: command.network.retries, context), describedFirst: true)
+            for: request, http: LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
+            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
         guard current == version else {
             let datasetID = request.reference.datasetID ?? locked.datasetID
             if let cache, let datasetID, let copy = cache.copy(datasetID: datasetID, rowsUpdatedAt: version) {
@@ -84,10 +85,10 @@ struct LockedRefresh {
         return .fromSource
     }
 
-    /// Loads `command`'s dataset (a forced fetch: the version differs from the database's) at
+    /// Loads `fetch`'s dataset (a forced fetch: the version differs from the database's) at
     /// the lock's version by `way`, refused inside the load when the source turns out to be
     /// another version after all (the portal moved on meanwhile).
-    func load(_ dataset: ProjectFile.Dataset, command: FetchCommand, way: Way, context: CommandContext,
+    func load(_ dataset: Project.Dataset, fetch: DatasetFetch, way: Way, context: CommandContext,
               job: DatasetJob) throws -> DatasetOutcome {
         guard let locked = lock.datasets[dataset.name] else { throw CommandFailure("not locked", exitCode: .dataError) }
         if case .held = way {
@@ -95,7 +96,7 @@ struct LockedRefresh {
                                   wroteTable: false, status: "up_to_date")
         }
         if case .unavailable(let reason) = way { throw CommandFailure(reason, exitCode: .dataError) }
-        return try command.fetch(command.references.first ?? "", context: context, job: job) { request in
+        return try fetch.run(context: context, job: job) { request in
             request.expectedRowsUpdatedAt = locked.rowsUpdatedAt
             if case .fromCache(let path) = way {
                 var headers: [String: String] = [:]

@@ -1,20 +1,21 @@
 import SocloadCore
+import SocloadProject
 
 /// `verify --locked`: the project's database against `socload.lock`, without the network: for
 /// each locked dataset, its version stamp, schema hash, row count and content hash as the
 /// database holds them now. Exit 0 when all agree, 65 listing the differences.
 enum LockedVerification {
     static func run(project path: String, names: [String], output: FormatOptions, context: CommandContext) throws {
-        let project = try ProjectFile.load(path)
+        let project = try Project.load(path)
         let lockPath = SocloadLockFile.path(forProject: project.path)
         let lock = try SocloadLockFile.read(lockPath)
-        let chosen = try ProjectExpansion(project, names: names, lock: lock, fromLock: true, context: context,
-                                          command: VerifyCommand.spec).datasets
+        let chosen = try ProjectSelection.of(project, names: names, lock: lock, fromLock: true, context: context,
+                                            command: VerifyCommand.spec).datasets
         guard !lock.datasets.isEmpty else {
             throw CommandFailure("\(lockPath) locks no dataset: socload refresh writes it", exitCode: .noInput)
         }
         guard let first = chosen.first else { return }
-        let database = try FetchCommand.parsed(first.arguments).database.openLoaded(context, command: VerifyCommand.spec)
+        let database = try DatasetFetch(project: project, dataset: first, context: context).database.openLoaded(context, command: VerifyCommand.spec)
         let writer = output.writer(context)
         writer.begin(columns: ["dataset", "table", "check", "locked", "database", "agrees"])
         var differences: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import SocloadCore
+import SocloadProject
 
 /// The database of the project a command runs in: the `"database"` of `--project FILE`, or of
 /// `socload.json` in the working directory when there is one. Every command that opens a
@@ -16,7 +17,7 @@ enum ProjectDatabase {
         guard let members = try members(project: project),
               let database = members.last(where: { $0.key == "database" })?.value else { return nil }
         let file = project ?? defaultFile
-        return ProjectFile.relativeToProject(try ProjectFile.text(database, path: file, place: nil, key: "database"), file)
+        return Project.relativeToProject(try Project.text(database, path: file, place: nil, key: "database"), file)
     }
 
     /// The PostgreSQL schema the project loads into (`"defaults": {"schema": ...}`), so the read
@@ -25,7 +26,7 @@ enum ProjectDatabase {
         guard let members = try members(project: project),
               case .object(let defaults)? = members.last(where: { $0.key == "defaults" })?.value,
               let schema = defaults.last(where: { $0.key == "schema" })?.value else { return nil }
-        return try ProjectFile.text(schema, path: project ?? defaultFile, place: "defaults", key: "schema")
+        return try Project.text(schema, path: project ?? defaultFile, place: "defaults", key: "schema")
     }
 
     /// The project file's top-level members; nil when there is no project file (only
@@ -41,12 +42,13 @@ enum ProjectDatabase {
         do {
             root = try JSONValueParser.parse(Array(data))
         } catch {
-            throw ProjectFileError(path: file, place: nil, key: nil,
-                                   problem: "is not JSON: \(error.description) (pass --db to name the database)")
+            throw ProjectError(path: file,
+                               problem: "is not JSON: \(error.description) (pass --db to name the database)")
         }
         guard case .object(let members) = root else {
-            throw ProjectFileError(path: file, place: nil, key: nil, problem: "must be a JSON object")
+            throw ProjectError(path: file, problem: "must be a JSON object")
         }
         return members
     }
+
 }

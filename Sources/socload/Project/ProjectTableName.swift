@@ -1,5 +1,6 @@
 import Foundation
 import SocloadCore
+import SocloadProject
 
 /// A project's dataset names in the read commands: `socload info hiv` in a project whose entry
 /// `{"name": "hiv", "table": "hiv_ranks", ...}` reads `hiv_ranks`, as `refresh hiv`, `status` and

@@ -6,20 +6,20 @@ import SocloadCore
 /// stamps, the plan's schema hash, the row count and a hash of the rows that does not depend on
 /// their order (`TableContentHash`). A refresh rewrites it (atomically: a new file renamed over
 /// the old); a dataset that failed keeps what it had, one no longer in the project goes.
-struct SocloadLockFile: Codable, Equatable {
-    struct Entry: Codable, Equatable {
-        var table: String
-        var datasetID: String?
-        var sourceURL: String
-        var rowsUpdatedAt: String?
-        var etag: String?
-        var lastModified: String?
-        var fetchedAt: String
-        var schemaHash: String
-        var rowCount: Int
-        var contentHash: String
+public struct SocloadLockFile: Codable, Equatable, Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        public var table: String
+        public var datasetID: String?
+        public var sourceURL: String
+        public var rowsUpdatedAt: String?
+        public var etag: String?
+        public var lastModified: String?
+        public var fetchedAt: String
+        public var schemaHash: String
+        public var rowCount: Int
+        public var contentHash: String
         /// The project's search entry that found the dataset (`ProjectSearch`), when one did.
-        var search: String?
+        public var search: String?
 
         enum CodingKeys: String, CodingKey {
             case table, etag, search
@@ -30,29 +30,31 @@ struct SocloadLockFile: Codable, Equatable {
     }
 
     /// The format's version: a later socload that changes the file says so by a new number.
-    var version = 1
-    var datasets: [String: Entry] = [:]
+    public var version = 1
+    public var datasets: [String: Entry] = [:]
+
+    public init() {}
 
     /// Beside the project file, named after it: `socload.json` → `socload.lock`, `city.json` →
     /// `city.lock` (two projects in one folder keep two locks).
-    static func path(forProject project: String) -> String {
+    public static func path(forProject project: String) -> String {
         let name = project.hasSuffix(".json") ? String(project.dropLast(5)) : project
         return name + ".lock"
     }
 
     /// The lock file at `path`; an empty one when there is none yet.
-    static func read(_ path: String) throws -> SocloadLockFile {
+    public static func read(_ path: String) throws -> SocloadLockFile {
         guard let data = FileManager.default.contents(atPath: path) else { return SocloadLockFile() }
         do {
             let file = try JSONDecoder().decode(SocloadLockFile.self, from: data)
             guard file.version == 1 else {
-                throw ProjectFileError(path: path, place: nil, key: "version", problem: "is \(file.version): this socload reads version 1")
+                throw ProjectError(path: path, key: "version", problem: "is \(file.version): this socload reads version 1")
             }
             return file
-        } catch let error as ProjectFileError {
+        } catch let error as ProjectError {
             throw error
         } catch {
-            throw ProjectFileError(path: path, place: nil, key: nil,
+            throw ProjectError(path: path,
                                    problem: "is not a lock file socload wrote (remove it and refresh to make it again)")
         }
     }
@@ -60,7 +62,7 @@ struct SocloadLockFile: Codable, Equatable {
     /// What the database holds for `table` now, as a lock entry (nil: not in its catalog).
     /// `previous` lends its content hash when the table was not written since (`unchanged`: the
     /// portal said it was up to date), so an unchanged dataset costs no read of its rows.
-    static func entry(for table: String, in database: any LoadedDatabase, previous: Entry?, unchanged: Bool) throws -> Entry? {
+    public static func entry(for table: String, in database: any LoadedDatabase, previous: Entry?, unchanged: Bool) throws -> Entry? {
         guard let catalog = try database.entry(for: table, withDescription: false) else { return nil }
         let plan = try database.planTable(named: catalog.tableName)
         let contentHash: String
@@ -77,7 +79,7 @@ struct SocloadLockFile: Codable, Equatable {
     }
 
     /// Written whole to a new file beside `path`, then renamed over it.
-    func write(to path: String) throws {
+    public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)
@@ -86,12 +88,12 @@ struct SocloadLockFile: Codable, Equatable {
         do {
             try data.write(to: URL(fileURLWithPath: temporary))
             guard rename(temporary, path) == 0 else {
-                throw CommandFailure("\(path) cannot be written: \(String(cString: strerror(errno)))", exitCode: .ioError)
+                throw ProjectFileSystemError("\(path) cannot be written: \(String(cString: strerror(errno)))")
             }
         } catch {
             unlink(temporary)
-            if error is CommandFailure { throw error }
-            throw CommandFailure("\(path) cannot be written: \(error.localizedDescription)", exitCode: .ioError)
+            if error is ProjectFileSystemError { throw error }
+            throw ProjectFileSystemError("\(path) cannot be written: \(error.localizedDescription)")
         }
     }
 }

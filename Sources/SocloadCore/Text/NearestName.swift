@@ -1,10 +1,10 @@
 /// The name a mistyped one was probably meant to be (`--limt` → `limit`, `fecth` → `fetch`,
 /// `page-sise` → `page-size`), for a "did you mean" in the error: the closest by edits (a letter
 /// added, dropped, changed, or two swapped), when it is close enough to be a typo.
-enum NearestName {
+package enum NearestName {
     /// The closest of `names` to `typed`, or nil when none is within a typo's reach (one edit
     /// for short names, about one in three letters for longer ones).
-    static func to(_ typed: String, among names: [String]) -> String? {
+    package static func to(_ typed: String, among names: [String]) -> String? {
         let wanted = Array(typed.lowercased())
         var best: (name: String, distance: Int)?
         for name in names {
@@ -16,13 +16,13 @@ enum NearestName {
     }
 
     /// " (did you mean --limit?)" or "".
-    static func hint(_ typed: String, among names: [String], prefix: String = "") -> String {
+    package static func hint(_ typed: String, among names: [String], prefix: String = "") -> String {
         to(typed, among: names).map { " (did you mean \(prefix)\($0)?)" } ?? ""
     }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
     /// neighbours each cost one.
-    static func edits(_ a: [Character], _ b: [Character]) -> Int {
+    package static func edits(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

@@ -1,0 +1,28 @@
+import SocloadCore
+import SocloadSocrata
+
+extension Project.Connection {
+    /// The HTTP options of this connection: its app token, else `$SOCRATA_APP_TOKEN`; a login
+    /// from `$SOCRATA_USERNAME` and `$SOCRATA_PASSWORD`; `$SOCLOAD_LOW_SPEED_TIME` seconds of
+    /// a stalled transfer before it is given up.
+    public func http(environment: [String: String]) -> HTTPOptions {
+        var http = HTTPOptions(appToken: appToken ?? environment["SOCRATA_APP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
+        if let seconds = environment["SOCLOAD_LOW_SPEED_TIME"].flatMap(Int.init) { http.lowSpeedTime = seconds }
+        if let username = environment["SOCRATA_USERNAME"], !username.isEmpty {
+            http.credentials = Credentials(username: username, password: environment["SOCRATA_PASSWORD"] ?? "")
+        }
+        return http
+    }
+
+    /// The retry policy of this connection: its retries, and `$SOCLOAD_RETRY_DELAY` as the
+    /// first wait in seconds (tests set it low).
+    public func retry(environment: [String: String]) -> RetryPolicy {
+        var retry = RetryPolicy()
+        if let retries { retry.maximumRetries = retries }
+        if let delay = environment["SOCLOAD_RETRY_DELAY"].flatMap(Double.init) {
+            retry.baseDelay = delay
+            retry.maximumRetryAfter = max(delay * 10, 0)
+        }
+        return retry
+    }
+}

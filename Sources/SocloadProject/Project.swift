@@ -1,0 +1,162 @@
+import Foundation
+import SocloadCore
+import SocloadSocrata
+
+/// `socload.json`: the database a project fills and the datasets `socload refresh` (or
+/// `Project.refresh` from Swift) keeps fresh.
+///
+///     {"database": "open.sqlite", "domain": "data.example.org", "defaults": {"page-size": 10000},
+///      "datasets": [{"id": "n5m4-mism", "table": "nominations", "extract": ["agency+count"]},
+///                   {"url": "https://data.example.org/d/abcd-1234", "on-schema-change": "fail"}]}
+///
+/// An entry names its dataset by `id`, `url` or `file` and decodes into a `LoadSpec`: its other
+/// keys are `fetch`'s options by their long names without the dashes (`defaults` gives them to
+/// every entry; an entry's own value wins), a flag takes true or false, a repeatable option a
+/// list. `app-token`, `retries`, `schema` and `geopackage` say how the portal and the database
+/// are reached (`Connection`). An unknown key or a value of the wrong kind is a `ProjectError`
+/// naming the file, the entry and the key.
+///
+///     let project = try Project.load("socload.json")
+///     let results = try project.refresh()
+public struct Project: Sendable {
+    /// One dataset of the project: what to load and how to reach it.
+    public struct Dataset: Sendable {
+        /// How `refresh NAME` and messages name it: `name`, else `table`, else the id, URL or file.
+        public let name: String
+        public var spec: LoadSpec
+        public var connection: Connection
+        /// What else `refresh NAME` knows it by: its table and its id, URL or file as written.
+        public var aliases: [String] = []
+        /// The search entry that found it (`ProjectSearch`), when a search did.
+        public var search: String?
+
+        public func isCalled(_ text: String) -> Bool { name == text || aliases.contains(text) }
+    }
+
+    /// How a dataset's portal and database are reached: the entry keys that are no load option.
+    public struct Connection: Sendable, Equatable {
+        /// A Socrata app token (`"app-token"`); nil: `$SOCRATA_APP_TOKEN`, if set.
+        public var appToken: String?
+        /// Retries of a failed request (`"retries"`).
+        public var retries: Int?
+        /// The PostgreSQL schema (`"schema"`).
+        public var schema: String?
+        /// Make the SQLite file a GeoPackage (`"geopackage"`).
+        public var geoPackage = false
+
+        public init() {}
+
+        /// The keys of a connection.
+        public static let keys = ["app-token", "retries", "schema", "geopackage"]
+    }
+
+    public let path: String
+    /// `"database"`: a SQLite file (relative to the project file's folder) or a PostgreSQL URL;
+    /// nil: none named.
+    public var database: String?
+    /// `"cache"`, relative to the project file's folder: every version downloaded is kept there.
+    public var cache: String?
+    /// The entries that name one dataset each.
+    public var datasets: [Dataset]
+    /// The entries that name a catalog search (see `selection`).
+    public var searches: [ProjectSearch] = []
+
+    /// The keys of the file itself.
+    public static let fileKeys: Set<String> = ["database", "domain", "cache", "defaults", "datasets"]
+    /// Keys that name an entry's dataset.
+    public static let referenceKeys = ["id", "url", "file"]
+
+    /// The project at `path`, every entry decoded and checked.
+    public static func load(_ path: String) throws(ProjectError) -> Project {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProjectError(path: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read"
+                               : "does not exist (a project file names the database and datasets; see socload refresh --help)",
+                               isMissing: true)
+        }
+        let root: JSONValue
+        do {
+            root = try JSONValueParser.parse(Array(data))
+        } catch {
+            throw ProjectError(path: path, problem: "is not JSON: \(error.description)")
+        }
+        guard case .object(let members) = root else { throw ProjectError(path: path, problem: "must be a JSON object") }
+        return try Project(path: path, members: members)
+    }
+
+    private init(path: String, members: [JSONMember]) throws(ProjectError) {
+        self.path = path
+        var fields: [String: JSONValue] = [:]
+        for member in members {
+            guard Self.fileKeys.contains(member.key) else {
+                throw ProjectError(path: path, key: member.key, problem: "is not a key of a project file ("
+                                   + Self.fileKeys.sorted().joined(separator: ", ") + ")"
+                                   + NearestName.hint(member.key, among: Self.fileKeys.sorted()))
+            }
+            guard fields.updateValue(member.value, forKey: member.key) == nil else {
+                throw ProjectError(path: path, key: member.key, problem: "is given twice")
+            }
+        }
+        let text = { (key: String) throws(ProjectError) -> String? in
+            guard let value = fields[key] else { return nil }
+            return try Self.text(value, path: path, place: nil, key: key)
+        }
+        database = try text("database").map { Self.relativeToProject($0, path) }
+        cache = try text("cache").map { Self.relativeToProject($0, path) }
+        let context = EntryContext(path: path, domain: try text("domain"), cache: cache, defaults: try Self.defaults(fields, path))
+        guard case .array(let entries)? = fields["datasets"] else {
+            throw ProjectError(path: path, key: "datasets",
+                               problem: fields["datasets"] == nil ? "is missing (a list of datasets)" : "must be a list of datasets")
+        }
+        datasets = []
+        for (index, entry) in entries.enumerated() {
+            let place = "dataset \(index + 1)"
+            if case .object(let members) = entry, members.contains(where: { $0.key == "search" }) {
+                let search = try ProjectSearch(members, number: index + 1, context: context)
+                if searches.contains(where: { $0.name == search.name }) || datasets.contains(where: { $0.isCalled(search.name) }) {
+                    throw ProjectError(path: path, place: place, key: "name", problem: "is '\(search.name)', which another entry is called")
+                }
+                searches.append(search)
+                continue
+            }
+            let dataset = try context.dataset(entry, place: place)
+            if let clash = datasets.first(where: { $0.isCalled(dataset.name) || dataset.isCalled($0.name) })?.name
+                ?? searches.first(where: { dataset.isCalled($0.name) })?.name {
+                throw ProjectError(path: path, place: place,
+                                   problem: "has the name '\(clash)' another entry has (give one a \"name\" or \"table\")")
+            }
+            datasets.append(dataset)
+        }
+    }
+
+    /// `"defaults"`, each key checked as an entry's would be.
+    private static func defaults(_ fields: [String: JSONValue], _ path: String) throws(ProjectError) -> [JSONMember] {
+        guard let value = fields["defaults"] else { return [] }
+        guard case .object(let members) = value else {
+            throw ProjectError(path: path, key: "defaults", problem: "must be an object of fetch options")
+        }
+        for member in members where referenceKeys.contains(member.key) || ["name", "table", "document"].contains(member.key) {
+            throw ProjectError(path: path, place: "defaults", key: member.key, problem: "names one dataset: give it in its entry")
+        }
+        let context = EntryContext(path: path, domain: nil, cache: nil, defaults: [])
+        _ = try context.dataset(.object([JSONMember(key: "id", value: .string("abcd-1234"))] + members), place: "defaults",
+                                checkingDefaults: true)
+        return members
+    }
+
+    /// A relative file path in the project is relative to the project file's folder, wherever
+    /// the refresh runs from; a URL (`postgresql://...`, `file:...`) or an absolute path as written.
+    public static func relativeToProject(_ location: String, _ projectPath: String) -> String {
+        if location.hasPrefix("/") || location.contains("://") || location.lowercased().hasPrefix("file:") { return location }
+        let folder = (projectPath as NSString).deletingLastPathComponent
+        return folder.isEmpty ? location : (folder as NSString).appendingPathComponent(location)
+    }
+
+    /// A member's value as text: a string, or a number as written (else an error naming `key`).
+    public static func text(_ value: JSONValue, path: String, place: String?, key: String) throws(ProjectError) -> String {
+        switch value {
+        case .string(let text) where !text.isEmpty: return text
+        case .number(let text): return text
+        default: throw ProjectError(path: path, place: place, key: key, problem: "must be a text")
+        }
+    }
+}

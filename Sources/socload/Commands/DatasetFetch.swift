@@ -1,0 +1,112 @@
+import Foundation
+import SocloadDatabase
+import SocloadProject
+import SocloadSocrata
+import SocloadSQLite
+
+/// One dataset fetched as `socload fetch` fetches it: what to load (a `LoadSpec`), the database
+/// and network it goes through, and how it prints. `fetch` makes one per dataset from its
+/// options; `refresh` and `status` one per dataset of the project (`init(project:dataset:...)`).
+struct DatasetFetch {
+    var spec: LoadSpec
+    let database: DatabaseOptions
+    let network: NetworkOptions
+    var geoPackage = false
+    var quiet = false
+    var dryRun = false
+    /// Where a dataset id without a domain finds its bundled copy.
+    var datasetsDirectories: [String]
+
+    /// The load this fetch asks for (a reference that is no dataset: exit 64).
+    func request(context: CommandContext) throws -> LoadRequest {
+        do {
+            return spec.datasetRequest(try spec.reference(datasetsDirectories: datasetsDirectories))
+        } catch let error as DatasetReferenceError where error.kind == .usage {
+            throw UsageError(error.description, command: FetchCommand.spec)
+        }
+    }
+
+    /// Fetches the dataset: what happened, for the closing table of several. In a batch of
+    /// datasets side by side, `job` says when it may write (`DatasetJob`). `adjusting` changes
+    /// the request first (`refresh --locked`: the version, a cached copy).
+    func run(context: CommandContext, job: DatasetJob = .alone, adjusting: (inout LoadRequest) -> Void = { _ in }) throws -> DatasetOutcome {
+        var request = try self.request(context: context)
+        adjusting(&request)
+        let reference = request.reference
+        if reference.isBundledCopy, !quiet {
+            StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
+        }
+        if dryRun {
+            let plan: LoadPlan
+            do {
+                plan = try DatasetLoader.plan(for: request, http: LoadSetup.httpOptions(appToken: network.appToken, context))
+            } catch let error as PlanError {
+                throw UsageError(error.description, command: FetchCommand.spec)
+            }
+            context.output.write(PlanText.describe(plan))
+            return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
+        }
+        if job.turn != nil, !spec.incremental { request = try downloadingAhead(request, context: context, job: job) }
+        defer { request.abandonPrefetch() }
+        try request.waitForPrefetch(cancellation: job.stop)
+        return try job.writing {
+            try job.stop.check()
+            return try load(request, context: context, showsProgress: job.showsProgress)
+        }
+    }
+
+    /// The load of `request` into the database, once it may write.
+    private func load(_ request: LoadRequest, context: CommandContext, showsProgress: Bool) throws -> DatasetOutcome {
+        if spec.tableOptions.distributeBy != nil, !database.capabilities(context).distributesTables {
+            throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: FetchCommand.spec)
+        }
+        let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
+                                                              geoPackage: geoPackage, context, command: FetchCommand.spec) {
+            if spec.incremental { try database.requireExisting(context) }
+        }
+        defer { session.finish() }
+        let table = spec.tableName ?? request.reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
+        if spec.incremental {
+            let synced = try SyncCommand.sync(table ?? spec.sourceText, session: session, pageSize: spec.pageSize,
+                                              indexes: spec.tableOptions.indexes, history: spec.tableOptions.keepsHistory,
+                                              schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail)
+            let changed = synced.inserted + synced.updated
+            return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
+                                  sync: synced)
+        }
+        let summary = try LoadSetup.perform(session, staged: staged, table: table, command: FetchCommand.spec) {
+            try session.loader.load(request)
+        }
+        session.meter.clear()
+        return Self.report(summary, session: session)
+    }
+
+    /// The summary lines of a load, and its outcome for the closing table.
+    static func report(_ summary: LoadSummary, session: LoadSetup.Session) -> DatasetOutcome {
+        if summary.isUpToDate {
+            session.inform("\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
+                               + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
+            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.counted(summary.rowCount, "row"))",
+                                  wroteTable: false, status: "up_to_date", summary: summary)
+        }
+        let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
+        session.inform("Loaded \(rows) into \(summary.tableName) "
+                           + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
+        DatasetFetch.reportRowChanges(summary, session: session)
+        DatasetFetch.reportInvalidCells(summary.invalidCells)
+        for note in summary.notes {
+            StandardError.line("Warning: " + SocloadTool.oneLine(note))
+        }
+        return DatasetOutcome(table: summary.tableName, result: "loaded \(rows)" + (summary.rowChanges.map { " (\($0.summary))" } ?? ""),
+                              summary: summary)
+    }
+
+    /// `request` with its download started into a temporary file while it waits for its turn,
+    /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
+    private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
+        let loaded = try? database.openLoaded(context, command: FetchCommand.spec, watched: false)
+        return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0, withDescription: false) },
+                                          http: LoadSetup.httpOptions(appToken: network.appToken, context),
+                                          retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop)
+    }
+}
