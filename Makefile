@@ -86,10 +86,12 @@ stress: deps
 # The benchmark: `make bench` (N=1000000), `make bench N=100000` for a quick one, and
 # `SIZES=10000,100000,1000000,5000000` to add 5M rows to the memory table. See bench/results.md.
 # The PostgreSQL rows load into a throwaway server with fsync on (default settings).
+# `BASELINE=DIR` (a release build of the code before a change, e.g. a worktree's .build/release)
+# runs its socload beside the new one on every socload row, alternating, and reports after/before.
 SIZES ?= 10000,100000,1000000
 bench: build
 	@./scripts/install-deps.sh $(TEST_PACKAGES)
-	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --duckdb --postgres "$$SOCLOAD_TEST_POSTGRES"'
+	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --duckdb --postgres "$$SOCLOAD_TEST_POSTGRES" $(if $(BASELINE),--baseline-bin-dir $(BASELINE))'
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

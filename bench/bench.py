@@ -25,6 +25,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import baseline  # noqa: E402
 from documents import measure_documents, report_documents  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -150,8 +151,11 @@ def measure(args, base, url, scratch, soda_url=None):
                                      socload, "fetch", base + ".rows.json", "--db", path, "--table", TABLE, "--quiet",
                                      "--force"] + options, prefix, lifecycle_db, options)))
     for name, megabytes, command in cases:
-        walls, rss = [], []
+        walls, rss, baseline_walls = [], [], []
         for _ in range(args.runs):
+            old = baseline.swapped(command(fresh_db("bench.sqlite")))
+            if old:
+                baseline_walls.append(run_measured(old)[0])
             db = fresh_db("bench.sqlite")
             wall, peak = run_measured(command(db))
             walls.append(wall)
@@ -163,8 +167,8 @@ def measure(args, base, url, scratch, soda_url=None):
         elif name.startswith("socload"):
             digests[name] = table_digest(db)
         wall = statistics.median(walls)
-        results[name] = {"wall": wall, "rows_per_s": args.n / wall if wall else 0, "mb_per_s": megabytes / wall if wall else 0,
-                         "rss_mb": max(rss) / 1024}
+        results[name] = baseline.record({"wall": wall, "rows_per_s": args.n / wall if wall else 0,
+                                         "mb_per_s": megabytes / wall if wall else 0, "rss_mb": max(rss) / 1024}, baseline_walls)
     if len(set(digests.values())) != 1:
         sys.exit(f"bench: the socload loads differ: {digests}")
     return results, json_mb, csv_mb, next(iter(digests.values()))[1]
@@ -201,14 +205,20 @@ def measure_postgres(args, base):
     # A first load makes the catalog and shows the column types the reference table takes.
     run_measured([socload, "fetch", base + ".rows.json", "--db", args.postgres, "--table", TABLE, "--quiet"])
     results = {}
-    walls, rss = [], []
+    walls, rss, baseline_walls = [], [], []
     for _ in range(args.runs):
+        argv = [socload, "fetch", base + ".rows.json", "--db", args.postgres, "--table", TABLE, "--quiet"]
+        old = baseline.swapped(argv)
+        if old:
+            psql(args.postgres, *reset)
+            baseline_walls.append(run_measured(old)[0])
         psql(args.postgres, *reset)
-        wall, peak = run_measured([socload, "fetch", base + ".rows.json", "--db", args.postgres, "--table", TABLE, "--quiet"])
+        wall, peak = run_measured(argv)
         walls.append(wall)
         rss.append(peak)
     socload_count = pg_count(args.postgres, TABLE)
-    results["socload fetch FILE --db postgresql://"] = {"wall": statistics.median(walls), "rss_mb": max(rss) / 1024}
+    results["socload fetch FILE --db postgresql://"] = baseline.record({"wall": statistics.median(walls),
+                                                                         "rss_mb": max(rss) / 1024}, baseline_walls)
     walls, rss = [], []
     for _ in range(args.runs):
         psql(args.postgres, "DROP TABLE IF EXISTS bnch_ref", f'CREATE TABLE bnch_ref (LIKE "{TABLE}")')
@@ -283,7 +293,8 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
         "- Reference: the sqlite3 shell's `.import --csv` of the same rows, in one transaction, into a table of",
         "  the same column types with no index at all. socload's times include building the key (a unique",
         "  index on `_id`) after the rows.",
-        "- Command: `" + " ".join(["make bench", f"N={args.n}"]) + "`",
+        "- Command: `" + " ".join(["make bench", f"N={args.n}"] + ([f"BASELINE={args.baseline_bin_dir}"] if args.baseline_bin_dir
+                                                                  else [])) + "`",
     ]
     for shape, (results, json_mb, csv_mb) in measured.items():
         reference = results["sqlite3 .import --csv (reference)"]["wall"]
@@ -296,12 +307,12 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
             "",
             f"{args.n:,} rows, 26 source columns (25 table columns); rows.json {json_mb:.1f} MB, CSV {csv_mb:.1f} MB, random row ids.",
             "",
-            "| what | wall s | rows/s | MB/s | peak RSS MB | time vs sqlite3 |",
-            "|---|---:|---:|---:|---:|---:|",
+            "| what | wall s | rows/s | MB/s | peak RSS MB | time vs sqlite3 |" + baseline.header()[0],
+            "|---|---:|---:|---:|---:|---:|" + baseline.header()[1],
         ]
         for name, row in results.items():
             lines.append(f"| {name} | {row['wall']:.2f} | {row['rows_per_s']:,.0f} | {row['mb_per_s']:.1f} | "
-                         f"{row['rss_mb']:.1f} | {row['wall'] / reference:.2f} |")
+                         f"{row['rss_mb']:.1f} | {row['wall'] / reference:.2f} |" + baseline.cells(row).removeprefix(" |"))
         soda = results.get("socload fetch --api soda2 (pages of 50,000 over loopback)")
         lines += [
             "",
@@ -355,8 +366,8 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
             "end: the new table, binary COPY, the key, the swap and the catalog, in one transaction. The reference is",
             "`psql \\copy` of the same rows as CSV into a table of the same column types with no index.",
             "",
-            "| shape | what | wall s | rows/s | peak RSS MB | speed vs psql |",
-            "|---|---|---:|---:|---:|---:|",
+            "| shape | what | wall s | rows/s | peak RSS MB | speed vs psql |" + baseline.header()[0],
+            "|---|---|---:|---:|---:|---:|" + baseline.header()[1],
         ]
         for shape, results in measured_pg.items():
             reference = results["psql \\copy CSV (reference)"]["wall"]
@@ -364,7 +375,7 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
                 if name == "same_values":
                     continue
                 lines.append(f"| {shape} | {name} | {row['wall']:.2f} | {row['rows_per_s']:,.0f} | {row['rss_mb']:.1f} | "
-                             f"{reference / row['wall']:.2f} |")
+                             f"{reference / row['wall']:.2f} |" + baseline.cells(row).removeprefix(" |"))
         lines.append("")
         for shape, results in measured_pg.items():
             speed = results["psql \\copy CSV (reference)"]["wall"] / results["socload fetch FILE --db postgresql://"]["wall"]
@@ -372,6 +383,9 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
             lines.append(f"- {shape}: socload is **{speed:.2f}×** psql's speed (target ≥ 1.3), client peak RSS **{rss:.1f} MB** "
                          f"(target ≤ 64); the two tables hold {'the same' if results['same_values'] else 'DIFFERENT'} rows "
                          "(compared with EXCEPT ALL both ways).")
+    lines += baseline.summary([(f"{shape} shape", results) for shape, (results, _, _) in measured.items()]
+                              + [("documents", documents or {})]
+                              + [(f"PostgreSQL {shape}", results) for shape, results in (measured_pg or {}).items()])
     # Where the time goes: a profile written by hand (perf), kept beside the script.
     profile = os.path.join(ROOT, "bench", "profile.md")
     if os.path.exists(profile):
@@ -388,6 +402,8 @@ def main():
     parser.add_argument("--meta-mb", type=int, default=100,
                         help="the size of the long description whose memory cost is reported (0: not measured)")
     parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--baseline-bin-dir", help="also run this build's socload on every socload row, alternating run by "
+                        "run, and report after/before (a build of the code before a change)")
     parser.add_argument("--data-dir", default=os.path.join(ROOT, "bench", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results.md"))
     parser.add_argument("--shapes", default="new,legacy", help="dataset shapes to measure (comma-separated)")
@@ -405,6 +421,8 @@ def main():
         if shutil.which(tool) is None:
             sys.exit(f"bench: {tool} is needed (apt-get install {package})")
     os.makedirs(args.data_dir, exist_ok=True)
+    if args.baseline_bin_dir:
+        baseline.PAIR = (os.path.join(args.bin_dir, "socload"), os.path.join(os.path.abspath(args.baseline_bin_dir), "socload"))
     if args.postgres_only:
         for shape in args.shapes:
             results = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))

@@ -5,6 +5,8 @@ with two lookups against the plain one, `load --flatten` against `load` of the s
 the upserts and full-text index of merges.py. Used by bench.py; DuckDB comes from PyPI into the data directory, for the benchmark only."""
 import os
 import statistics
+
+import baseline
 import subprocess
 import sys
 
@@ -32,14 +34,20 @@ def ensure_duckdb(data_dir):
 
 
 def median_run(run_measured, runs, command, before=None):
-    walls, rss = [], []
+    walls, rss, baseline_walls = [], [], []
     for _ in range(runs):
         if before:
             before()
-        wall, peak = run_measured(command())
+        argv = command()
+        wall, peak = run_measured(argv)
         walls.append(wall)
         rss.append(peak)
-    return {"wall": statistics.median(walls), "rss_mb": max(rss) / 1024}
+        old = baseline.swapped(argv)
+        if old:
+            if before:
+                before()
+            baseline_walls.append(run_measured(old)[0])
+    return baseline.record({"wall": statistics.median(walls), "rss_mb": max(rss) / 1024}, baseline_walls)
 
 
 def remove(path):
@@ -116,10 +124,11 @@ def report_documents(results):
     """Markdown lines: the rows and the ratios the performance issue sets targets for."""
     if not results:
         return []
+    extra, rule = baseline.header()
     lines = ["", "## Documents, lookups and flattening (new shape)", "",
-             "| what | wall s | peak RSS MB |", "|---|---:|---:|"]
+             "| what | wall s | peak RSS MB |" + extra, "|---|---:|---:|" + rule]
     for name, row in results.items():
-        lines.append(f"| {name} | {row['wall']:.2f} | {row['rss_mb']:.1f} |")
+        lines.append(f"| {name} | {row['wall']:.2f} | {row['rss_mb']:.1f} |" + baseline.cells(row).removeprefix(" |"))
     lines.append("")
     load = results.get("socload load NDJSON")
     duck = results.get("DuckDB read_json_auto(sample_size=-1), 2 threads (reference)")
