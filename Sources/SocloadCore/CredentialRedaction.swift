@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one place a password is taken out of text that is shown, stored or logged: URLs
 /// (`https://ana:secret@host/...`, `postgresql://ana:secret@db/x?password=secret`) lose the
 /// password of their user part and their `password=` / `$$app_token=` query parameters. The
@@ -10,6 +12,16 @@ public enum CredentialRedaction {
     static let secretParameters = ["password", "$$app_token", "app_token", "sslpassword"]
 
     /// One URL without its secrets.
+    /// `url` without its user name and password (the query as it is), for a place that shows
+    /// where a document came from.
+    public static func withoutCredentials(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.user != nil || components.password != nil
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.string ?? url
+    }
+
     public static func url(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let (userInfo, rest) = splitUserInfo(url[schemeEnd.upperBound...])

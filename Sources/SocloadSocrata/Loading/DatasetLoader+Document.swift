@@ -8,6 +8,6 @@ extension DatasetLoader {
     /// the types never depend on a sample.
     /// (`load(_ spec:)` is the public way in.)
     package func loadDocument(_ request: DocumentLoadRequest, onSpool: () -> Void = {}) throws -> LoadSummary {
-        try DocumentLoadJob(loader: self, request: request).run(onSpool: onSpool)
+        try DocumentLoadJob(context: context, request: request, describe: ViewMetadata.describer).run(onSpool: onSpool)
     }
 }

@@ -16,13 +16,14 @@ import SocloadCore
 public final class DatasetLoader: @unchecked Sendable {
     // @unchecked Sendable: its properties never change after init, and a load runs on one thread
     // at a time (the async `load` hands the loader to a thread of its own and waits for it).
-    let destination: any LoadDestination
-    let http: HTTPOptions
-    let retry: RetryPolicy
-    /// Always set (a loader made without one has its own), optional for the readers it is passed to.
-    let cancellation: LoadCancellation?
-    let progress: (@Sendable (LoadProgress) -> Void)?
-    let onRetry: (@Sendable (String) -> Void)?
+    /// The destination, HTTP options, retries, cancellation, progress and retry notices every job
+    /// runs with.
+    let context: LoadContext
+    var destination: any LoadDestination { context.destination }
+    var http: HTTPOptions { context.http }
+    var retry: RetryPolicy { context.retry }
+    var cancellation: LoadCancellation? { context.cancellation }
+    var progress: (@Sendable (LoadProgress) -> Void)? { context.progress }
 
     /// `progress` and `onRetry` are called on the thread that runs the load (the database's), not
     /// the caller's: they are `@Sendable`, so a closure that touches `@MainActor` state must hop
@@ -31,12 +32,8 @@ public final class DatasetLoader: @unchecked Sendable {
     public init(destination: any LoadDestination, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                 cancellation: LoadCancellation? = nil, progress: (@Sendable (LoadProgress) -> Void)? = nil,
                 onRetry: (@Sendable (String) -> Void)? = nil) {
-        self.destination = destination
-        self.http = http
-        self.retry = retry
-        self.cancellation = cancellation ?? LoadCancellation()
-        self.progress = progress
-        self.onRetry = onRetry
+        context = LoadContext(destination: destination, http: http, retry: retry, cancellation: cancellation ?? LoadCancellation(),
+                              progress: progress, onRetry: onRetry)
     }
 
     /// Stops the load running now, from any thread (a signal handler, say): a blocked read,
@@ -67,17 +64,8 @@ public final class DatasetLoader: @unchecked Sendable {
         return summary
     }
 
-    /// Runs a load; a cancelled one (whatever failed because of the cancel: an interrupted
-    /// statement, an aborted transfer) ends with `LoadError.cancelled` (a cancelled `Task`) or
-    /// `LoadError.interrupted(signal:)`. Either way the destination and the cancellation are
-    /// made ready again, so the loader can load again (a cancel that came as the load ended too).
     func reportingCancellation<T>(_ body: () throws -> T) throws -> T {
-        try LoadCancellation.reporting(cancellation, destination: destination, body)
-    }
-
-    /// The current time, to the second, as ISO-8601 UTC.
-    static func now() -> String {
-        ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        try context.reportingCancellation(body)
     }
 
     /// The dataset's view metadata (`/api/views/ID.json`), retried like any request.
@@ -85,27 +73,11 @@ public final class DatasetLoader: @unchecked Sendable {
         try ViewMetadata(description: downloadDescription(portal.viewURL), source: portal.viewURL)
     }
 
-    /// A whole response body of at most 64 MB (a view description), retried like any request.
-    func downloadDescription(_ url: String) throws -> [UInt8] {
-        let downloader = HTTPDownloader(options: http, cancellation: cancellation)
-        return try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
-            var body: [UInt8] = []
-            try downloader.download(url) { chunk in
-                body.append(contentsOf: chunk)
-                if body.count > 64 << 20 { throw HTTPError.bodyTooLarge(limit: 64 << 20, url: url) }
-            }
-            return body
-        }
-    }
+    func downloadDescription(_ url: String) throws -> [UInt8] { try context.downloadDescription(url) }
 
-    func retryNotice(_ error: HTTPError, _ retry: Int, _ wait: Double) {
-        onRetry?("\(error); retry \(retry) of \(self.retry.maximumRetries) in \(String(format: "%.1f", wait)) s")
-    }
+    func retryNotice(_ error: HTTPError, _ retry: Int, _ wait: Double) { context.retryNotice(error, retry, wait) }
 
-    func reportProgress(_ state: LoadState) {
-        progress?(LoadProgress(bytesRead: state.bytesRead, bytesExpected: state.bytesExpected,
-                               rowsLoaded: state.rowCount, elapsed: state.elapsed))
-    }
+    func reportProgress(_ state: LoadState) { context.reportProgress(state) }
 }
 
 extension ViewMetadata {

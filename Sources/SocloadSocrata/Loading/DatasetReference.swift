@@ -33,34 +33,10 @@ public struct DatasetReference: Sendable, Equatable {
     }
 
     /// True for a Socrata 4x4 id: four lower-case letters or digits, a dash, four more.
-    public static func isDatasetID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 9, bytes[4] == UInt8(ascii: "-") else { return false }
-        return bytes.enumerated().allSatisfy { index, byte in
-            index == 4 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
-    }
+    public static func isDatasetID(_ text: String) -> Bool { DatasetID.isValid(text) }
 
-    /// The 4x4 id standing anywhere in a file's name, between characters that are no letter or
-    /// digit (`data.seattle.gov__2tje-83f6__resource-v2.json`, `abcd-1234.rows.json`); the last
-    /// one when there are several, nil when there is none.
-    public static func datasetID(inFileName name: String) -> String? {
-        let bytes = Array(name.utf8)
-        func isWordByte(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
-        var found: String?
-        var start = 0
-        while start + 9 <= bytes.count {
-            let candidate = String(decoding: bytes[start..<start + 9], as: UTF8.self)
-            if isDatasetID(candidate), start == 0 || !isWordByte(bytes[start - 1]),
-               start + 9 == bytes.count || !isWordByte(bytes[start + 9]) {
-                found = candidate
-            }
-            start += 1
-        }
-        return found
-    }
+    /// The 4x4 id standing anywhere in a file's name (see `DatasetID.inFileName`).
+    public static func datasetID(inFileName name: String) -> String? { DatasetID.inFileName(name) }
 
     /// Resolves what the user typed. `datasetsDirectories` are searched in order for bundled copies.
     public static func resolve(_ text: String, domain: String?, datasetsDirectories: [String],
@@ -144,13 +120,7 @@ public struct DatasetReference: Sendable, Equatable {
     }
 
     /// The URL without any user name or password in it, as it may be shown and stored.
-    static func withoutCredentials(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.user != nil || components.password != nil
-        else { return url }
-        components.user = nil
-        components.password = nil
-        return components.string ?? url
-    }
+    static func withoutCredentials(_ url: String) -> String { CredentialRedaction.withoutCredentials(url) }
 }
 
 /// A reference that does not name a dataset socload can find.

@@ -92,11 +92,6 @@ extension LoadPlan {
         }
     }
 
-    /// The table name for a dataset id: `n5m4-mism` → `n5m4_mism`.
-    public static func tableName(forDatasetID id: String) -> String {
-        id.replacingOccurrences(of: "-", with: "_")
-    }
-
     /// The portal's descriptions of the dataset and of each column's field (nil when it gave none).
     static func descriptions(of columns: [PlanColumn], in view: ViewMetadata) -> TableDescriptions? {
         let described = TableDescriptions.columnTexts(of: columns, from: view.columns)

@@ -1,4 +1,5 @@
 import SocloadCore
+import SocloadFiles
 
 /// The columns of SODA row objects (`{"name": "Ann", ":id": "row-..."}`, null fields absent):
 /// the metadata columns with the system fields SODA returns. Its plan's source fields are these
@@ -8,7 +9,7 @@ struct SODARowLayout {
     /// The columns, with the system fields SODA returns (`:id`, `:created_at`, `:updated_at`).
     let view: ViewMetadata
 
-    static let systemFields = [":id", ":created_at", ":updated_at"]
+    static let systemFields = DocumentSystemFields.all
 
     /// From the dataset's metadata. Pass the fields a `$select` asked for, to keep only those
     /// (see `fieldNames(inSelect:)`: `*` keeps every user column, `:*` every system field), and

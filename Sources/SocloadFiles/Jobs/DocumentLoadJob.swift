@@ -1,17 +1,27 @@
 import Foundation
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// `socload load`: a plain JSON document (an array of objects, NDJSON, a saved SODA response) or
 /// a CSV file into one typed table, in one transaction, with the same plan, converter and
 /// destinations as a Socrata fetch. One job with its request: the document is spooled, described
 /// (`+Description`: from `--metadata`, else inferred from every value), planned, then replaces
 /// its table or is merged into it (`+Merge`: `--mode append|upsert`).
-struct DocumentLoadJob {
-    let loader: DatasetLoader
+package struct DocumentLoadJob {
+    let context: LoadContext
     let request: DocumentLoadRequest
+    /// Reads a `--metadata` description (a portal's: the job knows none).
+    let describe: DocumentDescriber
+
+    package init(context: LoadContext, request: DocumentLoadRequest, describe: @escaping DocumentDescriber) {
+        self.context = context
+        self.request = request
+        self.describe = describe
+    }
 
     /// Runs the load; a `DocumentError` is said with the file it is in.
-    func run(onSpool: () -> Void) throws -> LoadSummary {
+    package func run(onSpool: () -> Void) throws -> LoadSummary {
         do {
             return try loadDocumentRecords(request, onSpool: onSpool)
         } catch let error as DocumentError {
@@ -22,16 +32,16 @@ struct DocumentLoadJob {
     }
 
     private func loadDocumentRecords(_ request: DocumentLoadRequest, onSpool: () -> Void) throws -> LoadSummary {
-        try loader.reportingCancellation {
+        try context.reportingCancellation {
             let start = DispatchTime.now().uptimeNanoseconds
-            let spool = try DocumentSpool.open(request.source, http: loader.http, retry: loader.retry, cancellation: loader.cancellation,
-                                               onRetry: loader.retryNotice, onSpool: onSpool, onBytes: { _ in })
+            let spool = try DocumentSpool.open(request.source, http: context.http, retry: context.retry, cancellation: context.cancellation,
+                                               onRetry: context.retryNotice, onSpool: onSpool, onBytes: { _ in })
             defer { spool.close() }
             let (described, planned, plannedNotes): (DescribedDocument, LoadPlan, [String])
             do {
                 (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(source: request.source, format: request.format,
                                                                                           path: spool.path) {
-                    let described = try documentView(request, spool: spool)
+                    let described = try describedDocument(request, spool: spool)
                     var notes: [String] = []
                     return (described, try documentPlan(request, described: described, notes: &notes), notes)
                 }
@@ -41,9 +51,9 @@ struct DocumentLoadJob {
             }
             let notes = plannedNotes
             var plan = planned
-            if let limit = loader.destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
-            try loader.destination.columnLimit?.check(plan)
-            return try loader.destination.performLoad { transaction in
+            if let limit = context.destination.maximumNameBytes { plan = plan.withNamesShortened(toBytes: limit) }
+            try context.destination.columnLimit?.check(plan)
+            return try context.destination.performLoad { transaction in
                 if request.mode != .replace, let merged = try merge(
                     plan: plan, described: described, notes: notes, path: spool.path, transaction: transaction, start: start) {
                     return merged
@@ -58,26 +68,25 @@ struct DocumentLoadJob {
     /// tables' links upserted, in the load's transaction.
     private func replaceDocument(_ request: DocumentLoadRequest, plan: LoadPlan, described: DescribedDocument, notes: [String],
                                  path: String, transaction: any LoadTransaction, start: UInt64) throws -> LoadSummary {
-        let state = DatasetLoader.LoadState(schemaPolicy: request.onSchemaChange, keptChangeRefreshes: request.keptChangeRefreshes,
+        let state = LoadState<Void>(schemaPolicy: request.onSchemaChange, keptChangeRefreshes: request.keptChangeRefreshes,
                               keepsHistory: request.keepsHistory)
         state.source = request.displaySource
         state.bytesExpected = FileByteSource.size(of: path)
-        state.view = described.view
-        let table = try TableReplacement(plan, columns: described.view?.columns ?? [], options: state.options,
-                                         capabilities: loader.destination.capabilities, transaction: transaction, rowsFollowThePlan: true)
+        let table = try TableReplacement(plan, columns: described.portalDescription?.columns ?? [], options: state.options,
+                                         capabilities: context.destination.capabilities, transaction: transaction, rowsFollowThePlan: true)
         state.table = table
         let writing = try ReplaceWriting(table, transaction: transaction)
         let ending = try writeRecords(path, described: described, plan: table.plan, request: request, state: state) { batch, index in
             try writing.write(batch, table: index)
             return writing.mainRows
         }
-        try loader.cancellation?.check()
+        try context.cancellation?.check()
         let unmatched = described.records.unmatchedNames.value
         var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount, saidElsewhere: unmatched))
         notes += state.allNotes + (try writing.finishMainTable(strict: request.strict))
         if !unmatched.isEmpty, let metadata = request.metadata {
             notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of "
-                         + "\(DatasetReference.withoutCredentials(metadata)) (by field name or display name), not loaded")
+                         + "\(CredentialRedaction.withoutCredentials(metadata)) (by field name or display name), not loaded")
         }
         notes += try writing.finishNestedTables(strict: request.strict, skipped: ending.skipped)
         let entry = documentEntry(table.plan, described: described, rowCount: state.rowCount, source: state.source,
@@ -98,17 +107,17 @@ struct DocumentLoadJob {
 
     /// Reads the document's records on the pipeline into `write` (a batch, its table's place in
     /// the plan; it returns the main table's rows so far), with the load's progress.
-    func writeRecords(_ path: String, described: DescribedDocument, plan: LoadPlan, request: DocumentLoadRequest, state: DatasetLoader.LoadState,
+    func writeRecords(_ path: String, described: DescribedDocument, plan: LoadPlan, request: DocumentLoadRequest, state: LoadState<Void>,
                      write: (RowBatch, Int) throws -> Int) throws -> DocumentRowSource.Ending {
         let source = DocumentRowSource(path: path, records: described.records, plan: plan, flatten: request.flatten,
                                        strict: request.strict,
-                                       flattenedNames: described.flattenedNames, storable: loader.destination.storableValues)
-        return try RowPipeline(cancellation: loader.cancellation).run(source) { event -> DocumentRowSource.Ending? in
+                                       flattenedNames: described.flattenedNames, storable: context.destination.storableValues)
+        return try RowPipeline(cancellation: context.cancellation).run(source) { event -> DocumentRowSource.Ending? in
             switch event {
             case let .batch(index, batch, bytesRead, _):
                 state.rowCount = try write(batch, index)
                 state.bytesRead = bytesRead
-                loader.reportProgress(state)
+                context.reportProgress(state)
             case .end(let ending):
                 return ending
             }
@@ -121,16 +130,16 @@ struct DocumentLoadJob {
     /// rather than that it differs.
     private func documentEntry(_ plan: LoadPlan, described: DescribedDocument, rowCount: Int, source: String,
                                refreshedAt: String, invalidCells: [InvalidCells]) -> CatalogEntry {
-        let partial = described.view?.statedRowCount.flatMap { stated in
+        let partial = described.portalDescription?.statedRowCount.flatMap { stated in
             stated == rowCount ? nil : "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
         }
         return CatalogEntry(
-            tableName: plan.mainTable.name, datasetID: described.view?.id, domain: nil, name: described.view?.name,
+            tableName: plan.mainTable.name, datasetID: described.portalDescription?.datasetID, domain: nil, name: described.portalDescription?.name,
             sourceURL: source, fetchedAt: refreshedAt, rowsUpdatedAt: nil, rowCount: rowCount,
-            columnsJSON: described.view?.columnsJSON ?? "[]", columnMappingJSON: plan.columnMappingJSON, etag: nil,
+            columnsJSON: described.portalDescription?.columnsJSON ?? "[]", columnMappingJSON: plan.columnMappingJSON, etag: nil,
             lastModified: nil, requestSignature: "load", planJSON: plan.jsonText, invalidCellsJSON: LoadPlan.encode(invalidCells),
-            partialReason: partial, dictionaryJSON: described.view?.dictionaryJSON(domain: nil),
-            datasetDescription: described.view?.dictionary.description)
+            partialReason: partial, dictionaryJSON: described.portalDescription?.dictionaryJSON,
+            datasetDescription: described.portalDescription?.datasetDescription)
     }
 
     /// With `--metadata`, the records' fields the description lacks, in a note (their values are
@@ -140,7 +149,7 @@ struct DocumentLoadJob {
     /// column of the description), left out of this one.
     func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowSource.Ending,
                             records: Int, saidElsewhere: [String] = []) throws -> [String] {
-        guard let metadata = request.metadata.map(DatasetReference.withoutCredentials) else { return [] }
+        guard let metadata = request.metadata.map(CredentialRedaction.withoutCredentials) else { return [] }
         let outside = ending.fieldsOutsidePlan.filter { !ColumnMetadata.isSystemField($0) }
         if records > 0, !ending.metPlanDataField, !outside.isEmpty {
             throw DocumentError.notDescribed(fields: outside, metadata: metadata)
@@ -167,11 +176,11 @@ struct DocumentLoadJob {
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
         // No record with a field: nothing to plan (options naming columns cannot be checked).
-        if described.view == nil, described.fields.isEmpty {
+        if described.portalDescription == nil, described.fields.isEmpty {
             throw LoadError.noFields(table: name, source: request.displaySource)
         }
         let hasKey = request.primaryKey != nil || described.fields.contains(":id")
-            || (described.view?.columns.contains { $0.fieldName == ":id" } ?? false)
+            || (described.portalDescription?.columns.contains { $0.fieldName == ":id" } ?? false)
         var children = described.arraysOfObjects.filter { request.typeOverrides[$0.field] == nil }
         if !hasKey, !children.isEmpty {
             notes.append("\(children.map(\.field).joined(separator: ", ")) hold\(children.count == 1 ? "s" : "") arrays of objects, "
@@ -197,17 +206,16 @@ struct DocumentLoadJob {
         }
         let options = request.tableOptions.planOptions(tableName: name)
         var plan: LoadPlan
-        if var view = described.view {
+        if let given = described.portalDescription {
             // A real description: typed as fetch types it.
-            view.columns = view.columns.filter { !childFields.contains($0.fieldName ?? "") }
-            plan = try LoadPlan.socrata(view: view, options: options)
+            plan = try given.plan(excluding: childFields, options: options)
         } else {
             plan = try LoadPlan.document(fields: described.fields.filter { !childFields.contains($0) }, types: described.types,
                                          options: options)
         }
         if plan.mainTable.columns.isEmpty {
             // Without a description the columns are the records' fields: there were none.
-            throw described.view == nil ? LoadError.noFields(table: name, source: request.displaySource)
+            throw described.portalDescription == nil ? LoadError.noFields(table: name, source: request.displaySource)
                 : LoadError.noColumns(name)
         }
         if let column = plan.mainTable.columns.first(where: { $0.name.contains("\u{0}") }) {

@@ -1,5 +1,7 @@
 import SocloadCore
 import Foundation
+import SocloadEngine
+import SocloadTransport
 
 /// What `socload load` loads and how: a plain JSON document (an array of objects, NDJSON, or a
 /// saved SODA response) or a CSV/TSV file, from a file, a URL or standard input (`-`), into one
@@ -48,7 +50,7 @@ package struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
         }
         let path = DocumentSpool.isURL(source) ? (URLComponents(string: source)?.path ?? source) : source
         let name = URL(fileURLWithPath: path).lastPathComponent
-        if let id = DatasetReference.datasetID(inFileName: name) { return LoadPlan.tableName(forDatasetID: id) }
+        if let id = DatasetID.inFileName(name) { return LoadPlan.tableName(forDatasetID: id) }
         let base = String(name.split(separator: ".").first ?? "")
         guard !base.isEmpty else { throw PlanError("\(source) has no file name to call the table by: pass --table NAME") }
         return base
@@ -57,7 +59,7 @@ package struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
     /// The source as it may be shown and stored: a URL without user name or password.
     var displaySource: String {
         if source == FileByteSource.standardInput { return "standard input" }
-        return DocumentSpool.isURL(source) ? DatasetReference.withoutCredentials(source) : source
+        return DocumentSpool.isURL(source) ? CredentialRedaction.withoutCredentials(source) : source
     }
 }
 

@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// What `load --mode append|upsert` decides before it writes: which stored table each of the
 /// document's tables goes into and whether its records fit, which columns an upsert with a
@@ -28,9 +30,9 @@ extension DocumentLoadJob {
                 throw LoadError.recordsDoNotFit(table: table, differences: [
                     "the records do not have \(storedKey.joined(separator: ", ")), the key of \(table)"])
             }
-            if let limit = loader.destination.maximumNameBytes { arriving = arriving.withNamesShortened(toBytes: limit) }
+            if let limit = context.destination.maximumNameBytes { arriving = arriving.withNamesShortened(toBytes: limit) }
         }
-        if request.mode == .upsert, described.view != nil {
+        if request.mode == .upsert, described.portalDescription != nil {
             // A description lists every column: the upsert writes only those the records have.
             arriving.tables[0].columns = try columnsPresent(in: arriving, path: path, records: described.records)
         }
@@ -119,7 +121,7 @@ extension DocumentLoadJob {
     func columnsPresent(in plan: LoadPlan, path: String, records: DocumentRecordSource) throws -> [PlanColumn] {
         var inference = FieldTypeInference()
         inference.readsTextAsValues = records.isCSV
-        try readRecords(path, records, state: DatasetLoader.LoadState()) { record in
+        try readRecords(path, records, state: LoadState<Void>()) { record in
             try inference.observe(text: record.bytes, record: record.number, line: record.line)
         }
         let present = Set(inference.fields)

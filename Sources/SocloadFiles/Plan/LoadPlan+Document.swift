@@ -1,4 +1,6 @@
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// The plan of a plain JSON document (`socload load`), from the fields its records hold and
 /// the types inferred from every value: no Socrata metadata, real or pretended.
@@ -29,7 +31,7 @@ extension LoadPlan {
                 columns.append(PlanColumn(name: name, type: type(name, inferred: .timestamp), source: .field(cell: cell)))
             }
         }
-        for (index, field) in fields.enumerated() where !SODARowLayout.systemFields.contains(field) {
+        for (index, field) in fields.enumerated() where !DocumentSystemFields.all.contains(field) {
             // A computed region is named without its `:@`, as a fetch names it.
             let base = field.isEmpty ? "column_\(index + 1)" : ColumnMetadata.columnName(forField: field)
             columns.append(PlanColumn(name: names.allocate(base), type: type(base, inferred: types[field] ?? .text),

@@ -1,5 +1,7 @@
 import Foundation
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// The first pass of `socload load`: what the document's records hold, from `--metadata` or
 /// from every record.
@@ -12,7 +14,7 @@ extension DocumentLoadJob {
         /// How the records are read.
         var records: DocumentRecordSource
         /// The description `--metadata` gave (nil: the records describe themselves).
-        var view: ViewMetadata?
+        var portalDescription: (any DocumentDescription)?
         /// Without `--metadata`: the records' fields in cell order, system fields first.
         var fields: [String] = []
         var types: [String: LogicalType] = [:]
@@ -25,21 +27,20 @@ extension DocumentLoadJob {
         var alwaysNull: Set<String> = []
     }
 
-    func documentView(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
+    func describedDocument(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
         if let metadata = request.metadata {
             let bytes = try readMetadata(metadata)
-            let view = try ViewMetadata(description: bytes, source: metadata)
-            try view.requireTabular()
-            let records = try DocumentRecordSource(request, path: spool.path, columns: view.columns)
+            let given = try describe(bytes, metadata)
+            let records = try DocumentRecordSource(request, path: spool.path, columns: given.columns)
             // Only the system fields the records carry are columns: a page saved the ordinary
             // way has no `:id`, whatever system columns the description lists. A page's records
             // all carry the same ones (its `$select` asked for them or not): the first tells.
             let systemFields = try systemFieldsOfFirstRecord(records, spool: spool)
-            return DescribedDocument(records: records, view: SODARowLayout(view: view, systemFields: systemFields).view)
+            return DescribedDocument(records: records, portalDescription: given.carrying(systemFields: systemFields))
         }
         let records = try DocumentRecordSource(request, path: spool.path, columns: nil)
         let inference = try inferFields(request, records: records, spool: spool)
-        let system = SODARowLayout.systemFields.filter { inference.fields.contains($0) }
+        let system = DocumentSystemFields.all.filter { inference.fields.contains($0) }
         // Flattened, every path's column name is decided once for the whole document.
         let names = request.flatten ? JSONFlattening.columnNames(forPaths: inference.fields) : [:]
         func name(_ field: String) -> String { names[field] ?? field }
@@ -49,7 +50,7 @@ extension DocumentLoadJob {
             inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + JSONFlattening.pathSeparator) }
         } : [])
         let fields = system + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map(name)
-        return DescribedDocument(records: records, view: nil, fields: fields, types: types,
+        return DescribedDocument(records: records, portalDescription: nil, fields: fields, types: types,
                                  arraysOfObjects: inference.arraysOfObjects.map { (name($0.field), $0.elements) },
                                  numbersAsText: inference.fieldsOfNumbersAsText.map(name), flattenedNames: names,
                                  alwaysNull: Set(inference.fields.filter(inference.isAlwaysNull).map(name)))
@@ -61,12 +62,12 @@ extension DocumentLoadJob {
         struct FirstRecordRead: Error {}
         var inference = FieldTypeInference()
         do {
-            try readRecords(spool.path, records, state: DatasetLoader.LoadState()) { record in
+            try readRecords(spool.path, records, state: LoadState<Void>()) { record in
                 try inference.observe(text: record.bytes, record: record.number, line: record.line)
                 throw FirstRecordRead()
             }
         } catch is FirstRecordRead {}
-        return Set(SODARowLayout.systemFields.filter { inference.fields.contains($0) })
+        return Set(DocumentSystemFields.all.filter { inference.fields.contains($0) })
     }
 
     /// The inference pass: every record read once, each field's kinds noted.
@@ -75,7 +76,7 @@ extension DocumentLoadJob {
         var inference = FieldTypeInference()
         inference.readsTextAsValues = records.isCSV
         inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
-        let state = DatasetLoader.LoadState()
+        let state = LoadState<Void>()
         var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
         try readRecords(spool.path, records, state: state) { record in
             guard request.flatten else {
@@ -105,10 +106,10 @@ extension DocumentLoadJob {
     }
 
     /// Every record of the file, in order.
-    func readRecords(_ path: String, _ records: DocumentRecordSource, state: DatasetLoader.LoadState,
+    func readRecords(_ path: String, _ records: DocumentRecordSource, state: LoadState<Void>,
                              _ handle: @escaping (JSONRecordReader.Record) throws -> Void) throws {
         let reader = records.reader(handle)
-        try FileByteSource.read(path, cancellation: loader.cancellation) { chunk in
+        try FileByteSource.read(path, cancellation: context.cancellation) { chunk in
             try reader.feed(chunk)
             state.bytesRead += Int64(chunk.count)
         }
@@ -117,9 +118,9 @@ extension DocumentLoadJob {
 
     /// A view description from a file or a URL.
     func readMetadata(_ source: String) throws -> [UInt8] {
-        if DocumentSpool.isURL(source) { return try loader.downloadDescription(source) }
+        if DocumentSpool.isURL(source) { return try context.downloadDescription(source) }
         var bytes: [UInt8] = []
-        try FileByteSource.read(source, cancellation: loader.cancellation) { chunk in
+        try FileByteSource.read(source, cancellation: context.cancellation) { chunk in
             bytes.append(contentsOf: chunk)
             if bytes.count > 64 << 20 { throw LoadError.unreadableFile(path: source, reason: "larger than 64 MB for a description") }
         }

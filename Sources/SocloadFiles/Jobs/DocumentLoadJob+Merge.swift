@@ -1,5 +1,7 @@
 import Foundation
 import SocloadCore
+import SocloadEngine
+import SocloadTransport
 
 /// `socload load --mode append|upsert`: a document's records into a table socload loaded
 /// before, in one transaction, without replacing it. The table keeps its columns and types
@@ -45,7 +47,7 @@ extension DocumentLoadJob {
             throw LoadError.unsupported("\(entry.tableName) keeps the history of its rows, whose versions are whole rows: "
                                         + "the records lack \(missing.shortList()) (give every column, or use --mode replace)")
         }
-        let refreshedAt = DatasetLoader.now()
+        let refreshedAt = LoadState<Void>.now()
         // An upsert of some columns only cannot fingerprint whole rows: its changes are not counted.
         let tracker = mode == .upsert && !complete ? nil : try SyncChangeTracker(
             sql: sql, table: main, refreshedAt: refreshedAt,
@@ -55,14 +57,14 @@ extension DocumentLoadJob {
             notes.append("the row changes of this upsert are not counted: the records lack \(missing.shortList())")
         }
         let writing = try MergeWriting(plan: writtenPlan, mode: mode, tracker: tracker, sql: sql, transaction: transaction)
-        let state = DatasetLoader.LoadState()
+        let state = LoadState<Void>()
         state.source = request.displaySource
         state.bytesExpected = FileByteSource.size(of: path)
         let ending = try writeRecords(path, described: described, plan: writtenPlan, request: request, state: state) { batch, index in
             try writing.write(batch, table: index)
             return writing.recordsWritten
         }
-        try loader.cancellation?.check()
+        try context.cancellation?.check()
         let written = try writing.finish(strict: request.strict)
         notes += try fieldsNotDescribed(request, ending, records: written.written.records)
         notes += written.notes
