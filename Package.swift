@@ -6,17 +6,15 @@ let package = Package(
     name: "socload",
     products: [
         .executable(name: "socload", targets: ["socload"]),
-        // For app developers: every library below in one import (`import SocloadKit`).
+        // For app developers: every library in one import (`import SocloadKit`).
         .library(name: "SocloadKit", targets: ["SocloadKit"]),
+        // Deprecated: the layer products of the releases before SocloadKit, kept for one release so
+        // that existing Package.swift files build; depend on SocloadKit instead.
         .library(name: "SocloadCore", targets: ["SocloadCore"]),
         .library(name: "SocloadDatabase", targets: ["SocloadDatabase"]),
-        .library(name: "SocloadEngine", targets: ["SocloadEngine"]),
-        .library(name: "SocloadTransport", targets: ["SocloadTransport"]),
-        .library(name: "SocloadFiles", targets: ["SocloadFiles"]),
         .library(name: "SocloadSocrata", targets: ["SocloadSocrata"]),
         .library(name: "SocloadSQLite", targets: ["SocloadSQLite"]),
         .library(name: "SocloadPostgreSQL", targets: ["SocloadPostgreSQL"]),
-        .library(name: "SocloadProject", targets: ["SocloadProject"]),
     ],
     targets: [
         // C boundary: system libraries plus typed wrappers for their variadic functions.
