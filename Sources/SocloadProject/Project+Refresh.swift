@@ -41,21 +41,29 @@ extension Project {
         defer { lock.release() }
         let lockPath = SocloadLockFile.path(forProject: path)
         let previous = try SocloadLockFile.read(lockPath)
-        let first = Connection()
-        let selection = try ProjectSelection(self, names: names, lock: previous, http: first.http(environment: environment),
-                                             retry: first.retry(environment: environment), environment: environment)
-        let opened = try ProjectDatabaseConnection(location: database ?? "socload.sqlite",
-                                                   connection: selection.datasets.first?.connection ?? first)
-        defer { opened.close() }
+        let plain = Connection()
+        let selection = try ProjectSelection(self, names: names, lock: previous, http: plain.http(environment: environment),
+                                             retry: plain.retry(environment: environment), environment: environment)
+        // One connection for each way an entry reaches the database (its schema, a GeoPackage).
+        var databases: [Connection: ProjectDatabaseConnection] = [:]
+        defer { databases.values.forEach { $0.close() } }
+        func database(for dataset: Dataset) throws -> ProjectDatabaseConnection {
+            var key = dataset.connection
+            (key.appToken, key.retries) = (nil, nil)
+            if let opened = databases[key] { return opened }
+            let opened = try ProjectDatabaseConnection(location: self.database ?? "socload.sqlite", connection: key)
+            databases[key] = opened
+            return opened
+        }
         var results: [Refreshed] = []
         for dataset in selection.datasets {
             results.append(Refreshed(name: dataset.name, result: Result {
-                try refresh(dataset, force: force, destination: opened.destination, environment: environment)
+                try refresh(dataset, force: force, destination: database(for: dataset).destination, environment: environment)
             }))
         }
         results += selection.failedSearches.map { Refreshed(name: $0.name, result: .failure($0.error)) }
         results += selection.left.map { Refreshed(name: $0.name, result: .success(.leftCatalog(table: $0.table, search: $0.search))) }
-        try record(results, datasets: selection.datasets, previous: previous, database: opened.loaded, at: lockPath)
+        try record(results, datasets: selection.datasets, previous: previous, at: lockPath) { dataset in try database(for: dataset).loaded }
         return results
     }
 
@@ -72,8 +80,8 @@ extension Project {
 
     /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as
     /// they were; datasets no longer in the project gone (a search's stay while it is an entry).
-    func record(_ results: [Refreshed], datasets: [Dataset], previous: SocloadLockFile, database: any LoadedDatabase,
-                at lockPath: String) throws {
+    func record(_ results: [Refreshed], datasets: [Dataset], previous: SocloadLockFile, at lockPath: String,
+                database: (Dataset) throws -> any LoadedDatabase) throws {
         var next = previous
         next.datasets = previous.datasets.filter { name, entry in
             self.datasets.contains { $0.name == name } || searches.contains { $0.name == entry.search }
@@ -86,9 +94,10 @@ extension Project {
             case .success(.synced(let summary)): (table, unchanged) = (summary.tableName, false)
             default: continue
             }
-            var entry = try SocloadLockFile.entry(for: table, in: database, previous: previous.datasets[result.name],
+            guard let dataset = datasets.first(where: { $0.name == result.name }) else { continue }
+            var entry = try SocloadLockFile.entry(for: table, in: database(dataset), previous: previous.datasets[result.name],
                                                   unchanged: unchanged)
-            entry?.search = datasets.first { $0.name == result.name }?.search ?? previous.datasets[result.name]?.search
+            entry?.search = dataset.search ?? previous.datasets[result.name]?.search
             next.datasets[result.name] = entry
         }
         if next != previous || !FileManager.default.fileExists(atPath: lockPath) { try next.write(to: lockPath) }

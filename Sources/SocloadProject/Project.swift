@@ -34,7 +34,7 @@ public struct Project: Sendable {
     }
 
     /// How a dataset's portal and database are reached: the entry keys that are no load option.
-    public struct Connection: Sendable, Equatable {
+    public struct Connection: Sendable, Hashable {
         /// A Socrata app token (`"app-token"`); nil: `$SOCRATA_APP_TOKEN`, if set.
         public var appToken: String?
         /// Retries of a failed request (`"retries"`).
