@@ -1,4 +1,5 @@
 import SocloadCore
+import SocloadDatabase
 
 /// How SQLite spells the plan's logical types: the declared type gives the column its affinity.
 enum SQLiteTypes {

@@ -1,4 +1,5 @@
 import SocloadCore
+import SocloadDatabase
 import SocloadPostgreSQL
 import SocloadTestSupport
 import XCTest
