@@ -22,9 +22,7 @@ public struct MergedRows: Sendable, Equatable {
     public var inserted: Int
 
     public init(mode: DocumentLoadMode, records: Int, inserted: Int) {
-        self.mode = mode
-        self.records = records
-        self.inserted = inserted
+        (self.mode, self.records, self.inserted) = (mode, records, inserted)
     }
 
     /// The rows an upsert updated.

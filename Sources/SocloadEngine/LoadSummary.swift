@@ -26,15 +26,9 @@ public struct LoadSummary: Sendable, Equatable {
 
     public init(tableName: String, rowCount: Int, columnCount: Int, source: String, elapsed: Double,
                 catalogEntry: CatalogEntry, isUpToDate: Bool = false, invalidCells: [InvalidCells] = [], notes: [String] = []) {
-        self.tableName = tableName
-        self.rowCount = rowCount
-        self.columnCount = columnCount
-        self.source = source
-        self.elapsed = elapsed
-        self.catalogEntry = catalogEntry
-        self.isUpToDate = isUpToDate
-        self.invalidCells = invalidCells
-        self.notes = notes
+        (self.tableName, self.rowCount, self.columnCount, self.source) = (tableName, rowCount, columnCount, source)
+        (self.elapsed, self.catalogEntry, self.isUpToDate) = (elapsed, catalogEntry, isUpToDate)
+        (self.invalidCells, self.notes) = (invalidCells, notes)
     }
 }
 

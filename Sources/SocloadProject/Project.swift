@@ -68,6 +68,13 @@ public struct Project: Sendable {
 
     /// The project at `path`, every entry decoded and checked.
     public static func load(_ path: String) throws(ProjectError) -> Project {
+        try Project(path: path, members: members(ofFile: path))
+    }
+
+    /// The top-level members of the project file at `path` (`hint` is added to a "not JSON"
+    /// message): what `load` reads, and what a command reads of a project it only opens the
+    /// database of.
+    public static func members(ofFile path: String, hint: String = "") throws(ProjectError) -> [JSONMember] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProjectError(path: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot be read"
                                : "does not exist (a project file names the database and datasets; see socload refresh --help)",
@@ -77,10 +84,10 @@ public struct Project: Sendable {
         do {
             root = try JSONValueParser.parse(Array(data))
         } catch {
-            throw ProjectError(path: path, problem: "is not JSON: \(error.description)")
+            throw ProjectError(path: path, problem: "is not JSON: \(error.description)" + hint)
         }
         guard case .object(let members) = root else { throw ProjectError(path: path, problem: "must be a JSON object") }
-        return try Project(path: path, members: members)
+        return members
     }
 
     private init(path: String, members: [JSONMember]) throws(ProjectError) {

@@ -9,12 +9,8 @@ public struct ProjectError: Error, Sendable, CustomStringConvertible {
     /// The file is not there or cannot be read (rather than wrong).
     public let isMissing: Bool
 
-    public init(path: String, place: String? = nil, key: String? = nil, problem: String, isMissing: Bool = false) {
-        self.path = path
-        self.place = place
-        self.key = key
-        self.problem = problem
-        self.isMissing = isMissing
+    init(path: String, place: String? = nil, key: String? = nil, problem: String, isMissing: Bool = false) {
+        (self.path, self.place, self.key, self.problem, self.isMissing) = (path, place, key, problem, isMissing)
     }
 
     public var description: String {

@@ -43,9 +43,9 @@ final class LoadSpecTests: XCTestCase {
         var spec = LoadSpec(document: "committees.tsv", tableName: "committees")
         spec.mode = .upsert
         spec.tableOptions.onSchemaChange = .evolve
-        spec.format = .csv(CSVDialect(delimiter: UInt8(ascii: "\t"), encoding: .latin1, hasHeader: false))
-        spec.childKeys = ["members:id": "person"]
-        spec.glues = [GlueSpec(arrayField: "tags", otherTable: "tags", otherKey: "id", idField: "tag_id")]
+        spec.document.format = .csv(CSVDialect(delimiter: UInt8(ascii: "\t"), encoding: .latin1, hasHeader: false))
+        spec.document.childKeys = ["members:id": "person"]
+        spec.document.glues = [GlueSpec(arrayField: "tags", otherTable: "tags", otherKey: "id", idField: "tag_id")]
         let data = try JSONEncoder().encode(spec)
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains(#""delimiter":"tab""#) && text.contains(#""mode":"upsert""#), text)
@@ -54,7 +54,7 @@ final class LoadSpecTests: XCTestCase {
         // An append keeps the table's shape unless told otherwise.
         let append = try JSONDecoder().decode(LoadSpec.self, from: Data(#"{"document": "a.ndjson", "mode": "append"}"#.utf8))
         XCTAssertEqual(append.onSchemaChange, .fail)
-        XCTAssertEqual(try JSONDecoder().decode(LoadSpec.self, from: Data(#"{"document": "a.json", "lines": true}"#.utf8)).layout, .lines)
+        XCTAssertEqual(try JSONDecoder().decode(LoadSpec.self, from: Data(#"{"document": "a.json", "lines": true}"#.utf8)).document.layout, .lines)
     }
 
     func testAWrongKeyOrValueIsAnErrorNamingIt() {

@@ -28,7 +28,7 @@ extension DocumentLoadJob {
     }
 
     func describedDocument(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
-        if let metadata = request.metadata {
+        if let metadata = request.document.metadata {
             let bytes = try readMetadata(metadata)
             let given = try describe(bytes, metadata)
             let records = try DocumentRecordSource(request, path: spool.path, columns: given.columns)
@@ -42,11 +42,11 @@ extension DocumentLoadJob {
         let inference = try inferFields(request, records: records, spool: spool)
         let system = DocumentSystemFields.all.filter { inference.fields.contains($0) }
         // Flattened, every path's column name is decided once for the whole document.
-        let names = request.flatten ? JSONFlattening.columnNames(forPaths: inference.fields) : [:]
+        let names = request.document.flatten ? JSONFlattening.columnNames(forPaths: inference.fields) : [:]
         func name(_ field: String) -> String { names[field] ?? field }
         let types = Dictionary(inference.types.map { (name($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         // Flattened, an object that is null in some records leaves no column of its own.
-        let flattenedAway = Set(request.flatten ? inference.fields.filter { field in
+        let flattenedAway = Set(request.document.flatten ? inference.fields.filter { field in
             inference.isAlwaysNull(field) && inference.fields.contains { $0.hasPrefix(field + JSONFlattening.pathSeparator) }
         } : [])
         let fields = system + inference.fields.filter { !system.contains($0) && !flattenedAway.contains($0) }.map(name)
@@ -75,11 +75,11 @@ extension DocumentLoadJob {
                              spool: DocumentSpool) throws -> FieldTypeInference {
         var inference = FieldTypeInference()
         inference.readsTextAsValues = records.isCSV
-        inference.referenceFields = Dictionary(request.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
+        inference.referenceFields = Dictionary(request.document.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
         let state = LoadState<Void>()
         var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
         try readRecords(spool.path, records, state: state) { record in
-            guard request.flatten else {
+            guard request.document.flatten else {
                 return try inference.observe(text: record.bytes, record: record.number, line: record.line)
             }
             // From the bytes, flattened under their paths; a record that is no object, or is

@@ -18,8 +18,8 @@ extension DocumentLoadJob {
         }
         var arriving = documentPlan
         let shaped = Self.shapedAsStored(request, stored: stored)
-        if arriving.mainTable.primaryKey.isEmpty && !storedKey.isEmpty || shaped.glues != request.glues
-            || shaped.childKeys != request.childKeys {
+        if arriving.mainTable.primaryKey.isEmpty && !storedKey.isEmpty || shaped.document.glues != request.document.glues
+            || shaped.document.childKeys != request.document.childKeys {
             var keyed = shaped
             if arriving.mainTable.primaryKey.isEmpty, !storedKey.isEmpty { keyed.primaryKey = storedKey }
             var keyedNotes: [String] = []
@@ -142,13 +142,13 @@ extension DocumentLoadJob {
         for table in stored.tables.dropFirst() {
             guard let nesting = table.nesting else { continue }
             if let glue = table.glue {
-                if !shaped.glues.contains(where: { $0.arrayField == nesting.arrayField }) {
-                    shaped.glues.append(GlueSpec(arrayField: nesting.arrayField, otherTable: glue.otherTable, otherKey: glue.otherKey,
+                if !shaped.document.glues.contains(where: { $0.arrayField == nesting.arrayField }) {
+                    shaped.document.glues.append(GlueSpec(arrayField: nesting.arrayField, otherTable: glue.otherTable, otherKey: glue.otherKey,
                                                  idField: glue.idField))
                 }
-            } else if !nesting.numbersElements, shaped.childKeys[nesting.arrayField] == nil, let last = table.primaryKey.last,
+            } else if !nesting.numbersElements, shaped.document.childKeys[nesting.arrayField] == nil, let last = table.primaryKey.last,
                       case .field(let cell)? = table.column(named: last)?.source, cell < nesting.sourceFields.count {
-                shaped.childKeys[nesting.arrayField] = nesting.sourceFields[cell]
+                shaped.document.childKeys[nesting.arrayField] = nesting.sourceFields[cell]
             }
         }
         return shaped

@@ -39,7 +39,7 @@ package struct DocumentLoadJob {
             defer { spool.close() }
             let (described, planned, plannedNotes): (DescribedDocument, LoadPlan, [String])
             do {
-                (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(source: request.source, format: request.format,
+                (described, planned, plannedNotes) = try DocumentRecordSource.sayingWhyCSV(source: request.source, format: request.document.format,
                                                                                           path: spool.path) {
                     let described = try describedDocument(request, spool: spool)
                     var notes: [String] = []
@@ -84,7 +84,7 @@ package struct DocumentLoadJob {
         let unmatched = described.records.unmatchedNames.value
         var notes = notes + (try fieldsNotDescribed(request, ending, records: state.rowCount, saidElsewhere: unmatched))
         notes += state.allNotes + (try writing.finishMainTable(strict: request.strict))
-        if !unmatched.isEmpty, let metadata = request.metadata {
+        if !unmatched.isEmpty, let metadata = request.document.metadata {
             notes.append("\(unmatched.shortList()): not \(unmatched.count == 1 ? "a column" : "columns") of "
                          + "\(CredentialRedaction.withoutCredentials(metadata)) (by field name or display name), not loaded")
         }
@@ -109,7 +109,7 @@ package struct DocumentLoadJob {
     /// the plan; it returns the main table's rows so far), with the load's progress.
     func writeRecords(_ path: String, described: DescribedDocument, plan: LoadPlan, request: DocumentLoadRequest, state: LoadState<Void>,
                      write: (RowBatch, Int) throws -> Int) throws -> DocumentRowSource.Ending {
-        let source = DocumentRowSource(path: path, records: described.records, plan: plan, flatten: request.flatten,
+        let source = DocumentRowSource(path: path, records: described.records, plan: plan, flatten: request.document.flatten,
                                        strict: request.strict,
                                        flattenedNames: described.flattenedNames, storable: context.destination.storableValues)
         return try RowPipeline(cancellation: context.cancellation).run(source) { event -> DocumentRowSource.Ending? in
@@ -149,7 +149,7 @@ package struct DocumentLoadJob {
     /// column of the description), left out of this one.
     func fieldsNotDescribed(_ request: DocumentLoadRequest, _ ending: DocumentRowSource.Ending,
                             records: Int, saidElsewhere: [String] = []) throws -> [String] {
-        guard let metadata = request.metadata.map(CredentialRedaction.withoutCredentials) else { return [] }
+        guard let metadata = request.document.metadata.map(CredentialRedaction.withoutCredentials) else { return [] }
         let outside = ending.fieldsOutsidePlan.filter { !ColumnMetadata.isSystemField($0) }
         if records > 0, !ending.metPlanDataField, !outside.isEmpty {
             throw DocumentError.notDescribed(fields: outside, metadata: metadata)
@@ -187,10 +187,10 @@ package struct DocumentLoadJob {
                          + "kept as JSON text: child tables need the key of \(name) (--pk, or :id in the records)")
             children = []
         }
-        if let unknown = request.childKeys.keys.sorted().first(where: { field in !children.contains { $0.field == field } }) {
+        if let unknown = request.document.childKeys.keys.sorted().first(where: { field in !children.contains { $0.field == field } }) {
             throw PlanError("--child-key \(unknown):...: \(unknown) is not a field of arrays of objects in the records")
         }
-        if let glue = request.glues.first(where: { glue in !children.contains { $0.field == glue.arrayField } }) {
+        if let glue = request.document.glues.first(where: { glue in !children.contains { $0.field == glue.arrayField } }) {
             throw PlanError("--glue \(glue.arrayField):...: \(glue.arrayField) is not a field of arrays of objects in the records"
                             + (hasKey ? "" : " (or \(name) has no key: --pk)"))
         }
@@ -222,11 +222,11 @@ package struct DocumentLoadJob {
             throw LoadError.badName("the column name \(JSONValue.quoted(column.name))")
         }
         for child in children {
-            if let glue = request.glues.first(where: { $0.arrayField == child.field }) {
+            if let glue = request.document.glues.first(where: { $0.arrayField == child.field }) {
                 try plan.addGlueTable(glue, elementFields: child.elements.fields, types: child.elements.types)
             } else {
                 try plan.addChildTable(arrayField: child.field, elementFields: child.elements.fields, types: child.elements.types,
-                                       childKey: request.childKeys[child.field])
+                                       childKey: request.document.childKeys[child.field])
             }
         }
         try plan.distributeNestedTables()

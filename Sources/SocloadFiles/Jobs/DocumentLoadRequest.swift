@@ -3,38 +3,18 @@ import Foundation
 import SocloadEngine
 import SocloadTransport
 
-/// What `socload load` loads and how: a plain JSON document (an array of objects, NDJSON, or a
-/// saved SODA response) or a CSV/TSV file, from a file, a URL or standard input (`-`), into one
-/// table.
+/// A load of a document as the document job runs it: what `socload load` (or a `LoadSpec`)
+/// asked for. The table options are properties of the request too (`request.primaryKey`).
 package struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
     /// A path, an `http(s)://` URL, or `-` for standard input.
     package var source: String
-    /// How the table is shaped and kept (`--type`, `--pk`, `--index`, `--fts`, `--extract`,
-    /// `--distribute-by`, `--geometry`, `--on-schema-change`, `--keep-changes`, `--history`,
-    /// `--strict`); each is also a property of the request (`TableOptionsCarrying`).
-    package var tableOptions = TableOptions()
     /// The table; by default the source's base name (`committees.json` → `committees`).
     package var tableName: String?
-    /// JSON or CSV (`--csv`, `--tsv`, `--delimiter`, `--encoding`, `--no-header`); nil: as the
-    /// file's name says (`.csv`, `.tsv`), else as its first byte does (`[` or `{` is JSON).
-    package var format: DocumentFormat?
-    /// How the records are laid out (`--root KEY` names the array inside a top-level object).
-    package var layout = JSONRecordReader.Layout.detect
-    /// An `/api/views/ID.json` description (path or URL): the columns are typed as `fetch` types
-    /// them, instead of being inferred.
-    package var metadata: String?
-    /// Field of arrays of objects → the field of its objects that identifies them within their
-    /// parent (`--child-key K:field`): the child table's key is the parent's key and it, instead
-    /// of the element's position.
-    package var childKeys: [String: String] = [:]
-    /// Nested arrays of references that fill many-to-many glue tables instead of child tables
-    /// (`--glue K:OTHER_TABLE.OTHER_KEY[:ID_FIELD]`).
-    package var glues: [GlueSpec] = []
+    package var tableOptions = TableOptions()
+    package var document = DocumentOptions()
     /// Replace the table (the default), or add the document's rows to the table socload loaded
     /// before (`--mode append|upsert`; a table that does not exist yet is made as for replace).
     package var mode = DocumentLoadMode.replace
-    /// Nested objects become `parent_child` columns instead of JSON text (`--flatten`).
-    package var flatten = false
 
     package init(source: String, tableName: String? = nil) {
         self.source = source
@@ -66,7 +46,7 @@ package struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
 extension DocumentRecordSource {
     /// How `request`'s document is read; `columns`: its description's, with `--metadata`.
     init(_ request: DocumentLoadRequest, path: String, columns: [ColumnMetadata]?) throws {
-        try self.init(source: request.source, format: request.format, layout: request.layout, path: path,
-                      metadata: request.metadata, columns: columns)
+        try self.init(source: request.source, format: request.document.format, layout: request.document.layout, path: path,
+                      metadata: request.document.metadata, columns: columns)
     }
 }

@@ -13,31 +13,15 @@ public enum DatasetAPI: String, Sendable, CaseIterable {
     case soda3
 }
 
-/// What to load and how.
-package struct LoadRequest: TableOptionsCarrying, Sendable {
+/// A load of a dataset as a job runs it: the `LoadSpec` it was asked for (each of the spec's
+/// options is a property of the request too: `request.limit` is `request.spec.limit`), with
+/// its reference found and what the load learns of its destination and its turn.
+@dynamicMemberLookup
+package struct LoadRequest: Sendable {
     package var reference: DatasetReference
-    /// How the table is shaped and kept (`--type`, `--pk`, `--index`, `--fts`, `--extract`,
-    /// `--distribute-by`, `--geometry`, `--on-schema-change`, `--keep-changes`, `--history`,
-    /// `--strict`); each is also a property of the request (`TableOptionsCarrying`).
-    package var tableOptions = TableOptions()
-    /// The table name; by default the dataset id with `-` as `_` (`n5m4_mism`).
-    package var tableName: String?
-    /// Load only the first N rows.
-    package var limit: Int?
-    /// Refuse a dataset of more than N rows (`LoadError.tooManyRows`, nothing changed), unlike
-    /// `limit`, which loads the first N. A guard for pipelines against a portal or file gone wrong.
-    package var maxRows: Int?
-    /// Also keep `_sid`, `_row_id`, `_position`, `_created_meta`, `_updated_meta`, `_meta`.
-    package var includeSystemColumns = false
-    package var api = DatasetAPI.auto
-    /// SoQL pushed down to the portal (SODA APIs only).
-    package var query = SoQLQuery()
-    /// Rows per SODA page.
-    package var pageSize = LoadSpec.defaultPageSize
-    /// Reload even when the portal says nothing changed.
-    package var force = false
-    /// Keep a compressed copy of every rows.json this load downloads, under its version stamp
-    /// (`"cache": DIR`, `--cache DIR`).
+    /// What was asked: the table, how it is shaped and kept, the API, SoQL, paging, limits.
+    package var spec: LoadSpec
+    /// The spec's `cache` folder, opened.
     package var cache: DownloadCache?
     /// Load only this version (the rowsUpdatedAt the source states): another fails the load with
     /// `LoadError.notTheExpectedVersion`, nothing changed (`refresh --locked`).
@@ -52,31 +36,41 @@ package struct LoadRequest: TableOptionsCarrying, Sendable {
     /// The destination's most columns; set by the loader from its destination.
     var columnLimit: ColumnLimit?
 
-    package init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil,
-                includeSystemColumns: Bool = false) {
+    package init(reference: DatasetReference, spec: LoadSpec) {
         self.reference = reference
-        self.tableName = tableName
-        self.limit = limit
-        self.includeSystemColumns = includeSystemColumns
+        self.spec = spec
+        cache = spec.cache.map(DownloadCache.init(directory:))
+    }
+
+    package init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil, includeSystemColumns: Bool = false) {
+        var spec = LoadSpec(dataset: reference.datasetID ?? reference.displaySource, tableName: tableName)
+        spec.limit = limit
+        spec.includeSystemColumns = includeSystemColumns
+        self.init(reference: reference, spec: spec)
+    }
+
+    package subscript<Value>(dynamicMember option: WritableKeyPath<LoadSpec, Value>) -> Value {
+        get { spec[keyPath: option] }
+        set { spec[keyPath: option] = newValue }
     }
 
     /// The API `auto` stands for, after checking that the request makes sense.
     func resolvedAPI() throws -> DatasetAPI {
         let isFile: Bool
         if case .file = reference.location { isFile = true } else { isFile = false }
-        switch api {
+        switch spec.api {
         case .auto:
-            if query.isEmpty { return .rows }
+            if spec.query.isEmpty { return .rows }
             guard !isFile else { throw LoadError.unsupported("--where, --select and --order need a dataset on a portal, not a file") }
             return .soda2
         case .rows:
-            guard query.isEmpty else { throw LoadError.unsupported("--where, --select and --order need --api soda2 or soda3") }
+            guard spec.query.isEmpty else { throw LoadError.unsupported("--where, --select and --order need --api soda2 or soda3") }
             return .rows
         case .soda2, .soda3:
             guard !isFile, reference.datasetID != nil else {
-                throw LoadError.unsupported("--api \(api.rawValue) needs a dataset id on a portal (--domain HOST, or a portal URL)")
+                throw LoadError.unsupported("--api \(spec.api.rawValue) needs a dataset id on a portal (--domain HOST, or a portal URL)")
             }
-            return api
+            return spec.api
         }
     }
 
@@ -88,8 +82,8 @@ package struct LoadRequest: TableOptionsCarrying, Sendable {
             throw LoadError.reservedTableName(name)
         }
         if name.contains("\u{0}") { throw LoadError.badName("the table name \(JSONValue.quoted(name))") }
-        var plan = try LoadPlan.socrata(view: view, options: tableOptions.planOptions(tableName: name,
-                                                                                     includeSystemColumns: includeSystemColumns))
+        var plan = try LoadPlan.socrata(view: view, options: spec.tableOptions.planOptions(tableName: name,
+                                                                                     includeSystemColumns: spec.includeSystemColumns))
         if let maximumNameBytes { plan = plan.withNamesShortened(toBytes: maximumNameBytes) }
         if plan.mainTable.columns.isEmpty { throw LoadError.noColumns(name) }
         try columnLimit?.check(plan)
@@ -101,26 +95,26 @@ package struct LoadRequest: TableOptionsCarrying, Sendable {
 
     /// The table name the load will write.
     func targetTable(view: ViewMetadata?) -> String {
-        tableName ?? LoadPlan.tableName(forDatasetID: reference.datasetID ?? view?.id ?? "dataset")
+        spec.tableName ?? LoadPlan.tableName(forDatasetID: reference.datasetID ?? view?.id ?? "dataset")
     }
 
     /// Why a load of this request is not the whole dataset, if it is not.
     var partialReason: String? {
         var reasons: [String] = []
-        if let limit { reasons.append("only the first \(limit) rows were loaded (--limit)") }
-        if let condition = query.where, !condition.isEmpty { reasons.append("the rows were filtered (--where)") }
-        if query.select != nil { reasons.append("the columns were chosen (--select)") }
+        if let limit = spec.limit { reasons.append("only the first \(limit) rows were loaded (--limit)") }
+        if let condition = spec.query.where, !condition.isEmpty { reasons.append("the rows were filtered (--where)") }
+        if spec.query.select != nil { reasons.append("the columns were chosen (--select)") }
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 
     func signature(api: DatasetAPI) -> String {
         var parts = ["api=\(api.rawValue)"]
-        if !query.isEmpty { parts.append(query.signature) }
-        if let limit { parts.append("limit=\(limit)") }
-        if includeSystemColumns { parts.append("system-columns") }
-        if let primaryKey = tableOptions.primaryKey { parts.append("pk=" + primaryKey.joined(separator: ",")) }
-        for extraction in tableOptions.extractions { parts.append("extract=" + extraction.spec) }
-        for (field, type) in tableOptions.typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
+        if !spec.query.isEmpty { parts.append(spec.query.signature) }
+        if let limit = spec.limit { parts.append("limit=\(limit)") }
+        if spec.includeSystemColumns { parts.append("system-columns") }
+        if let primaryKey = spec.tableOptions.primaryKey { parts.append("pk=" + primaryKey.joined(separator: ",")) }
+        for extraction in spec.tableOptions.extractions { parts.append("extract=" + extraction.spec) }
+        for (field, type) in spec.tableOptions.typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
         return parts.joined(separator: "&")
     }
 }

@@ -57,23 +57,23 @@ extension LoadSpec: Codable {
         add("geometry", tableOptions.geometryColumn)
         add("distribute-by", tableOptions.distributeBy)
         add("strict", tableOptions.strict)
-        switch layout {
+        switch document.layout {
         case .detect: break
         case .lines: add("lines", true)
         case .root(let key): add("root", key)
         }
-        if case .csv(let dialect) = format {
+        if case .csv(let dialect) = document.format {
             add("csv", dialect.delimiter == nil)
             add("delimiter", dialect.delimiter.map { $0 == UInt8(ascii: "\t") ? "tab" : String(UnicodeScalar($0)) })
             if dialect.encoding != .utf8 { add("encoding", dialect.encoding.rawValue) }
             add("no-header", !dialect.hasHeader)
         }
-        add("metadata", metadata)
-        add("child-key", childKeys.sorted { $0.key < $1.key }.map {
+        add("metadata", document.metadata)
+        add("child-key", document.childKeys.sorted { $0.key < $1.key }.map {
             QuotedNameScanner.written($0.key) + ":" + QuotedNameScanner.written($0.value)
         })
-        add("glue", glues.map(\.spec))
-        add("flatten", flatten)
+        add("glue", document.glues.map(\.spec))
+        add("flatten", document.flatten)
         return members
     }
 }

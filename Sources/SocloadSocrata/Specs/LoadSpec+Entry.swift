@@ -16,8 +16,7 @@ extension LoadSpec {
     /// The options both take (`TableOptions`).
     static let tableKeys = ["type", "index", "fts", "pk", "extract", "on-schema-change", "keep-changes", "history", "geometry",
                             "distribute-by", "strict"]
-    static let flagKeys: Set<String> = ["system-columns", "force", "incremental", "history", "strict", "lines", "csv", "tsv",
-                                        "no-header", "flatten"]
+    static var flagKeys: Set<String> { Set(specFlags.keys).union(DocumentReading.flags.keys) }
     static let listKeys: Set<String> = ["type", "index", "extract", "child-key", "glue"]
 
     /// The spec an entry's members stand for: one source key, then options. `defaults` are
@@ -58,7 +57,7 @@ extension LoadSpec {
         }
         if Self.flagKeys.contains(key) {
             guard case .bool(let isSet) = member.value else { throw LoadSpecError(key: key, problem: "takes true or false") }
-            try setFlag(key, isSet, reading: &reading)
+            setFlag(key, isSet, reading: &reading)
         } else if Self.listKeys.contains(key) {
             guard case .array(let values) = member.value else {
                 throw LoadSpecError(key: key, problem: "takes a list, such as [\"a\", \"b\"]")
@@ -69,30 +68,33 @@ extension LoadSpec {
         }
     }
 
-    private mutating func setFlag(_ key: String, _ isSet: Bool, reading: inout DocumentReading) throws(LoadSpecError) {
-        switch key {
-        case "system-columns": includeSystemColumns = isSet
-        case "force": force = isSet
-        case "incremental": incremental = isSet
-        case "history": tableOptions.keepsHistory = isSet
-        case "strict": tableOptions.strict = isSet
-        case "flatten": flatten = isSet
-        case "lines": reading.lines = isSet
-        case "csv": reading.csv = isSet
-        case "tsv": reading.tsv = isSet
-        default: reading.noHeader = isSet
+    /// The flags that set a property of the spec as they are.
+    private static var specFlags: [String: WritableKeyPath<LoadSpec, Bool>] {
+        ["system-columns": \.includeSystemColumns, "force": \.force, "incremental": \.incremental,
+         "history": \.tableOptions.keepsHistory, "strict": \.tableOptions.strict, "flatten": \.document.flatten]
+    }
+
+    /// The options whose text is a property of the spec as written.
+    private static var textOptions: [String: WritableKeyPath<LoadSpec, String?>] {
+        ["table": \.tableName, "domain": \.domain, "datasets": \.datasetsDirectory, "cache": \.cache,
+         "where": \.query.`where`, "select": \.query.select, "order": \.query.order, "geometry": \.tableOptions.geometryColumn,
+         "distribute-by": \.tableOptions.distributeBy, "metadata": \.document.metadata]
+    }
+
+    private mutating func setFlag(_ key: String, _ isSet: Bool, reading: inout DocumentReading) {
+        if let flag = Self.specFlags[key] {
+            self[keyPath: flag] = isSet
+        } else if let flag = DocumentReading.flags[key] {
+            reading[keyPath: flag] = isSet
         }
     }
 
     private mutating func setOption(_ key: String, _ text: String, reading: inout DocumentReading) throws(LoadSpecError) {
+        if let option = Self.textOptions[key] {
+            self[keyPath: option] = text
+            return
+        }
         switch key {
-        case "table": tableName = text
-        case "domain": domain = text
-        case "datasets": datasetsDirectory = text
-        case "cache": cache = text
-        case "where": query.where = text
-        case "select": query.select = text
-        case "order": query.order = text
         case "limit": limit = try Self.whole(key, text)
         case "max-rows": maxRows = try Self.whole(key, text)
         case "keep-changes": tableOptions.keptChangeRefreshes = try Self.whole(key, text)
@@ -112,20 +114,18 @@ extension LoadSpec {
         case "index": tableOptions.indexes.append(Self.columns(text))
         case "fts": tableOptions.fullTextColumns = Self.columns(text)
         case "pk": tableOptions.primaryKey = Self.columns(text)
-        case "geometry": tableOptions.geometryColumn = text
-        case "distribute-by": tableOptions.distributeBy = text
         case "extract": tableOptions.extractions.append(try Self.parsed(key) { try Extraction(spec: text) })
-        case "glue": glues.append(try Self.parsed(key) { try GlueSpec(spec: text) })
+        case "glue": document.glues.append(try Self.parsed(key) { try GlueSpec(spec: text) })
         case "child-key":
             var scanner = QuotedNameScanner(text, separators: [":"])
             guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
                 throw LoadSpecError(key: key, problem: "takes FIELD:ID (names with a colon in double quotes), not '\(text)'")
             }
-            childKeys[field] = id
+            document.childKeys[field] = id
         case "root": reading.root = text
         case "delimiter": reading.delimiter = text
         case "encoding": reading.encoding = try Self.named(key, text, TextEncoding(name: text), "utf-8, latin-1 or windows-1252")
-        default: metadata = text
+        default: break
         }
     }
 
@@ -171,6 +171,11 @@ struct DocumentReading {
     var encoding: TextEncoding?
     var noHeader = false
 
+    /// The flags that say how a document is read.
+    static var flags: [String: WritableKeyPath<DocumentReading, Bool>] {
+        ["lines": \.lines, "csv": \.csv, "tsv": \.tsv, "no-header": \.noHeader]
+    }
+
     func apply(to spec: inout LoadSpec, schemaPolicyGiven: Bool) throws(LoadSpecError) {
         if root != nil, lines { throw LoadSpecError(key: nil, problem: "--root and --lines are two different layouts: pass one") }
         if csv, tsv { throw LoadSpecError(key: nil, problem: "--csv and --tsv are two different formats: pass one") }
@@ -178,12 +183,12 @@ struct DocumentReading {
             throw LoadSpecError(key: "delimiter", problem: "takes one character other than a quote or a line break, or tab, "
                                 + "not '\(delimiter)'")
         }
-        if let root { spec.layout = .root(root) } else if lines { spec.layout = .lines }
+        if let root { spec.document.layout = .root(root) } else if lines { spec.document.layout = .lines }
         if csv || tsv || delimiter != nil || encoding != nil || noHeader {
-            spec.format = .csv(CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
+            spec.document.format = .csv(CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
                                           encoding: encoding ?? .utf8, hasHeader: !noHeader))
         } else if root != nil || lines {
-            spec.format = .json
+            spec.document.format = .json
         }
         // Adding to a table keeps its shape unless told otherwise.
         if spec.mode != .replace, !schemaPolicyGiven { spec.tableOptions.onSchemaChange = .fail }

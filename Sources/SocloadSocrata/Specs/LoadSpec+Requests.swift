@@ -20,28 +20,15 @@ extension LoadSpec {
 
     /// The load of a dataset this spec asks for, with its reference found.
     package func datasetRequest(_ reference: DatasetReference) -> LoadRequest {
-        var request = LoadRequest(reference: reference, tableName: tableName, limit: limit, includeSystemColumns: includeSystemColumns)
-        request.tableOptions = tableOptions
-        request.api = api
-        request.query = query
-        request.pageSize = pageSize
-        request.force = force
-        request.maxRows = maxRows
-        request.cache = cache.map(DownloadCache.init(directory:))
-        return request
+        LoadRequest(reference: reference, spec: self)
     }
 
     /// The load of a document this spec asks for.
     package func documentRequest() -> DocumentLoadRequest {
         var request = DocumentLoadRequest(source: sourceText, tableName: tableName)
         request.tableOptions = tableOptions
-        request.format = format
-        request.layout = layout
-        request.metadata = metadata
-        request.childKeys = childKeys
-        request.glues = glues
+        request.document = document
         request.mode = mode
-        request.flatten = flatten
         return request
     }
 }

@@ -56,19 +56,9 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
     /// Keep a gzip copy of every rows.json downloaded in this folder (`--cache`).
     public var cache: String?
 
-    // A document's options.
-    /// JSON or CSV; nil: as the name or the first byte says (`--csv`, `--tsv`, `--delimiter`, ...).
-    public var format: DocumentFormat?
-    /// How a JSON document's records are laid out (`--root KEY`, `--lines`).
-    public var layout = JSONRecordReader.Layout.detect
-    /// An `/api/views/ID.json` description that types the columns (`--metadata`).
-    public var metadata: String?
-    /// Child tables keyed by an element's own field instead of its position (`--child-key`).
-    public var childKeys: [String: String] = [:]
-    /// Arrays of references that fill glue tables (`--glue`).
-    public var glues: [GlueSpec] = []
-    /// Nested objects as `parent_child` columns (`--flatten`).
-    public var flatten = false
+    /// A document's options: how it is read and nested (`--csv`, `--root`, `--metadata`,
+    /// `--child-key`, `--glue`, `--flatten`).
+    public var document = DocumentOptions()
 
     public init(source: Source, tableName: String? = nil) {
         self.source = source
@@ -100,8 +90,8 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
                                     + "with --incremental")
             }
         case .document:
-            if case .csv = format, layout != .detect || flatten {
-                throw LoadSpecError(key: nil, problem: "--\(layout == .detect ? "flatten" : layout == .lines ? "lines" : "root") "
+            if case .csv = document.format, document.layout != .detect || document.flatten {
+                throw LoadSpecError(key: nil, problem: "--\(document.layout == .detect ? "flatten" : document.layout == .lines ? "lines" : "root") "
                                     + "is for JSON documents, not CSV")
             }
         }

@@ -4,26 +4,26 @@ extension LoadCommand {
     /// The load these options ask for (`validate()` has checked that they do not clash).
     func loadSpec() throws -> LoadSpec {
         var spec = LoadSpec(document: document, tableName: table)
-        if let root { spec.layout = .root(root) } else if lines { spec.layout = .lines }
+        if let root { spec.document.layout = .root(root) } else if lines { spec.document.layout = .lines }
         if let csvDialect {
-            spec.format = .csv(csvDialect)
+            spec.document.format = .csv(csvDialect)
         } else if encoding == nil, root != nil || lines {
-            spec.format = .json
+            spec.document.format = .json
         }
-        spec.metadata = metadata
+        spec.document.metadata = metadata
         spec.mode = mode
         spec.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict,
                                                    policy: mode == .replace ? .warn : .fail, command: Self.spec)
-        spec.flatten = flatten
+        spec.document.flatten = flatten
         for given in childKey {
             var scanner = QuotedNameScanner(given, separators: [":"])
             guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
                 throw UsageError("--child-key \(given): expected FIELD:ID (names with a colon in double quotes)", command: Self.spec)
             }
-            spec.childKeys[field] = id
+            spec.document.childKeys[field] = id
         }
         do {
-            spec.glues = try glue.map(GlueSpec.init(spec:))
+            spec.document.glues = try glue.map(GlueSpec.init(spec:))
             _ = try spec.documentRequest().targetTable()
         } catch let error as PlanError {
             throw UsageError(error.description, command: Self.spec)

@@ -38,17 +38,7 @@ enum ProjectDatabase {
             throw CommandFailure(FileManager.default.fileExists(atPath: file) ? "\(file) cannot be read"
                                  : "--project \(file): no such file", exitCode: .noInput)
         }
-        let root: JSONValue
-        do {
-            root = try JSONValueParser.parse(Array(data))
-        } catch {
-            throw ProjectError(path: file,
-                               problem: "is not JSON: \(error.description) (pass --db to name the database)")
-        }
-        guard case .object(let members) = root else {
-            throw ProjectError(path: file, problem: "must be a JSON object")
-        }
-        return members
+        return try Project.members(ofFile: file, hint: " (pass --db to name the database)")
     }
 
 }
