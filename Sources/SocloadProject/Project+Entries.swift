@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 import SocloadSocrata
 
@@ -37,8 +38,10 @@ struct EntryContext {
         var spec = try self.spec(own, place: place)
         if reference.key == "file" { spec.source = .dataset(Project.relativeToProject(written, path)) }
         let connection = try self.connection(own, place: place)
+        // Also known by the dataset id its file name or URL holds (`refresh abcd-1234`).
+        let id = DatasetID.inFileName((written as NSString).lastPathComponent)
         return Project.Dataset(name: name ?? spec.tableName ?? written, spec: spec, connection: connection,
-                               aliases: [spec.tableName, written].compactMap { $0 })
+                               aliases: [spec.tableName, written, id].compactMap { $0 })
     }
 
     /// The spec of `members` (a source key and options) over the defaults.
@@ -46,6 +49,7 @@ struct EntryContext {
         if let database = members.first(where: { $0.key == "db" }) {
             throw ProjectError(path: path, place: place, key: database.key, problem: "is the project's: give it once as \"database\"")
         }
+        try checkKeys(members, place: place)
         let options = { (members: [JSONMember]) in members.filter { !Project.Connection.keys.contains($0.key) } }
         var spec: LoadSpec
         do {
@@ -57,6 +61,24 @@ struct EntryContext {
         if spec.domain == nil { spec.domain = domain }
         if spec.cache == nil { spec.cache = cache }
         return spec
+    }
+
+    /// The options a command takes that say how it runs, not what it loads.
+    static let commandKeys: Set<String> = ["jobs", "quiet", "json", "dry-run", "project", "help"]
+
+    /// Every key of `members` is a load option or a connection key (a typo is named, with the
+    /// key it was probably meant to be).
+    private func checkKeys(_ members: [JSONMember], place: String) throws(ProjectError) {
+        let known = LoadSpec.datasetKeys + Project.Connection.keys
+        for member in members where !LoadSpec.sourceKeys.contains(member.key) && !known.contains(member.key) {
+            if Self.commandKeys.contains(member.key) {
+                throw ProjectError(path: path, place: place, key: member.key,
+                                   problem: "says how socload refresh runs: give --\(member.key) on its command line, not in the file")
+            }
+            throw ProjectError(path: path, place: place, key: member.key, problem: "is not an option of fetch" + (NearestName.to(
+                member.key, among: known).map { " (did you mean \"\($0)\"?)" } ?? " (socload fetch --help lists them; write them "
+                    + "without the dashes)"))
+        }
     }
 
     /// The connection keys of `members` over the defaults'.

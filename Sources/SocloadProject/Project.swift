@@ -115,6 +115,7 @@ public struct Project: Sendable {
                                problem: fields["datasets"] == nil ? "is missing (a list of datasets)" : "must be a list of datasets")
         }
         datasets = []
+        var tables: [String: Int] = [:] // a table named by an entry → the entry's number
         for (index, entry) in entries.enumerated() {
             let place = "dataset \(index + 1)"
             if case .object(let members) = entry, members.contains(where: { $0.key == "search" }) {
@@ -126,10 +127,15 @@ public struct Project: Sendable {
                 continue
             }
             let dataset = try context.dataset(entry, place: place)
+            if let table = dataset.spec.tableName?.lowercased(), let other = tables[table] {
+                throw ProjectError(path: path, place: place, problem: "loads the table '\(dataset.spec.tableName ?? table)', as "
+                                   + "dataset \(other) does (give one another \"table\")")
+            }
+            if let table = dataset.spec.tableName?.lowercased() { tables[table] = index + 1 }
             if let clash = datasets.first(where: { $0.isCalled(dataset.name) || dataset.isCalled($0.name) })?.name
                 ?? searches.first(where: { dataset.isCalled($0.name) })?.name {
-                throw ProjectError(path: path, place: place,
-                                   problem: "has the name '\(clash)' another entry has (give one a \"name\" or \"table\")")
+                throw ProjectError(path: path, place: place, problem: "is known as '\(clash)' (by its name, table, id, URL or file), "
+                                   + "as another entry is (give one another \"name\" or \"table\")")
             }
             datasets.append(dataset)
         }

@@ -1,6 +1,8 @@
+import Foundation
+
 /// What is wrong with a project file, and where: `socload.json: dataset 2 (n5m4-mism), key
 /// "page-size" takes a number above 0, not '0'`.
-public struct ProjectError: Error, Sendable, CustomStringConvertible {
+public struct ProjectError: Error, LocalizedError, Sendable, CustomStringConvertible {
     public let path: String
     /// `dataset 2 (n5m4-mism)`, `defaults`; nil for the file's own keys.
     public let place: String?
@@ -19,4 +21,6 @@ public struct ProjectError: Error, Sendable, CustomStringConvertible {
         if let key { text += (place == nil ? ": " : ", ") + "key \"\(key)\"" }
         return text + " " + problem
     }
+
+    public var errorDescription: String? { description }
 }

@@ -50,7 +50,8 @@ public struct ProjectSelection: Sendable {
 }
 
 /// A name given to a refresh that no dataset or search of the project has.
-public struct UnknownDatasetName: Error, Sendable, CustomStringConvertible {
+public struct UnknownDatasetName: Error, LocalizedError, Sendable, CustomStringConvertible {
     public let description: String
+    public var errorDescription: String? { description }
     init(_ description: String) { self.description = description }
 }

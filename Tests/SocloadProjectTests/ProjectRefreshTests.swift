@@ -75,9 +75,14 @@ final class ProjectRefreshFromSwiftTests: XCTestCase {
         XCTAssertThrowsError(try Project.load(path)) { error in
             XCTAssertEqual("\(error)", "\(path): dataset 2 (https://x.org/d/abcd-5678), key \"index\" takes a list, such as [\"a\", \"b\"]")
         }
+        // A file entry is also known by the dataset id its name holds.
+        let file = Fixtures.datasetsDirectory.appendingPathComponent("n5m4-mism.json").path
+        let byFile = try Project.load(try writeProject(#"{"datasets": [{"file": "\#(file)", "table": "noms"}]}"#))
+        XCTAssertTrue(byFile.datasets[0].isCalled("n5m4-mism") && byFile.datasets[0].isCalled("noms"))
         let missing = folder.appendingPathComponent("none.json").path
         XCTAssertThrowsError(try Project.load(missing)) { error in
             XCTAssertTrue((error as? ProjectError)?.isMissing == true, "\(error)")
+            XCTAssertEqual(error.localizedDescription, "\(error)")
         }
     }
 }

@@ -35,21 +35,11 @@ public final class RowsJSONReader {
     public typealias RowHandler = (RowText) throws -> Int?
 
     private enum State {
-        case documentStart
-        case keyOrEnd(first: Bool)
-        case key
-        case colon
-        case valueStart
-        case capturing
-        case rowOrEnd(first: Bool)
-        case afterRow
-        case afterMember
+        case documentStart, keyOrEnd(first: Bool), key, colon, valueStart, capturing, rowOrEnd(first: Bool), afterRow, afterMember
         case documentEnd
     }
 
-    private enum Capture {
-        case metadata, row, envelope(String), skip
-    }
+    private enum Capture { case metadata, row, envelope(String), skip }
 
     private static let envelopeKeys: Set<String> = ["message", "error", "code", "errorCode"]
     /// The most bytes kept of an error-envelope member, so a hostile body cannot grow memory.
@@ -87,7 +77,6 @@ public final class RowsJSONReader {
         var index = 0
         let count = bytes.count
         while index < count {
-            let byte = bytes[index]
             switch state {
             case .capturing:
                 let (end, complete) = scanner.scan(bytes, from: index)
@@ -96,110 +85,118 @@ public final class RowsJSONReader {
                 if complete { try finishCapture(onMetadata, onRow) }
                 continue
             case .key:
-                if keyEscaped {
-                    keyEscaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    keyEscaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    currentKey = String(decoding: keyBytes, as: UTF8.self)
-                    // Two `data` (or `meta`) members would change what the document means.
-                    guard topLevelKeys.insert(currentKey).inserted else {
-                        throw RowsJSONError.malformed(offset: bytesRead + index,
-                                                      detail: "the member '\(currentKey)' appears twice")
-                    }
-                    state = .colon
-                    index += 1
-                    continue
-                }
-                keyBytes.append(byte)
+                try readKey(bytes[index], at: bytesRead + index)
                 index += 1
                 continue
             default:
                 break
             }
+            let byte = bytes[index]
             if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
                 index += 1
                 continue
             }
-            let position = bytesRead + index
-            switch state {
-            case .documentStart:
-                if position < 3, byte == [0xEF, 0xBB, 0xBF][position] {
-                    index += 1 // a UTF-8 byte order mark
-                    continue
-                }
-                if byte == UInt8(ascii: "<") { throw RowsJSONError.htmlPage }
-                if byte == UInt8(ascii: "[") { throw RowsJSONError.arrayOfRecords } // a SODA page: `load` reads it
-                guard byte == UInt8(ascii: "{") else { throw malformed(position, byte, expected: "'{'") }
-                state = .keyOrEnd(first: true)
-            case .keyOrEnd(let first):
-                if byte == UInt8(ascii: "\"") {
-                    keyBytes.removeAll(keepingCapacity: true)
-                    state = .key
-                } else if first, byte == UInt8(ascii: "}") {
-                    state = .documentEnd
-                } else {
-                    throw malformed(position, byte, expected: "a member name")
-                }
-            case .colon:
-                guard byte == UInt8(ascii: ":") else { throw malformed(position, byte, expected: "':'") }
-                state = .valueStart
-            case .valueStart:
-                if currentKey == "data" {
-                    guard metadata != nil else { throw RowsJSONError.dataBeforeMetadata(offset: position) }
-                    guard byte == UInt8(ascii: "[") else { throw malformed(position, byte, expected: "'[' starting the rows") }
-                    state = .rowOrEnd(first: true)
-                } else {
-                    if currentKey == "meta", metadata == nil {
-                        beginCapture(.metadata, at: position)
-                    } else if Self.envelopeKeys.contains(currentKey) {
-                        beginCapture(.envelope(currentKey), at: position)
-                    } else {
-                        beginCapture(.skip, at: position)
-                    }
-                    continue // the scanner reads the value's first byte
-                }
-            case .rowOrEnd(let first):
-                if byte == UInt8(ascii: "[") {
-                    let text = RowText(bytes: bytes, start: index, isWhole: false, number: rowsRead + 1, offset: position)
-                    if let end = try onRow(text) {
-                        rowsRead += 1
-                        captureStart = position
-                        state = .afterRow
-                        index = end
-                        continue
-                    }
-                    beginCapture(.row, at: position)
-                    continue
-                } else if first, byte == UInt8(ascii: "]") {
-                    state = .afterMember
-                } else {
-                    throw malformed(position, byte, expected: "a row array")
-                }
-            case .afterRow:
-                if byte == UInt8(ascii: ",") {
-                    state = .rowOrEnd(first: false)
-                } else if byte == UInt8(ascii: "]") {
-                    state = .afterMember
-                } else {
-                    throw malformed(position, byte, expected: "',' or ']' after a row")
-                }
-            case .afterMember:
-                if byte == UInt8(ascii: ",") {
-                    state = .keyOrEnd(first: false)
-                } else if byte == UInt8(ascii: "}") {
-                    state = .documentEnd
-                } else {
-                    throw malformed(position, byte, expected: "',' or '}'")
-                }
-            case .documentEnd:
-                throw malformed(position, byte, expected: "the end of the document")
-            case .capturing, .key:
-                break // handled above
-            }
-            index += 1
+            index = try step(byte, bytes: bytes, at: index, onRow: onRow)
         }
         bytesRead += count
+    }
+
+    /// One byte of a top-level member's name (`state` is `.key`).
+    private func readKey(_ byte: UInt8, at position: Int) throws {
+        if keyEscaped {
+            keyEscaped = false
+        } else if byte == UInt8(ascii: "\\") {
+            keyEscaped = true
+        } else if byte == UInt8(ascii: "\"") {
+            currentKey = String(decoding: keyBytes, as: UTF8.self)
+            // Two `data` (or `meta`) members would change what the document means.
+            guard topLevelKeys.insert(currentKey).inserted else {
+                throw RowsJSONError.malformed(offset: position, detail: "the member '\(currentKey)' appears twice")
+            }
+            state = .colon
+            return
+        }
+        keyBytes.append(byte)
+    }
+
+    /// One byte of the document's structure outside a captured value, at `index` of `bytes`:
+    /// the state it leads to, and where reading goes on (a row parsed in place ends further on;
+    /// a value to capture starts at this very byte).
+    private func step(_ byte: UInt8, bytes: UnsafeBufferPointer<UInt8>, at index: Int, onRow: RowHandler) throws -> Int {
+        let position = bytesRead + index
+        switch state {
+        case .documentStart:
+            if position < 3, byte == [0xEF, 0xBB, 0xBF][position] {
+                return index + 1 // a UTF-8 byte order mark
+            }
+            if byte == UInt8(ascii: "<") { throw RowsJSONError.htmlPage }
+            if byte == UInt8(ascii: "[") { throw RowsJSONError.arrayOfRecords } // a SODA page: `load` reads it
+            guard byte == UInt8(ascii: "{") else { throw malformed(position, byte, expected: "'{'") }
+            state = .keyOrEnd(first: true)
+        case .keyOrEnd(let first):
+            if byte == UInt8(ascii: "\"") {
+                keyBytes.removeAll(keepingCapacity: true)
+                state = .key
+            } else if first, byte == UInt8(ascii: "}") {
+                state = .documentEnd
+            } else {
+                throw malformed(position, byte, expected: "a member name")
+            }
+        case .colon:
+            guard byte == UInt8(ascii: ":") else { throw malformed(position, byte, expected: "':'") }
+            state = .valueStart
+        case .valueStart:
+            guard currentKey == "data" else {
+                if currentKey == "meta", metadata == nil {
+                    beginCapture(.metadata, at: position)
+                } else if Self.envelopeKeys.contains(currentKey) {
+                    beginCapture(.envelope(currentKey), at: position)
+                } else {
+                    beginCapture(.skip, at: position)
+                }
+                return index // the scanner reads the value's first byte
+            }
+            guard metadata != nil else { throw RowsJSONError.dataBeforeMetadata(offset: position) }
+            guard byte == UInt8(ascii: "[") else { throw malformed(position, byte, expected: "'[' starting the rows") }
+            state = .rowOrEnd(first: true)
+        case .rowOrEnd(let first):
+            if byte == UInt8(ascii: "[") {
+                let text = RowText(bytes: bytes, start: index, isWhole: false, number: rowsRead + 1, offset: position)
+                if let end = try onRow(text) {
+                    rowsRead += 1
+                    captureStart = position
+                    state = .afterRow
+                    return end
+                }
+                beginCapture(.row, at: position)
+                return index
+            } else if first, byte == UInt8(ascii: "]") {
+                state = .afterMember
+            } else {
+                throw malformed(position, byte, expected: "a row array")
+            }
+        case .afterRow:
+            if byte == UInt8(ascii: ",") {
+                state = .rowOrEnd(first: false)
+            } else if byte == UInt8(ascii: "]") {
+                state = .afterMember
+            } else {
+                throw malformed(position, byte, expected: "',' or ']' after a row")
+            }
+        case .afterMember:
+            if byte == UInt8(ascii: ",") {
+                state = .keyOrEnd(first: false)
+            } else if byte == UInt8(ascii: "}") {
+                state = .documentEnd
+            } else {
+                throw malformed(position, byte, expected: "',' or '}'")
+            }
+        case .documentEnd:
+            throw malformed(position, byte, expected: "the end of the document")
+        case .capturing, .key:
+            break // read by `feed`
+        }
+        return index + 1
     }
 
     /// Checks that the document was complete. Call it after the last chunk.

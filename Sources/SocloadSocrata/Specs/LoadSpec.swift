@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 
 /// What to load and how, in one value that the command line, a project file and Swift code
@@ -28,6 +29,8 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
     /// How the table is shaped and kept (`--type`, `--pk`, `--index`, `--extract`, ...).
     public var tableOptions = TableOptions()
     /// A document's rows replace the table (the default) or go into it (`--mode append|upsert`).
+    /// An append or upsert keeps the table's shape unless `onSchemaChange` is `.evolve` (`.warn`
+    /// means `.fail` there; a document spec decoded with a mode and no policy says `.fail`).
     public var mode = DocumentLoadMode.replace
     /// Sync a dataset's table loaded before instead of reloading it (`--incremental`).
     public var incremental = false
@@ -100,7 +103,7 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
 
 /// A wrong key or value of a `LoadSpec` (a project entry, a decoded spec), or options that
 /// clash: `key "page-size" takes a number above 0, not '0'`.
-public struct LoadSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct LoadSpecError: Error, LocalizedError, Sendable, Equatable, CustomStringConvertible {
     /// The entry key at fault; nil when options clash.
     public let key: String?
     public let problem: String
@@ -111,4 +114,5 @@ public struct LoadSpecError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { key.map { "key \"\($0)\" \(problem)" } ?? problem }
+    public var errorDescription: String? { description }
 }
