@@ -9,8 +9,9 @@ import SocloadCore
 ///     spec.tableOptions.indexes = [["agency"]]
 ///     spec.query.where = "agency = 'Department of State'"
 ///
-/// Its `Codable` form is a project file's entry (`socload.json`): the keys are the long option
-/// names of `socload fetch` and `socload load` without the dashes, so
+/// Its `Codable` form is a project file's dataset entry (`socload.json`) less what the project
+/// keeps (the entry's name and how its portal and database are reached): the keys are the long
+/// option names of `socload fetch` and `socload load` without the dashes, so
 /// `{"id": "n5m4-mism", "index": ["agency"], "where": "..."}` decodes into the spec above. Each
 /// key is checked on its own, and a wrong one is a `LoadSpecError` naming it.
 public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
