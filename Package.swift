@@ -121,7 +121,8 @@ let package = Package(
                                    "SocloadTestSupport"]),
         // Load specs and projects from Swift: entries decoded, a refresh into a real SQLite file.
         .testTarget(name: "SocloadProjectTests",
-                    dependencies: ["SocloadProject", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadTestSupport"]),
+                    dependencies: ["SocloadProject", "SocloadSocrata", "SocloadSQLite", "SocloadDatabase", "SocloadPostgreSQL",
+                                   "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
                     dependencies: ["SocloadKit", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",

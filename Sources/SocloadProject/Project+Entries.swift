@@ -36,7 +36,15 @@ struct EntryContext {
         }
         let own = members.filter { $0.key != "name" }
         var spec = try self.spec(own, place: place)
-        if reference.key == "file" { spec.source = .dataset(Project.relativeToProject(written, path)) }
+        if reference.key == "file" {
+            spec.source = .dataset(Project.relativeToProject(written, path))
+            // A file is read whole: the query APIs' options have no portal to go to.
+            if let portalOnly = (members + defaults).first(where: { ["where", "select", "order"].contains($0.key) })?.key
+                ?? ([.soda2, .soda3].contains(spec.api) ? "api" : nil) {
+                throw ProjectError(path: path, place: place, key: portalOnly,
+                                   problem: "needs a dataset on a portal (an \"id\" with a domain, or a \"url\"), not a \"file\"")
+            }
+        }
         let connection = try self.connection(own, place: place)
         // Also known by the dataset id its file name or URL holds (`refresh abcd-1234`).
         let id = DatasetID.inFileName((written as NSString).lastPathComponent)

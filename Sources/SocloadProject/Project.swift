@@ -1,5 +1,6 @@
 import Foundation
 import SocloadCore
+import SocloadPostgreSQL
 import SocloadSocrata
 
 /// `socload.json`: the database a project fills and the datasets `socload refresh` (or
@@ -110,6 +111,11 @@ public struct Project: Sendable {
         database = try text("database").map { Self.relativeToProject($0, path) }
         cache = try text("cache").map { Self.relativeToProject($0, path) }
         let context = EntryContext(path: path, domain: try text("domain"), cache: cache, defaults: try Self.defaults(fields, path))
+        if let database, PostgreSQLConnectionString(database) == nil,
+           let place = context.defaults.contains(where: { $0.key == "schema" }) ? "defaults" : nil {
+            throw ProjectError(path: path, place: place, key: "schema",
+                               problem: "is for a PostgreSQL database (\"database\": \"postgresql://...\"), not a SQLite file")
+        }
         guard case .array(let entries)? = fields["datasets"] else {
             throw ProjectError(path: path, key: "datasets",
                                problem: fields["datasets"] == nil ? "is missing (a list of datasets)" : "must be a list of datasets")
@@ -127,6 +133,10 @@ public struct Project: Sendable {
                 continue
             }
             let dataset = try context.dataset(entry, place: place)
+            if dataset.connection.schema != nil, let database, PostgreSQLConnectionString(database) == nil {
+                throw ProjectError(path: path, place: place, key: "schema",
+                                   problem: "is for a PostgreSQL database (\"database\": \"postgresql://...\"), not a SQLite file")
+            }
             if let table = dataset.spec.tableName?.lowercased(), let other = tables[table] {
                 throw ProjectError(path: path, place: place, problem: "loads the table '\(dataset.spec.tableName ?? table)', as "
                                    + "dataset \(other) does (give one another \"table\")")

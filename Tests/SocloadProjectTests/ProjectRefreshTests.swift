@@ -1,5 +1,6 @@
 import Foundation
 import SocloadDatabase
+import SocloadPostgreSQL
 import SocloadProject
 import SocloadSocrata
 import SocloadTestSupport
@@ -84,5 +85,27 @@ final class ProjectRefreshFromSwiftTests: XCTestCase {
             XCTAssertTrue((error as? ProjectError)?.isMissing == true, "\(error)")
             XCTAssertEqual(error.localizedDescription, "\(error)")
         }
+    }
+
+    /// A PostgreSQL project: each entry in its schema, one connection per schema, the lock written.
+    func testAPostgreSQLProjectLoadsIntoEachEntrysSchema() throws {
+        let database = try TestPostgreSQL.makeDatabase()
+        let path = try writeProject("""
+            {"database": "\(database.url)", "domain": "\(portal.baseURL)", "defaults": {"schema": "open_data"},
+             "datasets": [{"id": "proj-0001", "table": "all_rows"},
+                          {"name": "mine", "id": "proj-0001", "table": "some_rows", "where": "kind = 'b'", "schema": "mine"}]}
+            """)
+        let results = try Project.load(path).refresh()
+        let counts = results.map { result -> Int? in
+            if case .success(.loaded(let summary)) = result.result { return summary.rowCount }
+            return nil
+        }
+        XCTAssertEqual(counts, [9, 3], "\(results.map(\.result))")
+        let counted = { (schema: String) in
+            try PostgreSQLDatabase(connection: try database.connect(), schema: schema).tables().map { "\($0.name) \($0.rowCount)" }
+        }
+        XCTAssertEqual(try counted("open_data"), ["all_rows 9"])
+        XCTAssertEqual(try counted("mine"), ["some_rows 3"])
+        XCTAssertEqual(try SocloadLockFile.read(SocloadLockFile.path(forProject: path)).datasets.keys.sorted(), ["all_rows", "mine"])
     }
 }
