@@ -90,6 +90,15 @@ final class SelectCommandTests: XCTestCase {
         let noTable = try SocloadProcess.run(["select", "nothing", "--db", db])
         XCTAssertEqual(noTable.status, 66)
         XCTAssertEqual(noTable.stderr, "Error: no table 'nothing'\n")
+        // A column `extract` moved away is said to be in its lookup, with the way to reach it.
+        XCTAssertEqual(try SocloadProcess.run(["extract", "n5m4_mism", "agency", "--db", db, "--quiet"]).status, 0)
+        let moved = try select(["--columns", "name,agency"])
+        XCTAssertEqual(moved.status, 64)
+        XCTAssertTrue(moved.stderr.contains("(agency was extracted into the lookup agency, which n5m4_mism.agency_id references: "
+                                            + "--eq agency.agency=VALUE filters by it"), moved.stderr)
+        let followed = try select(["--eq", "agency.agency=Agriculture", "--columns", "name", "--format", "csv"])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertGreaterThan(followed.stdout.split(whereSeparator: \.isNewline).count, 1, followed.stdout)
     }
 
     func testHostileValuesAndNamesAreBound() throws {

@@ -89,4 +89,13 @@ extension SelectCommand {
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
     }
+
+    /// For a column `extract` moved into a lookup: where it went and how to reach it.
+    static func lookupHint(_ error: SelectError, plan: PlanTable?) -> String {
+        guard case let .unknownColumn(name, table, _) = error,
+              let lookup = plan?.lookups.first(where: { $0.valueColumns.contains { $0.lowercased() == name.lowercased() } })
+        else { return "" }
+        return " (\(name) was extracted into the lookup \(lookup.table), which \(table).\(lookup.foreignKey) references: "
+            + "--eq \(lookup.table).\(name)=VALUE filters by it, and socload query can join it)"
+    }
 }

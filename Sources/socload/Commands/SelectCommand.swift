@@ -78,7 +78,7 @@ struct SelectCommand: ParsableCommand {
             statement = try database.selectStatement(request)
         } catch let error as SelectError {
             if case .unknownTable = error { throw CommandFailure(error.description, exitCode: .noInput) }
-            throw UsageError(error.description, command: Self.spec)
+            throw UsageError(error.description + (try Self.lookupHint(error, plan: database.planTable(named: table))), command: Self.spec)
         }
         guard let writer else {
             context.output.write(statement.sql + "\n")
