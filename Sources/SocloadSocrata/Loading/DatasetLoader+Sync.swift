@@ -18,12 +18,12 @@ extension DatasetLoader {
                      deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false,
                      schemaPolicy: SchemaChangePolicy = .fail) throws -> SyncSummary {
         let start = DispatchTime.now().uptimeNanoseconds
-        var summary = try reportingCancellation {
+        var summary = try explainingThrottling { try reportingCancellation {
             try destination.performLoad { transaction in
                 try SyncJob(loader: self, pageSize: pageSize, indexes: indexes, deletes: deletes, maxDeletes: maxDeletes,
                             history: history, schemaPolicy: schemaPolicy).sync(tableOrDatasetID, in: transaction)
             }
-        }
+        } }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }

@@ -59,7 +59,7 @@ public final class DatasetLoader: @unchecked Sendable {
         request.columnLimit = destination.columnLimit
         // The whole call, waits for another connection's lock included.
         let start = DispatchTime.now().uptimeNanoseconds
-        var summary = try reportingCancellation { try FetchJob(loader: self, request: request).run() }
+        var summary = try explainingThrottling { try reportingCancellation { try FetchJob(loader: self, request: request).run() } }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }
