@@ -242,4 +242,16 @@ extension DocCommentExamples {
         }
         XCTAssertEqual(failed, ["none-0000"])
     }
+
+    /// `PortalNotice`: what a portal says beside the data, heard through `HTTPOptions.onResponseHead`.
+    func testPortalNoticeExample() throws {
+        var http = HTTPOptions()
+        http.onResponseHead = { head, url in
+            for notice in PortalNotice.notices(in: head, url: url) where notice.isForPeople { print(notice) }
+        }
+        let head = HTTPResponseHead(statusCode: 200, headers: ["deprecation": "@1790812800"])
+        http.onResponseHead?(head, "https://data.example.org/api/views/abcd-1234/rows.json")
+        XCTAssertEqual(PortalNotice.notices(in: head, url: "https://data.example.org/").map(\.description),
+                       ["data.example.org says: this API is deprecated (Deprecation: @1790812800)"])
+    }
 }

@@ -137,6 +137,13 @@ public final class FakeSocrataPortal: @unchecked Sendable {
     }
 
     /// Lets a test answer some requests itself (faults): return nil to let the portal answer.
+    /// Headers every answer carries besides its own (a deprecation notice, say).
+    public var extraHeaders: [(String, String)] {
+        get { lock.withLock { extraHeadersValue } }
+        set { lock.withLock { extraHeadersValue = newValue } }
+    }
+    private var extraHeadersValue: [(String, String)] = []
+
     public func inject(_ injector: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response?) {
         lock.withLock { faultInjector = injector }
     }
@@ -146,6 +153,12 @@ public final class FakeSocrataPortal: @unchecked Sendable {
     // MARK: - Routing
 
     func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
+        guard var response = route(request) else { return nil }
+        response.headers += extraHeaders
+        return response
+    }
+
+    private func route(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
         let (injector, token, login) = lock.withLock { (faultInjector, requiredAppTokenValue, requiredLoginValue) }
         if let response = injector?(request) { return response }
         if let token, request.headers["x-app-token"] != token {

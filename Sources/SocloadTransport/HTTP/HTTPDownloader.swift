@@ -42,6 +42,7 @@ public final class HTTPDownloader {
         while true {
             let sendsSecrets = origin?.mayShareSecrets(with: HTTPRedirect.Origin(current.url)) ?? false
             let head = try transfer(current, sendsSecrets: sendsSecrets, onResponse: onResponse, onChunk: onChunk)
+            options.onResponseHead?(head, current.url)
             guard let next = try HTTPRedirect.next(after: current, head: head) else { return head }
             redirects += 1
             if redirects > options.maximumRedirects {

@@ -16,6 +16,9 @@ public struct HTTPOptions: Sendable {
     public var headers: [(name: String, value: String)] = []
     /// HTTP basic authentication for private datasets. Sent only over https (or to this machine).
     public var credentials: Credentials?
+    /// Sees the head of every response that arrives whole (redirects too) with the URL asked:
+    /// how a caller hears what a portal says beside the data (`PortalNotice`).
+    public var onResponseHead: (@Sendable (HTTPResponseHead, String) -> Void)?
 
     public init(appToken: String? = nil) {
         self.appToken = appToken

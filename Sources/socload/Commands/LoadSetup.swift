@@ -83,11 +83,14 @@ enum LoadSetup {
         }
     }
 
-    /// The app token, login and stall limit from the options and the environment.
+    /// The app token, login and stall limit from the options and the environment; what the portal
+    /// says beside the data is passed on (`PortalNotices`).
     static func httpOptions(appToken: String?, _ context: CommandContext) -> HTTPOptions {
         var connection = Project.Connection()
         connection.appToken = appToken
-        return connection.http(environment: context.environment)
+        var http = connection.http(environment: context.environment)
+        http.onResponseHead = { head, url in PortalNotices.shared.observe(head, url: url) }
+        return http
     }
 
     /// `--retries`, and `$SOCLOAD_RETRY_DELAY` (seconds before the first retry; tests set 0).
