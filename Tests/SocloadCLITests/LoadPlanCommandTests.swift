@@ -157,6 +157,7 @@ final class LoadPlanCommandTests: XCTestCase {
         let run = try fetch(amounts, ["--dry-run", "--index", "name", "--type", "amount=double"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
+            api rows.json (a file is read whole)
             table t
             key _id
             index idx_t_name (name)

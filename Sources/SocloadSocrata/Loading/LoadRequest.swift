@@ -11,6 +11,16 @@ public enum DatasetAPI: String, Sendable, CaseIterable {
     case soda2
     /// SODA3 `POST /api/v3/views/ID/query.json`, in pages; needs an app token or a login.
     case soda3
+
+    /// How people call it: `rows.json`, `SODA 2.1`, `SODA3`.
+    public var displayName: String {
+        switch self {
+        case .auto: return "auto"
+        case .rows: return "rows.json"
+        case .soda2: return "SODA 2.1"
+        case .soda3: return "SODA3"
+        }
+    }
 }
 
 /// A load of a dataset as a job runs it: the `LoadSpec` it was asked for (each of the spec's
@@ -52,6 +62,20 @@ package struct LoadRequest: Sendable {
     package subscript<Value>(dynamicMember option: WritableKeyPath<LoadSpec, Value>) -> Value {
         get { spec[keyPath: option] }
         set { spec[keyPath: option] = newValue }
+    }
+
+    /// The API this request reads through and why, as `--dry-run` says it.
+    package func apiChoice() throws -> (api: DatasetAPI, why: String) {
+        let api = try resolvedAPI()
+        if case .file = reference.location { return (api, "a file is read whole") }
+        switch spec.api {
+        case .auto where spec.query.isEmpty:
+            return (api, "--api auto without SoQL options: the whole export in one request")
+        case .auto:
+            return (api, "--api auto with SoQL options: only a query API filters")
+        default:
+            return (api, "--api \(spec.api.rawValue)")
+        }
     }
 
     /// The API `auto` stands for, after checking that the request makes sense.

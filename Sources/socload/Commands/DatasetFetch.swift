@@ -43,7 +43,8 @@ struct DatasetFetch {
             } catch let error as PlanError {
                 throw UsageError(error.description, command: FetchCommand.spec)
             }
-            context.output.write(PlanText.describe(plan))
+            let (api, why) = try request.apiChoice()
+            context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
         if job.turn != nil, !spec.incremental { request = try downloadingAhead(request, context: context, job: job) }
