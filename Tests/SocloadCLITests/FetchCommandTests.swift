@@ -42,7 +42,7 @@ final class FetchCommandTests: XCTestCase {
         let run = try fetch(["ci7y-pmts", "--domain", server.baseURL, "--table", "permits", "--limit", "25",
                              "--app-token", "tok-123"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.hasPrefix("Loaded 25 rows into permits (26 columns) from \(server.baseURL)/api/views/ci7y-pmts/rows.json?accessType=DOWNLOAD in "), run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("Loaded 25 rows into permits (26 columns) from \(server.baseURL)/api/views/ci7y-pmts/rows.json?accessType=DOWNLOAD through rows.json in "), run.stderr)
         XCTAssertFalse(run.stderr.contains("tok-123"))
         XCTAssertEqual(server.requests.first?.path, "/api/views/ci7y-pmts/rows.json?accessType=DOWNLOAD")
         XCTAssertEqual(server.requests.first?.headers["x-app-token"], "tok-123")

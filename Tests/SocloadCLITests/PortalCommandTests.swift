@@ -32,7 +32,7 @@ final class PortalCommandTests: XCTestCase {
     func testFetchSODA2ThenUpToDateThenSync() throws {
         let fetch = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"])
         XCTAssertEqual(fetch.status, 0, fetch.stderr)
-        XCTAssertTrue(fetch.stderr.hasPrefix("Loaded 12 rows into port_0001 (5 columns) from \(portal.baseURL)/resource/port-0001.json in "),
+        XCTAssertTrue(fetch.stderr.hasPrefix("Loaded 12 rows into port_0001 (5 columns) from \(portal.baseURL)/resource/port-0001.json through SODA 2.1 in "),
                       fetch.stderr)
 
         let again = try socload(["fetch", "port-0001", "--domain", portal.baseURL, "--api", "soda2", "--page-size", "5"])

@@ -79,11 +79,14 @@ struct DatasetFetch {
             try session.loader.load(request)
         }
         session.meter.clear()
-        return Self.report(summary, session: session)
+        // From a portal, the summary says which API the rows came through.
+        let api: DatasetAPI?
+        if case .url = request.reference.location { api = try? request.apiChoice().api } else { api = nil }
+        return Self.report(summary, through: api, session: session)
     }
 
     /// The summary lines of a load, and its outcome for the closing table.
-    static func report(_ summary: LoadSummary, session: LoadSetup.Session) -> DatasetOutcome {
+    static func report(_ summary: LoadSummary, through api: DatasetAPI?, session: LoadSetup.Session) -> DatasetOutcome {
         if summary.isUpToDate {
             session.inform("\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
@@ -92,7 +95,8 @@ struct DatasetFetch {
         }
         let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
         session.inform("Loaded \(rows) into \(summary.tableName) "
-                           + "(\(summary.columnCount) columns) from \(summary.source) in \(NumberText.seconds(summary.elapsed))")
+                           + "(\(summary.columnCount) columns) from \(summary.source)"
+                           + (api.map { " through \($0.displayName)" } ?? "") + " in \(NumberText.seconds(summary.elapsed))")
         DatasetFetch.reportRowChanges(summary, session: session)
         DatasetFetch.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
