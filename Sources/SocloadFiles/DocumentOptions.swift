@@ -23,4 +23,33 @@ public struct DocumentOptions: Sendable, Equatable {
     public var flatten = false
 
     public init() {}
+
+    /// The layout and format `--root`, `--lines`, `--csv`, `--tsv`, `--delimiter`, `--encoding`
+    /// and `--no-header` give, as the command line and a spec's entry read them (the caller has
+    /// refused the ones that clash): any CSV option makes it CSV; a layout alone makes it JSON.
+    public mutating func read(root: String?, lines: Bool, csv: Bool, tsv: Bool, delimiter: String?, encoding: TextEncoding?,
+                              noHeader: Bool) {
+        if let root { layout = .root(root) } else if lines { layout = .lines }
+        if let dialect = CSVDialect.given(csv: csv, tsv: tsv, delimiter: delimiter, encoding: encoding, noHeader: noHeader) {
+            format = .csv(dialect)
+        } else if root != nil || lines {
+            format = .json
+        }
+    }
+
+    /// `--child-key FIELD:ID` (names holding a colon in double quotes); nil when it is not that.
+    public static func childKey(_ text: String) -> (field: String, id: String)? {
+        var scanner = QuotedNameScanner(text, separators: [":"])
+        guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else { return nil }
+        return (field, id)
+    }
+}
+
+extension CSVDialect {
+    /// The dialect the CSV options give; nil when none of them says the document is CSV.
+    public static func given(csv: Bool, tsv: Bool, delimiter: String?, encoding: TextEncoding?, noHeader: Bool) -> CSVDialect? {
+        guard csv || tsv || delimiter != nil || encoding != nil || noHeader else { return nil }
+        return CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
+                          encoding: encoding ?? .utf8, hasHeader: !noHeader)
+    }
 }

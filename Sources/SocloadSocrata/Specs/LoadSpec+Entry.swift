@@ -117,8 +117,7 @@ extension LoadSpec {
         case "extract": tableOptions.extractions.append(try Self.parsed(key) { try Extraction(spec: text) })
         case "glue": document.glues.append(try Self.parsed(key) { try GlueSpec(spec: text) })
         case "child-key":
-            var scanner = QuotedNameScanner(text, separators: [":"])
-            guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
+            guard let (field, id) = DocumentOptions.childKey(text) else {
                 throw LoadSpecError(key: key, problem: "takes FIELD:ID (names with a colon in double quotes), not '\(text)'")
             }
             document.childKeys[field] = id
@@ -184,15 +183,8 @@ struct DocumentReading {
             throw LoadSpecError(key: "delimiter", problem: "takes one character other than a quote or a line break, or tab, "
                                 + "not '\(delimiter)'")
         }
-        if let root { spec.document.layout = .root(root) } else if lines { spec.document.layout = .lines }
-        if csv || tsv || delimiter != nil || encoding != nil || noHeader {
-            spec.document.format = .csv(CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
-                                          encoding: encoding ?? .utf8, hasHeader: !noHeader))
-        } else if root != nil || lines {
-            spec.document.format = .json
-        }
+        spec.document.read(root: root, lines: lines, csv: csv, tsv: tsv, delimiter: delimiter, encoding: encoding, noHeader: noHeader)
         // Adding to a table keeps its shape unless told otherwise.
         if spec.mode != .replace, !schemaPolicyGiven { spec.tableOptions.onSchemaChange = .fail }
-
     }
 }

@@ -4,20 +4,14 @@ extension LoadCommand {
     /// The load these options ask for (`validate()` has checked that they do not clash).
     func loadSpec() throws -> LoadSpec {
         var spec = LoadSpec(document: document, tableName: table)
-        if let root { spec.document.layout = .root(root) } else if lines { spec.document.layout = .lines }
-        if let csvDialect {
-            spec.document.format = .csv(csvDialect)
-        } else if encoding == nil, root != nil || lines {
-            spec.document.format = .json
-        }
+        spec.document.read(root: root, lines: lines, csv: csv, tsv: tsv, delimiter: delimiter, encoding: encoding, noHeader: noHeader)
         spec.document.metadata = metadata
         spec.mode = mode
         spec.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict,
                                                    policy: mode == .replace ? .warn : .fail, command: Self.spec)
         spec.document.flatten = flatten
         for given in childKey {
-            var scanner = QuotedNameScanner(given, separators: [":"])
-            guard let field = scanner.name(), scanner.separator() == ":", let id = scanner.name(), scanner.isAtEnd else {
+            guard let (field, id) = DocumentOptions.childKey(given) else {
                 throw UsageError("--child-key \(given): expected FIELD:ID (names with a colon in double quotes)", command: Self.spec)
             }
             spec.document.childKeys[field] = id
@@ -33,9 +27,7 @@ extension LoadCommand {
 
     /// The CSV dialect the options give; nil when none says the document is CSV.
     var csvDialect: CSVDialect? {
-        guard csv || tsv || delimiter != nil || encoding != nil || noHeader else { return nil }
-        return CSVDialect(delimiter: delimiter.flatMap(CSVDialect.delimiter(named:)) ?? (tsv ? UInt8(ascii: "\t") : nil),
-                          encoding: encoding ?? .utf8, hasHeader: !noHeader)
+        CSVDialect.given(csv: csv, tsv: tsv, delimiter: delimiter, encoding: encoding, noHeader: noHeader)
     }
 
     /// `Loaded 1,000 rows into big (4 columns) from big.ndjson in 0.2 s`; an append or upsert:
