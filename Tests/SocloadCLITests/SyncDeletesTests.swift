@@ -63,7 +63,10 @@ final class SyncDeletesTests: XCTestCase {
             XCTAssertEqual(log.last.map { $0[5...9].joined(separator: ",") }, "19,0,1,1,2", "rows, schema changes, inserted, updated, deleted")
             let listing = portal.server.requests.dropFirst(requestsBefore).filter { $0.query["$select"] == ":id" }
             XCTAssertEqual(listing.count, 5, "19 ids in pages of 4: the fifth, short, is the last")
-            XCTAssertTrue(listing.allSatisfy { $0.query["$order"] == ":id" && $0.query["$where"] == nil })
+            // Paged by key: each page of ids after the last id of the page before (3 and 7 are gone), never an offset.
+            XCTAssertEqual(listing.map { $0.query["$where"] }, [nil, ":id > 'row-0005'", ":id > 'row-0010'", ":id > 'row-0014'",
+                                                               ":id > 'row-0018'"])
+            XCTAssertTrue(listing.allSatisfy { $0.query["$order"] == ":id" && $0.query["$offset"] == nil })
 
             // More than the limit (5 of 19 is over 20%): refused, nothing changed, not even the upserts.
             portal.update({ rows, _ in

@@ -78,9 +78,15 @@ extension LivePortalTests {
         let changed = after.filter { beforeByID[$0["_id"]!] != $0 }.compactMap { $0["_id"] }
         XCTAssertEqual(Set(changed), ["row-0003_abcd.efgh", "row-0010_abcd.efgh", "row-0018_abcd.efgh",
                                       "row-0024_abcd.efgh", "row-0025_abcd.efgh"])
-        let page = try XCTUnwrap(portal.server.requests.last { $0.route.hasPrefix("/resource/") })
-        XCTAssertEqual(page.query["$where"], ":updated_at > '2015-01-01T23:01:00Z'")
-        XCTAssertEqual(page.query["$order"], ":updated_at, :id")
+        // Pages of two, each after the (:updated_at, :id) of the last row before it.
+        let pages = portal.server.requests.filter { $0.route.hasPrefix("/resource/") && $0.query["$where"]?.hasPrefix("(:updated_at") == true
+            || $0.query["$where"] == ":updated_at > '2015-01-01T23:01:00Z'" }
+        XCTAssertEqual(pages.count, 3)
+        XCTAssertEqual(pages.first?.query["$where"], ":updated_at > '2015-01-01T23:01:00Z'")
+        XCTAssertTrue(pages.allSatisfy { $0.query["$order"] == ":updated_at, :id" && $0.query["$offset"] == nil })
+        let second = try XCTUnwrap(pages.dropFirst().first?.query["$where"])
+        XCTAssertTrue(second.hasPrefix("(:updated_at > '2015-01-01T23:01:00Z') AND (:updated_at > '"), second)
+        XCTAssertTrue(second.contains("' OR (:updated_at = '") && second.contains("' AND :id > 'row-"), second)
         let entry = try XCTUnwrap(harness.queue.read { try SQLiteCatalog(db: $0).entry(for: "fake_0001") })
         XCTAssertEqual(entry.rowCount, 25)
         // --index on sync: built now, recorded in the plan, so the next full fetch keeps it.

@@ -60,7 +60,11 @@ final class LivePortalTests: XCTestCase {
         let summary = try harness.load(request(.soda2))
         XCTAssertEqual(summary.rowCount, 23)
         let pages = portal.server.requests.filter { $0.route == "/resource/\(FakePortalDataset.id).json" }
-        XCTAssertEqual(pages.map { $0.query["$offset"] }, ["0", "5", "10", "15", "20"])
+        // Paged by key: each page after the first asks for the rows after the last one before it.
+        XCTAssertEqual(pages.map { $0.query["$offset"] }, [nil, nil, nil, nil, nil])
+        let ids = try (1...23).map { index in try harness.value("SELECT _id FROM fake_0001 ORDER BY _id LIMIT 1 OFFSET \(index - 1)") }
+            .map { value in if case .text(let id)? = value { return id } else { return "" } }
+        XCTAssertEqual(pages.map { $0.query["$where"] }, [nil] + [5, 10, 15, 20].map { ":id > '\(ids[$0 - 1])'" })
         for page in pages {
             XCTAssertEqual(page.query["$order"], ":id")
             XCTAssertEqual(page.query["$select"], ":*, *")
@@ -91,9 +95,12 @@ final class LivePortalTests: XCTestCase {
         let sync = DatasetLoader(destination: SQLiteDestination(queue: harness.queue), http: HTTPOptions(appToken: "t"))
         try harness.load(request(.soda2, table: "synced"), http: HTTPOptions(appToken: "t"))
         _ = try sync.sync("synced", pageSize: 5)
-        let syncPages = portal.server.requests.filter { $0.route.hasPrefix("/resource/") && ($0.query["$where"] ?? "").contains(":updated_at") }
-        XCTAssertFalse(syncPages.isEmpty)
-        XCTAssertTrue(syncPages.allSatisfy { $0.query["$order"] == ":updated_at, :id" }, "\(syncPages.map { $0.query["$order"] ?? "" })")
+        // With a token, sync reads through SODA3.
+        let syncQueries = portal.server.requests.filter { $0.method == "POST" }.compactMap { request in
+            (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["query"] as? String
+        }.filter { $0.contains("WHERE :updated_at > ") }
+        XCTAssertFalse(syncQueries.isEmpty)
+        XCTAssertTrue(syncQueries.allSatisfy { $0.hasSuffix("ORDER BY :updated_at, :id") }, "\(syncQueries)")
     }
 
     func testSoQLIsEncodedAndPushedDown() throws {
@@ -161,9 +168,9 @@ final class LivePortalTests: XCTestCase {
 
     func testRetriesHonourRetryAfterAndRetryOnlyTheFailedPage() throws {
         let script = FaultScript()
-        portal.inject { request in
+        portal.inject { [portal = portal!] request in
             guard request.route.hasPrefix("/resource/") else { return nil }
-            let offset = request.query["$offset"] ?? ""
+            let offset = String(portal.position(of: request))
             let attempt = script.next(offset)
             switch (offset, attempt) {
             case ("0", 1): return .init(status: 429, headers: [("Retry-After", "1")], body: Array("{\"message\":\"slow down\"}".utf8))
@@ -193,15 +200,18 @@ final class LivePortalTests: XCTestCase {
     func testAfterTheLastRetryTheErrorNamesThePageAndTheTableIsUntouched() throws {
         try harness.load(request(.soda2))
         let before = try harness.snapshot("fake_0001")
-        portal.inject { request in
-            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "5" else { return nil }
+        portal.inject { [portal = portal!] request in
+            guard request.route.hasPrefix("/resource/"), portal.position(of: request) == 5 else { return nil }
             return .init(status: 503, body: Array("{\"code\":\"overloaded\",\"message\":\"try later\"}".utf8))
         }
         var force = try request(.soda2)
         force.force = true
         XCTAssertThrowsError(try harness.load(force)) { error in
+            var fifth: String?
+            if case .text(let id)?? = try? harness.value("SELECT _id FROM fake_0001 ORDER BY _id LIMIT 1 OFFSET 4") { fifth = id }
             XCTAssertEqual("\(error)", "HTTP 503 Service Unavailable from \(portal.baseURL)/resource/fake-0001.json?"
-                           + "$select=%3A%2A%2C%20%2A&$order=%3Aid&$limit=5&$offset=5: overloaded: try later (page 2)")
+                           + "$select=%3A%2A%2C%20%2A&$where=%3Aid%20%3E%20%27\(fifth ?? "")%27&$order=%3Aid&$limit=5: "
+                           + "overloaded: try later (page 2)")
             XCTAssertEqual((error as? PageError)?.kind, .unavailable)
             XCTAssertEqual((error as? PageError)?.number, 2)
         }
@@ -230,7 +240,7 @@ final class LivePortalTests: XCTestCase {
         let dropAt = cut
         let script = FaultScript()
         big.inject { request in
-            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "2500",
+            guard request.route.hasPrefix("/resource/"), big.position(of: request) == 2_500,
                   script.next("2500") == 1 else { return nil }
             return .init(body: page, delivery: .dropAfter(bytes: dropAt))
         }
@@ -247,8 +257,8 @@ final class LivePortalTests: XCTestCase {
 
     func testStalledPageIsRetried() throws {
         let script = FaultScript()
-        portal.inject { request in
-            guard request.route.hasPrefix("/resource/"), request.query["$offset"] == "0", script.next("0") == 1 else { return nil }
+        portal.inject { [portal = portal!] request in
+            guard request.route.hasPrefix("/resource/"), portal.position(of: request) == 0, script.next("0") == 1 else { return nil }
             return .init(body: Array("[".utf8) + Array(repeating: 32, count: 100), delivery: .stall(seconds: 5))
         }
         var options = HTTPOptions()

@@ -44,16 +44,11 @@ extension FakeSocrataPortal {
     func soda2Response(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         let query = request.query
         let (rows, columns, offsetHandling) = lock.withLock { (rowsValue, columnsValue, offsetHandlingValue) }
-        var offset = Int(query["$offset"] ?? "0") ?? 0
-        switch offsetHandling {
-        case .honoured: break
-        case .ignored: offset = 0
-        case .lagging(let rows): offset = max(0, offset - rows)
-        case .ignoredWithLimit, .ignoredWithoutSystemFields: offset = 0
-        }
+        let offset = Int(query["$offset"] ?? "0") ?? 0
         var limit = Int(query["$limit"] ?? "1000") ?? 1000
         if case .ignoredWithLimit = offsetHandling { limit = rows.count }
-        let selected = select(rows, where: query["$where"], order: query["$order"] ?? "", offset: offset, limit: limit)
+        let selected = select(rows, where: query["$where"], order: query["$order"] ?? "", offset: offset, limit: limit,
+                              paging: offsetHandling)
         guard let selected else { return error(400, code: "query.soql.invalid", message: "Cannot parse $where") }
         var shownColumns = columns
         var all = (query["$select"] ?? ":*, *") == ":*, *"
@@ -90,11 +85,43 @@ extension FakeSocrataPortal {
             condition = String(rest[..<end])
         }
         if let orderRange = statement.range(of: " ORDER BY ") { order = String(statement[orderRange.upperBound...]) }
-        let (rows, columns) = lock.withLock { (rowsValue, columnsValue) }
-        guard let selected = select(rows, where: condition, order: order, offset: (number - 1) * size, limit: size) else {
+        let (rows, columns, paging) = lock.withLock { (rowsValue, columnsValue, offsetHandlingValue) }
+        guard let selected = select(rows, where: condition, order: order, offset: (number - 1) * size, limit: size, paging: paging) else {
             return error(400, code: "query.soql.invalid", message: "Cannot parse WHERE")
         }
         let body = "[" + selected.map { sodaObject($0, columns: columns, system: true, numbersInLocations: true) }.joined(separator: ",\n") + "]"
         return .init(body: Array(body.utf8))
+    }
+}
+
+extension FakeSocrataPortal {
+    /// How many rows come before the page a SODA request asks for: its `$offset` (or SODA3 page
+    /// number), or, paged by key, the rows its condition on `:id` passes over. Tests key faults on
+    /// it as they would on an offset.
+    public func position(of request: LoopbackHTTPServer.Request) -> Int {
+        let (rows, _) = lock.withLock { (rowsValue, columnsValue) }
+        var condition: String?
+        var order = ":id"
+        var skipped = 0
+        if request.method == "POST" {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+                  let statement = object["query"] as? String else { return 0 }
+            if let page = object["page"] as? [String: Any], let number = page["pageNumber"] as? Int, let size = page["pageSize"] as? Int {
+                skipped = (number - 1) * size
+            }
+            if let whereRange = statement.range(of: " WHERE ") {
+                let rest = statement[whereRange.upperBound...]
+                condition = String(rest[..<(rest.range(of: " ORDER BY ")?.lowerBound ?? rest.endIndex)])
+            }
+            if let orderRange = statement.range(of: " ORDER BY ") { order = String(statement[orderRange.upperBound...]) }
+        } else {
+            skipped = Int(request.query["$offset"] ?? "0") ?? 0
+            condition = request.query["$where"]
+            order = request.query["$order"] ?? ":id"
+        }
+        let all = select(rows, where: condition, order: order, offset: 0, limit: Int.max, paging: .ignored) ?? []
+        let keyed = select(rows, where: condition, order: order, offset: 0, limit: Int.max) ?? []
+        let before = keyed.first.flatMap { first in all.firstIndex { $0.id == first.id } } ?? all.count
+        return before + skipped
     }
 }

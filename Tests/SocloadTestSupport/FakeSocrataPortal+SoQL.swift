@@ -1,58 +1,60 @@
 import Foundation
 import SocloadSocrata
 
-/// The little SoQL the fake portal understands (a filter, an order, paging) and its formatting.
+/// Selecting a page of rows as the fake portal does (`FakeSoQL`), and its formatting.
 extension FakeSocrataPortal {
-    /// Filters with `field = 'text'`, `:updated_at > 'ISO'` (joined by AND), sorts and pages.
-    func select(_ rows: [Row], where condition: String?, order: String, offset: Int, limit: Int) -> [Row]? {
-        var result = rows
+    /// Filters (`FakeSoQL`), sorts and pages; nil when the condition is not SoQL the fake reads.
+    /// `paging` is how a broken server treats the key (the condition on `:id`) and `$offset`.
+    func select(_ rows: [Row], where condition: String?, order: String, offset: Int, limit: Int,
+                paging: OffsetHandling = .honoured) -> [Row]? {
+        var parsed: FakeSoQL.Condition?
         if let condition, !condition.isEmpty {
-            for clause in condition.components(separatedBy: " AND ") {
-                guard let filter = Self.filter(clause) else { return nil }
-                result = result.filter(filter)
-            }
+            guard let condition = FakeSoQL.condition(condition) else { return nil }
+            parsed = condition
         }
-        let keys = order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        result.sort { left, right in
-            for key in keys {
-                let (a, b) = (Self.sortKey(left, key), Self.sortKey(right, key))
-                if a != b { return a < b }
+        let terms = FakeSoQL.order(order)
+        let sorted = rows.sorted { left, right in
+            for term in terms {
+                if let precedes = term.precedes(Self.value(left, term.field), Self.value(right, term.field)) { return precedes }
             }
             return false
         }
-        return Array(result.dropFirst(offset).prefix(limit))
-    }
-
-    static func filter(_ clause: String) -> ((Row) -> Bool)? {
-        for op in [" > ", " = "] {
-            guard let range = clause.range(of: op) else { continue }
-            let field = clause[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-            var literal = clause[range.upperBound...].trimmingCharacters(in: .whitespaces)
-            guard literal.hasPrefix("'"), literal.hasSuffix("'"), literal.count >= 2 else { return nil }
-            literal = String(literal.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
-            if field == ":updated_at", op == " > " {
-                guard let seconds = parseISO(literal) else { return nil }
-                return { $0.updatedAt > seconds }
-            }
-            if op == " = " {
-                let value = literal
-                return { row in
-                    if case .text(let text)? = row.cells[field] { return text == value }
-                    return false
-                }
-            }
+        func matching(ignoringID: Bool) -> [Row] {
+            guard let parsed else { return sorted }
+            return sorted.filter { row in parsed.holds({ Self.value(row, $0) }, ignoringID: ignoringID) }
         }
-        return nil
+        switch paging {
+        case .honoured:
+            return Array(matching(ignoringID: false).dropFirst(offset).prefix(limit))
+        case .ignored, .ignoredWithLimit, .ignoredWithoutSystemFields:
+            return Array(matching(ignoringID: true).prefix(limit))
+        case .lagging(let rows):
+            // The key (or the offset) honoured `rows` rows late.
+            let base = matching(ignoringID: true)
+            let keyed = matching(ignoringID: false)
+            guard let first = keyed.first, let index = base.firstIndex(where: { $0.id == first.id }) else { return [] }
+            return Array(base.dropFirst(max(0, index + offset - rows)).prefix(limit))
+        }
     }
 
-    static func sortKey(_ row: Row, _ key: String) -> String {
-        switch key {
-        case ":id": return row.id
-        case ":updated_at": return String(format: "%012d", row.updatedAt)
+    /// A field's value in a row, as SoQL compares it (nil: NULL).
+    static func value(_ row: Row, _ field: String) -> FakeSoQL.Value? {
+        switch field {
+        case ":id": return .text(row.id)
+        case ":updated_at": return .number(Double(row.updatedAt))
+        case ":created_at": return .number(Double(row.createdAt))
         default:
-            if case .text(let text)? = row.cells[key] { return text }
-            if case .number(let number)? = row.cells[key] { return number }
-            return ""
+            switch row.cells[field] {
+            case nil: return nil
+            case .text(let text)?: return .text(text)
+            case .number(let number)?: return Double(number).map(FakeSoQL.Value.number) ?? .text(number)
+            case .checkbox(let flag)?: return .text(flag ? "true" : "false")
+            case .calendarDate(let date)?: return .text(date + ".000")
+            case .timestamp(let seconds)?: return .text(isoWithMilliseconds(seconds))
+            case let .location(address, _, _)?: return .text(address)
+            case let .url(url, _)?: return .text(url)
+            case let .point(longitude, latitude)?: return .text("\(longitude) \(latitude)")
+            }
         }
     }
 

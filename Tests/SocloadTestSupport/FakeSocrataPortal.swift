@@ -90,17 +90,18 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         set { lock.withLock { rowsDeliveryValue = newValue } }
     }
     private var rowsDeliveryValue = LoopbackHTTPServer.Delivery.contentLength
-    /// How a broken server treats SODA 2's `$offset`.
+    /// How a broken server treats paging: the key (the condition on `:id` of paging by key) and
+    /// `$offset` (or SODA3's page number).
     public enum OffsetHandling: Sendable {
         /// As it should.
         case honoured
-        /// Not at all: every page is the first.
+        /// Not at all (comparisons on `:id` hold for every row): every page is the first.
         case ignored
-        /// Starts this many rows early, so each page repeats the end of the one before.
+        /// Starts this many rows early (key or offset), so each page repeats the end of the one before.
         case lagging(by: Int)
-        /// Neither `$offset` nor `$limit`: every page is every row.
+        /// Neither the key, `$offset` nor `$limit`: every page is every row.
         case ignoredWithLimit
-        /// Ignores `$offset` and leaves the system fields (`:id`...) out, whatever `$select` asks.
+        /// Ignores the key and `$offset`, and leaves the system fields (`:id`...) out, whatever `$select` asks.
         case ignoredWithoutSystemFields
     }
     public var offsetHandling: OffsetHandling {

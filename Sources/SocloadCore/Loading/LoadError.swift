@@ -58,10 +58,15 @@ public enum LoadError: CategorizedError, Equatable {
     /// `sync --deletes` would delete more rows than allowed (`--max-deletes`), or every row
     /// because the portal listed none.
     case tooManyDeletes(table: String, deleting: Int, rows: Int, maximum: Int?)
-    /// A SODA page repeated rows of the page before: the server ignores `$offset`, and paging
-    /// would never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole
-    /// page repeated).
-    case pageRepeated(page: Int, rowID: String?)
+    /// A SODA page repeated rows of the page before: the server ignores how the pages continue
+    /// (`ignoring`: `$offset`, or the condition on `:id` of paging by key), and paging would
+    /// never end. `rowID` is a repeated `:id` (nil when the rows have none and the whole page
+    /// repeated).
+    case pageRepeated(page: Int, rowID: String?, ignoring: String = "$offset")
+    /// The dataset changed on the portal while its pages were read (its `rowsUpdatedAt` moved
+    /// from `before` to `after`), again after the load started over once: pages are not a
+    /// snapshot, so the rows read may mix two versions.
+    case changedWhileRead(before: String, after: String)
     /// The file system has less room than a new copy of the table needs.
     case notEnoughSpace(table: String, needed: Int64, available: Int64, directory: String, writtenTwice: Bool)
     /// The plan has more columns than the destination's tables hold.
@@ -135,9 +140,12 @@ public enum LoadError: CategorizedError, Equatable {
             return "\(what) has a NUL character, which no table or column name may hold"
         case let .tooManyRows(maximum):
             return "the dataset has more than \(maximum) rows (--max-rows \(maximum))"
-        case let .pageRepeated(page, rowID):
+        case let .pageRepeated(page, rowID, ignoring):
             let what = rowID.map { "row \($0) of page \(page - 1)" } ?? "every row of page \(page - 1)"
-            return "the portal is not paging: page \(page) repeats \(what) (it ignores $offset?)"
+            return "the portal is not paging: page \(page) repeats \(what) (it ignores \(ignoring)?)"
+        case let .changedWhileRead(before, after):
+            return "the dataset changed on the portal while its pages were read, twice (rowsUpdatedAt \(before), then \(after)): "
+                + "pages are not a snapshot, so nothing was kept of this load; try again when the portal is quiet"
         case let .notEnoughSpace(table, needed, available, directory, writtenTwice):
             func megabytes(_ bytes: Int64) -> String { bytes < 10_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6)
                 : "\(bytes / 1_000_000) MB" }
@@ -168,7 +176,7 @@ public enum LoadError: CategorizedError, Equatable {
         switch self {
         case .rowShape, .constraint, .nullKey, .duplicateKey, .userObjectLost, .noColumns, .noFields, .badName, .tooManyRows, .tooManyColumns:
             return .badData
-        case .pageRepeated, .pageTooLong: return .unavailable
+        case .pageRepeated, .pageTooLong, .changedWhileRead: return .unavailable
         case .interrupted(let signal): return .interrupted(signal)
         case .cancelled: return .interrupted(LoadCancellation.taskCancelled)
         case .reservedTableName, .tableTaken: return .usage

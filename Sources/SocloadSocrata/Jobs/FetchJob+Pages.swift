@@ -17,18 +17,28 @@ extension FetchJob {
         try state.view?.requireTabular()
         // A selection is best described by the response headers, so its table waits for page 1.
         let layout = request.query.select == nil ? state.view.map { SODARowLayout(view: $0) } : nil
-        let sink = try loader.readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
+        let (sink, pages) = try loader.readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
                                  limit: request.limit, maxRows: request.maxRows, layout: layout, transaction: transaction, state: state) { layout in
             let plan = try request.plan(for: layout.view)
             try beginTable(plan, transaction: transaction, state: state)
             if state.view == nil { state.view = layout.view }
             return ObjectRowSink(plan: plan, strict: request.strict, storable: loader.destination.storableValues) { batch in try state.writer?.insert(batch) }
         }
+        if pages > 1 { try checkUnchangedWhileRead(portal, state: state) }
         state.invalidCells = sink?.converter.invalidCells ?? []
         let outside = (sink?.converter.fieldsOutsidePlan ?? []).filter { !ColumnMetadata.isSystemField($0) }
         if !outside.isEmpty {
             state.notes.append("\(outside.shortList()): \(outside.count == 1 ? "a field" : "fields") of the portal's rows "
                                + "that its column metadata does not list, not loaded")
         }
+    }
+
+    /// Pages are not a snapshot: the dataset's `rowsUpdatedAt` after the last page must be the
+    /// one before the first, or the rows may mix two versions (`LoadError.changedWhileRead`;
+    /// the loader starts over once).
+    private func checkUnchangedWhileRead(_ portal: SocrataPortal, state: DatasetLoader.LoadState) throws {
+        guard let before = state.view?.rowsUpdatedAtText, let now = try loader.viewIfAvailable(portal) else { return }
+        let after = now.rowsUpdatedAtText ?? "(none)"
+        if after != before { throw LoadError.changedWhileRead(before: before, after: after) }
     }
 }

@@ -25,7 +25,9 @@ extension SyncJob {
         var listed = 0
         let state = DatasetLoader.LoadState()
         state.view = view
-        _ = try loader.readPages(api: .soda2, portal: portal, query: SoQLQuery(select: fields.joined(separator: ", "), order: ":id"),
+        // `:id` travels too, so the pages continue after it (paging by key).
+        let selected = fields.contains(":id") ? fields : fields + [":id"]
+        try loader.readPages(api: loader.queryAPI, portal: portal, query: SoQLQuery(select: selected.joined(separator: ", "), order: ":id"),
                           pageSize: pageSize, limit: nil, layout: layout, transaction: transaction, state: state) { _ in
             ObjectRowSink(plan: keyPlan, strict: false, storable: loader.destination.storableValues) { batch in
                 listed += batch.rowCount

@@ -58,7 +58,7 @@ struct SyncJob {
         var inserted = 0
         state.view = view
         let (arriving, reshaping) = (shape.arriving, shape.reshaping)
-        let sink = try loader.readPages(api: .soda2, portal: portal, query: query, pageSize: pageSize, limit: nil,
+        let (sink, _) = try loader.readPages(api: loader.queryAPI, portal: portal, query: query, pageSize: pageSize, limit: nil,
                                  layout: layout, transaction: transaction, state: state) { _ in
             ObjectRowSink(plan: arriving, strict: false, storable: loader.destination.storableValues) { batch in
                 inserted += try upserter.upsert(reshaping.map { ReshapingTableWriter.reshape(batch, sources: $0) } ?? batch)

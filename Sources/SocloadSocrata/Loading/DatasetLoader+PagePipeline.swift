@@ -4,15 +4,16 @@ import Foundation
 /// One SODA page on two cores, as rows.json loads: the page's source (`SODAPageSource`) downloads
 /// and converts on its thread; the calling (database) thread inserts (`RowPipeline`).
 extension DatasetLoader {
-    /// Reads one page into `sink`, converting on another thread; returns its row count. On any
+    /// Reads one page into `sink`, converting on another thread. On any
     /// failure nothing of the page is kept in `sink` (the caller's savepoint undoes the rows).
+    /// Returns its row count and last row.
     /// More than `maximum` rows in the page is `LoadError.pageTooLong`.
     func readPagePipelined(_ pageRequest: HTTPRequest, sink: ObjectRowSink, offset: Int, limit: Int, maximum: Int,
-                           state: LoadState) throws -> Int {
+                           state: LoadState) throws -> PageRead {
         let source = SODAPageSource(request: pageRequest, http: http, converter: sink.converter, offset: offset, limit: limit,
                                     maximum: maximum)
         var rows = 0
-        return try RowPipeline(cancellation: cancellation).run(source) { event -> Int? in
+        return try RowPipeline(cancellation: cancellation).run(source) { event -> PageRead? in
             switch event {
             case .described: return nil
             case let .batch(_, batch, bytesRead, _):
@@ -24,7 +25,7 @@ extension DatasetLoader {
                 return nil
             case .end(let ending):
                 try sink.endPage(converter: ending.converter)
-                return ending.rows
+                return PageRead(rows: ending.rows, lastRow: ending.lastRow)
             }
         }
     }

@@ -4,32 +4,42 @@ import SocloadCore
 extension DatasetLoader {
     /// Reads pages of `pageSize` rows in a stable order until a short page, converting each row
     /// into the sink `start` makes once the layout is known (from the metadata, or from the first
-    /// page's headers). Each page runs in a savepoint and is retried alone: the rows of earlier
-    /// pages are not fetched again. More than `maxRows` rows is `LoadError.tooManyRows` (a SODA 2
-    /// page asks for one row more than that at most). Sets `state.rowCount`; returns the sink
-    /// (nil: no page had a layout).
+    /// page's headers). Pages after the first continue after the last row of the page before
+    /// (`SoQLKeyset`); where the order or the rows give no key, by offset, with a note that says
+    /// why. Each page runs in a savepoint and is retried alone: the rows of earlier pages are not
+    /// fetched again. More than `maxRows` rows is `LoadError.tooManyRows` (a page asks for one
+    /// row more than that at most). Sets `state.rowCount`; returns the sink (nil: no page had a
+    /// layout) and the number of pages read.
+    @discardableResult
     func readPages(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize requestedSize: Int, limit: Int?,
                    maxRows: Int? = nil, layout initialLayout: SODARowLayout?, transaction: any LoadTransaction, state: LoadState,
-                   start: @escaping (SODARowLayout) throws -> ObjectRowSink) throws -> ObjectRowSink? {
+                   start: @escaping (SODARowLayout) throws -> ObjectRowSink) throws -> (sink: ObjectRowSink?, pages: Int) {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, requestedSize)
         var sink = try initialLayout.map(start)
         var total = 0
         var pageNumber = 1
+        // Decided once the first page is in (its columns known): by key unless it cannot be.
+        var paging: SoQLKeyset.Paging?
+        var after: String?
         state.rowCount = 0
         while true {
+            let byOffset: Bool
+            if case .byOffset = paging { byOffset = true } else { byOffset = false }
             var wanted = limit.map { min(pageSize, $0 - total) } ?? pageSize
             if wanted <= 0 { break }
-            if let maxRows, api == .soda2, maxRows - total < wanted { wanted = maxRows - total + 1 }
+            // Paged by offset, SODA3 pages all have `pageSize` rows (the page number is the offset).
+            let fixedSize = api == .soda3 && byOffset
+            if let maxRows, !fixedSize, maxRows - total < wanted { wanted = maxRows - total + 1 }
             let offset = total
-            // A SODA 2 page asks for `wanted` rows; a SODA3 page always has `pageSize` at most.
-            let maximum = api == .soda3 ? pageSize : wanted
+            let maximum = fixedSize ? pageSize : wanted
             let pageRequest = api == .soda3
-                ? portal.soda3PageRequest(query: query, pageNumber: pageNumber, pageSize: pageSize)
-                : HTTPRequest(url: portal.soda2PageURL(query: query, offset: offset, limit: wanted))
-            let received: Int
+                ? portal.soda3PageRequest(query: query, after: after, pageNumber: fixedSize ? total / pageSize + 1 : 1,
+                                          pageSize: fixedSize ? pageSize : wanted)
+                : HTTPRequest(url: portal.soda2PageURL(query: query, after: after, offset: byOffset ? offset : nil, limit: wanted))
+            let page: PageRead
             do {
-                received = try retry.run(cancellation: cancellation, onRetry: retryNotice) {
+                page = try retry.run(cancellation: cancellation, onRetry: retryNotice) {
                     let hadSink = sink != nil
                     do {
                         return try transaction.withSavepoint {
@@ -53,19 +63,49 @@ extension DatasetLoader {
                 throw PageError(number: pageNumber, underlying: error)
             } catch LoadError.pageTooLong(_, let limit) {
                 throw LoadError.pageTooLong(page: pageNumber, limit: limit)
+            } catch LoadError.pageRepeated(let page, let rowID, _) {
+                throw LoadError.pageRepeated(page: page, rowID: rowID, ignoring: byOffset ? "$offset" : "the condition on :id")
             }
-            total += received
+            total += page.rows
             state.rowCount = total
             if let maxRows, total > maxRows { throw LoadError.tooManyRows(maximum: maxRows) }
             if sink?.lastPageLooksRepeated == true,
                try !pagesEndWhereTheyShould(api: api, portal: portal, query: query, pageSize: pageSize, downloader: downloader) {
-                throw LoadError.pageRepeated(page: pageNumber, rowID: nil)
+                throw LoadError.pageRepeated(page: pageNumber, rowID: nil, ignoring: byOffset ? "$offset" : "the condition on :id")
             }
-            // SODA3 pages have a fixed size, so a limit inside a page also ends the reading.
-            if received < wanted || (api == .soda3 && received < pageSize) { break }
+            if page.rows < maximum || (fixedSize && page.rows < pageSize) { break }
             pageNumber += 1
+            if paging == nil {
+                paging = SoQLKeyset.paging(for: query, columnTypes: Self.fieldTypes(of: state.view))
+            }
+            if case .byKey(let keyset) = paging {
+                switch keyset.condition(after: (try? JSONValueParser.parse(page.lastRow)) ?? .null) {
+                case .success(let condition): after = condition
+                case .failure(let problem): paging = .byOffset(why: problem.reason)
+                }
+            }
+            if case .byOffset(let why) = paging, after != nil || pageNumber == 2 {
+                after = nil
+                state.notes.append("paged by offset, not by key: \(why), so the portal skips every earlier row "
+                                   + "again for each page (slower page by page on a large dataset)")
+            }
         }
-        return sink
+        return (sink, pageNumber)
+    }
+
+    /// A page's row count and its last row's JSON text (the key the next page continues after).
+    struct PageRead {
+        let rows: Int
+        let lastRow: [UInt8]
+    }
+
+    /// Field name → the metadata's type name, for the key's literals.
+    static func fieldTypes(of view: ViewMetadata?) -> [String: String] {
+        var types: [String: String] = [:]
+        for column in view?.columns ?? [] {
+            if let field = column.fieldName { types[field] = column.dataTypeName }
+        }
+        return types
     }
 
     /// Asks for a page far past the end of any dataset: a server that pages answers with no rows;
@@ -94,9 +134,10 @@ extension DatasetLoader {
     /// One page: its rows converted into the sink, their count returned.
     private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, sink: inout ObjectRowSink?,
                           offset: Int, limit: Int, maximum: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
-                          start: (SODARowLayout) throws -> ObjectRowSink) throws -> Int {
+                          start: (SODARowLayout) throws -> ObjectRowSink) throws -> PageRead {
         let reader = JSONArrayReader()
         var count = 0
+        var lastRow: [UInt8] = []
         var beyondLimit = 0
         var current = sink
         try downloader.download(pageRequest, onResponse: { head in
@@ -114,6 +155,8 @@ extension DatasetLoader {
                 }
                 count += 1
                 try current.append(element.bytes, rowNumber: offset + count, offset: element.offset)
+                lastRow.removeAll(keepingCapacity: true)
+                lastRow.append(contentsOf: element.bytes[element.start...])
                 return nil
             }
             state.bytesRead += Int64(chunk.count)
@@ -123,7 +166,7 @@ extension DatasetLoader {
         try reader.finish()
         try current?.endPage()
         sink = current
-        return count
+        return PageRead(rows: count, lastRow: lastRow)
     }
 
     /// The view metadata, or nil when the portal will not give it (401, 403, 404: private, or an

@@ -59,10 +59,28 @@ public final class DatasetLoader: @unchecked Sendable {
         request.columnLimit = destination.columnLimit
         // The whole call, waits for another connection's lock included.
         let start = DispatchTime.now().uptimeNanoseconds
-        var summary = try explainingThrottling { try reportingCancellation { try FetchJob(loader: self, request: request).run() } }
+        var summary = try explainingThrottling { try reportingCancellation { try startingOverOnce(request) } }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }
+
+    /// Runs the fetch; when the dataset changed on the portal while its pages were read, once
+    /// more from the start (said through `onRetry`), asking the portal afresh.
+    private func startingOverOnce(_ request: LoadRequest) throws -> LoadSummary {
+        do {
+            return try FetchJob(loader: self, request: request).run()
+        } catch LoadError.changedWhileRead(let before, let after) {
+            context.onRetry?("\(request.reference.displaySource) changed on the portal while its pages were read "
+                             + "(rowsUpdatedAt \(before), then \(after)): starting over")
+            var again = request
+            again.prefetched = nil
+            return try FetchJob(loader: self, request: again).run()
+        }
+    }
+
+    /// The query API a load without `--api` reads through: SODA3 with an app token or a login
+    /// (it needs one), SODA 2.1 without.
+    var queryAPI: DatasetAPI { http.appToken != nil || http.credentials != nil ? .soda3 : .soda2 }
 
     func reportingCancellation<T>(_ body: () throws -> T) throws -> T {
         try context.reportingCancellation(body)

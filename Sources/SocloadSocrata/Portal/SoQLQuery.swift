@@ -24,11 +24,26 @@ public struct SoQLQuery: Sendable, Equatable {
     }
 
     /// A SoQL statement for SODA3: `SELECT :*, * WHERE ... ORDER BY ..., :id`.
-    var statement: String {
+    var statement: String { statement(and: nil) }
+
+    /// The statement with `key` (the rows after the previous page) ANDed to the user's condition.
+    func statement(and key: String?) -> String {
         var text = "SELECT \(select ?? ":*, *")"
-        if let condition = `where`, !condition.isEmpty { text += " WHERE \(condition)" }
+        if let condition = condition(and: key) { text += " WHERE \(condition)" }
         text += " ORDER BY \(stableOrder)"
         return text
+    }
+
+    /// The user's `where` and `key` joined by AND (the user's in parentheses, so its ORs stay
+    /// inside); nil when there is neither.
+    func condition(and key: String?) -> String? {
+        let user = `where`.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        switch (user, key) {
+        case (nil, nil): return nil
+        case (let user?, nil): return user
+        case (nil, let key?): return key
+        case (let user?, let key?): return "(\(user)) AND \(key)"
+        }
     }
 
     /// Identifies the slice of the dataset a table holds, for the catalog: a table loaded with a

@@ -26,17 +26,21 @@ struct SocrataPortal: Sendable, Equatable {
     var soda3URL: String { "\(base)/api/v3/views/\(datasetID)/query.json" }
 
     /// One SODA 2.1 page: always a stable `$order` (`:id` last), and the system fields with `:*`.
-    func soda2PageURL(query: SoQLQuery, offset: Int, limit: Int) -> String {
+    /// Paged by key, `after` is the condition for the rows after the previous page (ANDed with
+    /// the user's `$where`) and there is no `$offset`; paged by offset, `offset` is its value.
+    func soda2PageURL(query: SoQLQuery, after: String? = nil, offset: Int?, limit: Int) -> String {
         var parameters: [(String, String)] = [("$select", query.select ?? ":*, *")]
-        if let condition = query.where, !condition.isEmpty { parameters.append(("$where", condition)) }
-        parameters += [("$order", query.stableOrder), ("$limit", String(limit)), ("$offset", String(offset))]
+        if let condition = query.condition(and: after) { parameters.append(("$where", condition)) }
+        parameters += [("$order", query.stableOrder), ("$limit", String(limit))]
+        if let offset { parameters.append(("$offset", String(offset))) }
         return resourceURL + "?" + QueryEncoding.query(parameters)
     }
 
     /// One SODA3 page: `{"query": "SELECT ...", "page": {"pageNumber": N, "pageSize": M}}`, N from 1.
-    func soda3PageRequest(query: SoQLQuery, pageNumber: Int, pageSize: Int) -> HTTPRequest {
+    /// Paged by key, every page is page 1 of the rows `after` the previous page.
+    func soda3PageRequest(query: SoQLQuery, after: String? = nil, pageNumber: Int, pageSize: Int) -> HTTPRequest {
         let body = JSONValue.object([
-            JSONMember(key: "query", value: .string(query.statement)),
+            JSONMember(key: "query", value: .string(query.statement(and: after))),
             JSONMember(key: "page", value: .object([
                 JSONMember(key: "pageNumber", value: .number(String(pageNumber))),
                 JSONMember(key: "pageSize", value: .number(String(pageSize))),

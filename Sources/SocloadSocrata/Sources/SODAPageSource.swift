@@ -7,10 +7,12 @@ import SocloadTransport
 /// converted; more than `maximum` rows in the page is `LoadError.pageTooLong` (its page number
 /// is filled in by the caller).
 struct SODAPageSource: RowSource {
-    /// The page's row count and the converter after it (its invalid cells and counts).
+    /// The page's row count, the converter after it (its invalid cells and counts) and the JSON
+    /// text of its last row (the key a page paged by key continues after).
     struct Ending: Sendable {
         let rows: Int
         let converter: RowConverter
+        let lastRow: [UInt8]
     }
 
     let request: HTTPRequest
@@ -30,6 +32,7 @@ struct SODAPageSource: RowSource {
         var count = 0
         var beyondLimit = 0
         var bytesRead: Int64 = 0
+        var lastRow: [UInt8] = []
         let reader = JSONArrayReader()
         func flush() throws {
             guard batch.rowCount > 0 else { return }
@@ -58,6 +61,8 @@ struct SODAPageSource: RowSource {
                     end = found
                 }
                 count += 1
+                lastRow.removeAll(keepingCapacity: true)
+                lastRow.append(contentsOf: element.bytes[element.start..<end])
                 if batch.isReadyToSend { try flush() }
                 return end
             }
@@ -65,6 +70,6 @@ struct SODAPageSource: RowSource {
         })
         try reader.finish()
         try flush()
-        return Ending(rows: count, converter: converter)
+        return Ending(rows: count, converter: converter, lastRow: lastRow)
     }
 }
