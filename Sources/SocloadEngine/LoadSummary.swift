@@ -23,6 +23,9 @@ public struct LoadSummary: Sendable, Equatable {
     public var rowChanges: RowChangeCounts?
     /// What `load --mode append|upsert` wrote (nil: the table was replaced, or made).
     public var merged: MergedRows?
+    /// The API a load from a portal read its rows through, as people call it (`SODA3`,
+    /// `SODA 2.1`, `rows.json`); nil for a file.
+    public var readThrough: String?
 
     public init(tableName: String, rowCount: Int, columnCount: Int, source: String, elapsed: Double,
                 catalogEntry: CatalogEntry, isUpToDate: Bool = false, invalidCells: [InvalidCells] = [], notes: [String] = []) {

@@ -42,7 +42,7 @@ extension Project {
         let lockPath = SocloadLockFile.path(forProject: path)
         let previous = try SocloadLockFile.read(lockPath)
         let plain = Connection()
-        let selection = try ProjectSelection(self, names: names, lock: previous, http: plain.http(environment: environment),
+        let selection = try ProjectSelection(self, names: names, lock: previous, http: try plain.http(environment: environment),
                                              retry: plain.retry(environment: environment), environment: environment)
         // One connection for each way an entry reaches the database (its schema, a GeoPackage).
         var databases: [Connection: ProjectDatabaseConnection] = [:]
@@ -69,7 +69,7 @@ extension Project {
 
     private func refresh(_ dataset: Dataset, force: Bool, destination: any LoadDestination,
                          environment: [String: String]) throws -> Refreshed.Outcome {
-        let loader = DatasetLoader(destination: destination, http: dataset.connection.http(environment: environment),
+        let loader = DatasetLoader(destination: destination, http: try dataset.connection.http(environment: environment),
                                    retry: dataset.connection.retry(environment: environment))
         var spec = dataset.spec
         spec.force = spec.force || force

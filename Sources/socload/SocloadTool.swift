@@ -131,6 +131,8 @@ enum SocloadTool {
             return (error.description, .dataError)
         case let error as ProjectError:
             return (error.description, error.isMissing ? .noInput : .configuration)
+        case let error as CredentialsFileError:
+            return (error.description, .configuration)
         case let error as UnknownDatasetName:
             return (error.description, .usage)
         case let failure as LoadFailure:

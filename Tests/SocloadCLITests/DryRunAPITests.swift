@@ -9,17 +9,24 @@ final class DryRunAPITests: XCTestCase {
         defer { portal.stop() }
         let directory = try TemporaryDirectory()
         let cases: [([String], String)] = [
-            ([], "api rows.json (--api auto without SoQL options: the whole export in one request)"),
-            (["--where", "name = 'x'"], "api SODA 2.1 (--api auto with SoQL options: only a query API filters)"),
+            ([], "api SODA 2.1 (--api auto without an app token or a login, which SODA3 needs)"),
+            (["--where", "name = 'x'"], "api SODA 2.1 (--api auto without an app token or a login, which SODA3 needs)"),
+            (["--app-token", "t"], "api SODA3 (--api auto with an app token or a login: SODA3, Socrata's standard for reads)"),
             (["--api", "soda3"], "api SODA3 (--api soda3)"),
+            (["--api", "rows"], "api rows.json (--api rows)"),
         ]
         for (options, first) in cases {
             let run = try SocloadProcess.run(["fetch", "plan-0001", "--domain", portal.baseURL, "--dry-run",
-                                              "--db", directory.path("dry.sqlite")] + options)
+                                              "--db", directory.path("dry.sqlite")] + options, environment: ["SOCRATA_APP_TOKEN": ""])
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertEqual(run.stdout.split(separator: "\n").first.map(String.init), first, run.stdout)
             XCTAssertTrue(run.stdout.contains("\ntable plan_0001\n"), run.stdout)
         }
+        // The URL of an export names the export.
+        let export = try SocloadProcess.run(["fetch", portal.baseURL + "/api/views/plan-0001/rows.json", "--dry-run",
+                                             "--db", directory.path("dry.sqlite")])
+        XCTAssertEqual(export.stdout.split(separator: "\n").first.map(String.init),
+                       "api rows.json (--api auto with the URL of a rows.json export: that export)", export.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("dry.sqlite")))
     }
 }

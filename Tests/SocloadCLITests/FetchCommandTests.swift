@@ -44,8 +44,15 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.hasPrefix("Loaded 25 rows into permits (26 columns) from \(server.baseURL)/api/views/ci7y-pmts/rows.json?accessType=DOWNLOAD through rows.json in "), run.stderr)
         XCTAssertFalse(run.stderr.contains("tok-123"))
-        XCTAssertEqual(server.requests.first?.path, "/api/views/ci7y-pmts/rows.json?accessType=DOWNLOAD")
-        XCTAssertEqual(server.requests.first?.headers["x-app-token"], "tok-123")
+        // With a token, auto asks SODA3 first; this server knows only the export, so the load
+        // falls back to it and says why.
+        XCTAssertEqual(server.requests.map(\.route), ["/api/views/ci7y-pmts.json", "/api/v3/views/ci7y-pmts/query.json",
+                                                      "/api/views/ci7y-pmts/rows.json"])
+        XCTAssertTrue(run.stderr.contains("Warning: the portal refuses SODA3 for this dataset (HTTP 404 Not Found from "
+                                          + "\(server.baseURL)/api/v3/views/ci7y-pmts/query.json: not_found: no route), so its rows "
+                                          + "were read from the rows.json export (deprecated by Socrata since 2026-10-01)"), run.stderr)
+        XCTAssertEqual(server.requests.last?.path, "/api/views/ci7y-pmts/rows.json?accessType=DOWNLOAD")
+        XCTAssertTrue(server.requests.allSatisfy { $0.headers["x-app-token"] == "tok-123" })
 
         let info = try SocloadProcess.run(["info", "ci7y-pmts", "--db", db, "--format", "csv"])
         XCTAssertEqual(info.status, 0, info.stderr)
@@ -56,8 +63,10 @@ final class FetchCommandTests: XCTestCase {
 
         let viaURL = try fetch([server.baseURL + "/Permits/Building-Permits/ci7y-pmts", "--quiet"])
         XCTAssertEqual(viaURL.status, 0, viaURL.stderr)
-        // --quiet: only the warning about cells stored as NULL, no summary.
-        XCTAssertEqual(viaURL.stderr, #"density: 15 cells were not numbers, stored as NULL; first at row 1: "Infinity""# + "\n")
+        // --quiet: only the warnings (the fallback to the export, cells stored as NULL), no summary.
+        XCTAssertEqual(viaURL.stderr.split(separator: "\n").count, 2, viaURL.stderr)
+        XCTAssertTrue(viaURL.stderr.hasPrefix(#"density: 15 cells were not numbers, stored as NULL; first at row 1: "Infinity""# + "\n"))
+        XCTAssertTrue(viaURL.stderr.contains("\nWarning: the portal refuses SODA 2.1 for this dataset (HTTP 404"), viaURL.stderr)
         XCTAssertEqual(try SocloadProcess.run(["query", "select count(*) as n from ci7y_pmts", "--db", db, "--format", "csv"]).stdout,
                        "n\r\n120\r\n")
     }

@@ -23,6 +23,15 @@ final class PortalNoticeTests: XCTestCase {
                                    "Warning: 127.0.0.1 says: this API is withdrawn from Wed, 01 Sep 2027 00:00:00 GMT (Sunset)"],
                            "\(api): every response carried them, each is said once")
         }
+        // The refresh log keeps every notice a load heard, the unsaid one too, and the API.
+        let log = try SocloadProcess.run(["info", "note_0001", "--refreshes", "--format", "json", "--db", db])
+        let records = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]], log.stderr)
+        XCTAssertEqual(records.map { $0["api"] as? String }, ["rows", "soda2"])
+        XCTAssertEqual(records.last?["notices"] as? String, """
+            127.0.0.1 says: X-SODA2-Fields, X-SODA2-Types, and X-SODA2-Legacy-Types are deprecated (X-SODA2-Warning)
+            127.0.0.1 says: this API is deprecated (Deprecation: @1790812800)
+            127.0.0.1 says: this API is withdrawn from Wed, 01 Sep 2027 00:00:00 GMT (Sunset)
+            """)
     }
 
     func testTheNoticesOfRealResponses() throws {

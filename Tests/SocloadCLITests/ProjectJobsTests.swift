@@ -28,7 +28,8 @@ final class ProjectJobsTests: XCTestCase {
         let entries = portals.enumerated().map { index, portal in
             #"{"id": "jobs-000\#(index + 1)", "domain": "\#(portal.baseURL)", "name": "d\#(index + 1)"}"#
         }
-        let project = #"{"database": "\#(database)", "defaults": {"retries": 0\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
+        // rows.json: what a refresh downloads ahead of its turn (a query API's pages are read in it).
+        let project = #"{"database": "\#(database)", "defaults": {"retries": 0, "api": "rows"\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
         try Data(project.utf8).write(to: URL(fileURLWithPath: directory.path("socload.json")))
     }
 

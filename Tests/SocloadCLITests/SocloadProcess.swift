@@ -25,7 +25,9 @@ enum SocloadProcess {
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        for key in ["SOCLOAD_DB", "SOCLOAD_DOMAIN", "SOCLOAD_DATASETS", "SOCRATA_APP_TOKEN"] { env[key] = nil }
+        for key in ["SOCLOAD_DB", "SOCLOAD_DOMAIN", "SOCLOAD_DATASETS", "SOCRATA_APP_TOKEN", "SOCLOAD_CREDENTIALS"] { env[key] = nil }
+        // Never the credentials file of the user who runs the tests.
+        env["XDG_CONFIG_HOME"] = "/nonexistent/socload-tests"
         env.merge(environment) { $1 }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }

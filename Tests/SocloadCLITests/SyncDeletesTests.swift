@@ -58,7 +58,7 @@ final class SyncDeletesTests: XCTestCase {
             let log = try socload(["info", "dele_0001", "--refreshes", "--format", "csv"], db: db).stdout
                 .split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
             XCTAssertEqual(log.first?.joined(separator: ","),
-                           "refreshed_at,kind,source,rows_updated_at,etag,rows,schema_changes,inserted,updated,deleted,unchanged,reissued,seconds")
+                           "refreshed_at,kind,source,rows_updated_at,etag,rows,schema_changes,inserted,updated,deleted,unchanged,reissued,seconds,api,notices")
             XCTAssertEqual(log.dropFirst().map { $0[1] }, ["fetch", "sync"])
             XCTAssertEqual(log.last.map { $0[5...9].joined(separator: ",") }, "19,0,1,1,2", "rows, schema changes, inserted, updated, deleted")
             let listing = portal.server.requests.dropFirst(requestsBefore).filter { $0.query["$select"] == ":id" }

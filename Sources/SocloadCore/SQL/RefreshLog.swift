@@ -19,6 +19,11 @@ public struct RefreshRecord: Sendable, Equatable, Codable {
     /// Rows that came back under new keys when the publisher re-issued the dataset.
     public var reissued: Int?
     public var seconds: Double
+    /// The API a load from a portal read through (`rows`, `soda2`, `soda3`; nil: a file).
+    public var api: String?
+    /// What the portal said beside the data during the load (deprecations, sunsets, warnings),
+    /// each once, as `PortalNotice` describes it; kept even when not printed.
+    public var notices: [String] = []
 
     public init(table: String, refreshedAt: String, kind: String, source: String, rowsUpdatedAt: String? = nil,
                 etag: String? = nil, rowCount: Int, schemaChanges: Int = 0, inserted: Int? = nil, updated: Int? = nil,
@@ -52,11 +57,12 @@ public struct RefreshLog {
     static let columns: [(String, LogicalType)] = [
         ("table_name", .text), ("refreshed_at", .text), ("kind", .text), ("source", .text), ("rows_updated_at", .text),
         ("etag", .text), ("row_count", .integer), ("schema_changes", .integer), ("inserted", .integer), ("updated", .integer),
-        ("deleted", .integer), ("seconds", .double), ("unchanged", .integer), ("reissued", .integer),
+        ("deleted", .integer), ("seconds", .double), ("unchanged", .integer), ("reissued", .integer), ("api", .text),
+        ("notices", .text),
     ]
 
     /// The columns added after the log's first version, which a migration adds to an older log.
-    public static let laterColumns: [(String, LogicalType)] = Array(columns.suffix(2))
+    public static let laterColumns: [(String, LogicalType)] = Array(columns.suffix(4))
 
     public var createStatement: String {
         "CREATE TABLE IF NOT EXISTS \(dialect.table(Self.tableName)) ("
@@ -74,7 +80,8 @@ public struct RefreshLog {
         return [.text(record.table), .text(record.refreshedAt), .text(record.kind), .text(record.source), text(record.rowsUpdatedAt),
                 text(record.etag), integer(record.rowCount), integer(record.schemaChanges), integer(record.inserted),
                 integer(record.updated), integer(record.deleted), .real(record.seconds), integer(record.unchanged),
-                integer(record.reissued)]
+                integer(record.reissued), text(record.api),
+                record.notices.isEmpty ? .null : .text(JSONValue.array(record.notices.map(JSONValue.string)).jsonText)]
     }
 
     /// A table's refreshes, oldest first (each column read back as text); bind the table's name.
@@ -88,10 +95,18 @@ public struct RefreshLog {
     /// A row of `selectStatement`, as text (NULL as nil).
     public static func record(fromRow row: [String?]) -> RefreshRecord? {
         guard row.count == columns.count, let table = row[0], let time = row[1], let kind = row[2], let source = row[3] else { return nil }
-        return RefreshRecord(table: table, refreshedAt: time, kind: kind, source: source, rowsUpdatedAt: row[4], etag: row[5],
-                             rowCount: row[6].flatMap { Int($0) } ?? 0, schemaChanges: row[7].flatMap { Int($0) } ?? 0,
-                             inserted: row[8].flatMap { Int($0) }, updated: row[9].flatMap { Int($0) },
-                             deleted: row[10].flatMap { Int($0) }, unchanged: row[12].flatMap { Int($0) },
-                             reissued: row[13].flatMap { Int($0) }, seconds: row[11].flatMap { Double($0) } ?? 0)
+        var record = RefreshRecord(table: table, refreshedAt: time, kind: kind, source: source, rowsUpdatedAt: row[4], etag: row[5],
+                                   rowCount: row[6].flatMap { Int($0) } ?? 0, schemaChanges: row[7].flatMap { Int($0) } ?? 0,
+                                   inserted: row[8].flatMap { Int($0) }, updated: row[9].flatMap { Int($0) },
+                                   deleted: row[10].flatMap { Int($0) }, unchanged: row[12].flatMap { Int($0) },
+                                   reissued: row[13].flatMap { Int($0) }, seconds: row[11].flatMap { Double($0) } ?? 0)
+        record.api = row[14]
+        if let notices = row[15], case .array(let values)? = try? JSONValueParser.parse(Array(notices.utf8)) {
+            record.notices = values.compactMap { value in
+                if case .string(let text) = value { return text }
+                return nil
+            }
+        }
+        return record
     }
 }

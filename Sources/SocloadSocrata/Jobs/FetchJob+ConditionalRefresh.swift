@@ -3,9 +3,10 @@ import SocloadCore
 /// A load that finds its source as it was at the table's last load writes nothing and says the
 /// table is up to date (`--force` loads anyway).
 extension FetchJob {
-    /// The catalog entry of a previous load of the same slice from the same place, unless `force`.
-    func previousEntry(for request: LoadRequest, api: DatasetAPI, catalog: any CatalogStore) throws -> CatalogEntry? {
-        try DatasetLoader.previousEntry(for: request, api: api) { try catalog.entry(for: $0, withDescription: false) }
+    /// The catalog entry of a previous load of the same slice from the same place (through any
+    /// API), unless `force`.
+    func previousEntry(for request: LoadRequest, catalog: any CatalogStore) throws -> CatalogEntry? {
+        try DatasetLoader.previousEntry(for: request) { try catalog.entry(for: $0, withDescription: false) }
     }
 
     /// True when the source is the one the table was last loaded from: a file whose signature is
@@ -20,7 +21,7 @@ extension FetchJob {
         switch request.prefetched {
         case .download(_, let since)? where since == entry.fetchedAt: return false
         case .description(let described)?: view = described
-        case .cachedCopy?: return false
+        case .cachedCopy?, .cachedPages?: return false
         case .download?, nil: view = try? loader.fetchView(portal)
         }
         guard let recorded = entry.rowsUpdatedAt, let view else { return false }

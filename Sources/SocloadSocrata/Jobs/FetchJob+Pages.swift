@@ -17,14 +17,19 @@ extension FetchJob {
         try state.view?.requireTabular()
         // A selection is best described by the response headers, so its table waits for page 1.
         let layout = request.query.select == nil ? state.view.map { SODARowLayout(view: $0) } : nil
+        // The whole dataset's pages are kept in the download cache, when the request names one.
+        let copy = request.partialReason == nil ? try request.cache?.startPages() : nil
         let (sink, pages) = try loader.readPages(api: api, portal: portal, query: request.query, pageSize: request.pageSize,
-                                 limit: request.limit, maxRows: request.maxRows, layout: layout, transaction: transaction, state: state) { layout in
+                                                 limit: request.limit, maxRows: request.maxRows, layout: layout,
+                                                 transaction: transaction, state: state, copy: copy) { layout in
             let plan = try request.plan(for: layout.view)
             try beginTable(plan, transaction: transaction, state: state)
             if state.view == nil { state.view = layout.view }
             return ObjectRowSink(plan: plan, strict: request.strict, storable: loader.destination.storableValues) { batch in try state.writer?.insert(batch) }
         }
         if pages > 1 { try checkUnchangedWhileRead(portal, state: state) }
+        try copy?.keep(datasetID: request.reference.datasetID ?? state.view?.id, rowsUpdatedAt: state.view?.rowsUpdatedAtText,
+                       description: state.view?.descriptionJSON ?? [])
         state.invalidCells = sink?.converter.invalidCells ?? []
         let outside = (sink?.converter.fieldsOutsidePlan ?? []).filter { !ColumnMetadata.isSystemField($0) }
         if !outside.isEmpty {

@@ -65,7 +65,7 @@ extension FetchJob {
     private func unchangedFile(_ request: LoadRequest, plan: LoadPlan, catalog: any CatalogStore) throws -> CatalogEntry? {
         guard !request.force, case .file(let path) = request.reference.location,
               let entry = try catalog.entry(for: plan.mainTable.name, withDescription: false), entry.tableName == plan.mainTable.name,
-              entry.sourceURL == request.reference.displaySource, entry.requestSignature == request.signature(api: try request.resolvedAPI()),
+              entry.sourceURL == request.reference.displaySource, request.isSignature(of: entry.requestSignature),
               try FileSignature.unchanged(path, since: entry.etag) else { return nil }
         return entry
     }

@@ -14,16 +14,20 @@ struct FetchJob {
 
     /// Loads the dataset, in one transaction of the destination.
     func run() throws -> LoadSummary {
-        let api = try request.resolvedAPI()
+        let api = try request.resolvedAPI(hasCredentials: loader.http.hasCredentials)
         let portal = SocrataPortal(reference: request.reference)
+        loader.heard.clear()
         return try loader.destination.performLoad { transaction in
             let state = DatasetLoader.LoadState(schemaPolicy: request.onSchemaChange,
                                                 keptChangeRefreshes: request.keptChangeRefreshes, keepsHistory: request.keepsHistory)
             state.source = request.reference.displaySource
-            let previous = try previousEntry(for: request, api: api, catalog: transaction.catalog)
+            let previous = try previousEntry(for: request, catalog: transaction.catalog)
             if let previous, try sourceUnchanged(portal, since: previous, request: request, state: state) {
                 return upToDate(previous, state: state)
             }
+            if case .cachedPages(let directory)? = request.prefetched {
+                try loadCachedPages(directory, portal: portal, transaction: transaction, state: state)
+            } else {
             switch api {
             case .rows, .auto:
                 switch try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) {
@@ -33,7 +37,10 @@ struct FetchJob {
                 }
             case .soda2, .soda3:
                 guard let portal else { throw LoadError.unsupported("SODA needs a dataset id on a portal") }
-                try loadPages(request, api: api, portal: portal, transaction: transaction, state: state)
+                try refusalAsFallback(api: api, state: state) {
+                    try loadPages(request, api: api, portal: portal, transaction: transaction, state: state)
+                }
+            }
             }
             try loader.cancellation?.check()
             guard let plan = state.plan, let writer = state.writer, let view = state.view else {
@@ -59,12 +66,15 @@ struct FetchJob {
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
                 dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain),
                 datasetDescription: view.dictionary.description)
-            try transaction.catalog.recordLoad(entry, schemaChanges: state.schemaChanges,
-                                               refresh: state.refreshRecord(entry, kind: "fetch"))
+            var refresh = state.refreshRecord(entry, kind: "fetch")
+            if case .url = request.reference.location { refresh.api = api.rawValue }
+            refresh.notices = loader.heard.notices
+            try transaction.catalog.recordLoad(entry, schemaChanges: state.schemaChanges, refresh: refresh)
             var summary = LoadSummary(tableName: plan.mainTable.name, rowCount: state.rowCount,
                                       columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                       catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
             summary.schemaChanges = state.schemaChanges
+            if case .url = request.reference.location { summary.readThrough = api.displayName }
             summary.rowChanges = state.table?.changeTracker?.counts
             return summary
         }

@@ -3,7 +3,8 @@ import SocloadCore
 import SocloadEngine
 
 /// Incremental sync (`socload sync`, `fetch --incremental`), one job with its own state: asks
-/// SODA 2.1 for the rows whose `:updated_at` is later than the newest stored `_updated_at` and
+/// the query API (SODA3 with an app token or a login, SODA 2.1 without), paged by key on
+/// `(:updated_at, :id)`, for the rows whose `:updated_at` is later than the newest stored `_updated_at` and
 /// upserts them by the table's key, keeping the table's shape (`--on-schema-change evolve` keeps
 /// its columns, see `evolve`), its indexes, change log and history; with `deletes`, the rows the
 /// portal no longer has go too (`deleteRowsGoneUpstream`).
@@ -20,6 +21,7 @@ struct SyncJob {
     /// Syncs the table of `tableOrDatasetID`, in the load's transaction.
     func sync(_ tableOrDatasetID: String, in transaction: any LoadTransaction) throws -> SyncSummary {
         let state = DatasetLoader.LoadState()
+        loader.heard.clear()
         // The description is the portal's of now (below): the recorded one is not read.
         guard let entry = try transaction.catalog.entry(for: tableOrDatasetID, withDescription: false) else {
             throw LoadError.notInCatalog(tableOrDatasetID)
@@ -70,11 +72,13 @@ struct SyncJob {
         try upserter.finish()
         let refreshed = try syncedEntry(entry, view: view, stored: shape.stored, rowCount: try upserter.rowCount(),
                                         refreshedAt: state.refreshedAt)
-        try transaction.catalog.recordLoad(refreshed, schemaChanges: shape.changes, refresh: RefreshRecord(
+        var refresh = RefreshRecord(
             table: entry.tableName, refreshedAt: refreshed.fetchedAt, kind: "sync", source: entry.sourceURL,
             rowsUpdatedAt: refreshed.rowsUpdatedAt, rowCount: refreshed.rowCount, schemaChanges: shape.changes.count,
             inserted: inserted, updated: tracker?.counts?.changed ?? state.rowCount - inserted, deleted: deleted,
-            unchanged: tracker?.counts?.unchanged, seconds: state.elapsed))
+            unchanged: tracker?.counts?.unchanged, seconds: state.elapsed)
+        (refresh.api, refresh.notices) = (loader.queryAPI.rawValue, loader.heard.notices)
+        try transaction.catalog.recordLoad(refreshed, schemaChanges: shape.changes, refresh: refresh)
         try loader.cancellation?.check()
         return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
                            rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,

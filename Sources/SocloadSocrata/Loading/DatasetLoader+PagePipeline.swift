@@ -8,9 +8,9 @@ extension DatasetLoader {
     /// failure nothing of the page is kept in `sink` (the caller's savepoint undoes the rows).
     /// Returns its row count and last row.
     /// More than `maximum` rows in the page is `LoadError.pageTooLong`.
-    func readPagePipelined(_ pageRequest: HTTPRequest, sink: ObjectRowSink, offset: Int, limit: Int, maximum: Int,
-                           state: LoadState) throws -> PageRead {
-        let source = SODAPageSource(request: pageRequest, http: http, converter: sink.converter, offset: offset, limit: limit,
+    func readPagePipelined(_ body: SODAPageSource.Body, sink: ObjectRowSink, offset: Int, limit: Int, maximum: Int,
+                           state: LoadState, copy: DownloadCache.PageFile? = nil) throws -> PageRead {
+        let source = SODAPageSource(body: body, http: http, copy: copy, converter: sink.converter, offset: offset, limit: limit,
                                     maximum: maximum)
         var rows = 0
         return try RowPipeline(cancellation: cancellation).run(source) { event -> PageRead? in

@@ -13,6 +13,7 @@ extension DatasetLoader {
     @discardableResult
     func readPages(api: DatasetAPI, portal: SocrataPortal, query: SoQLQuery, pageSize requestedSize: Int, limit: Int?,
                    maxRows: Int? = nil, layout initialLayout: SODARowLayout?, transaction: any LoadTransaction, state: LoadState,
+                   copy: DownloadCache.PagesWriter? = nil,
                    start: @escaping (SODARowLayout) throws -> ObjectRowSink) throws -> (sink: ObjectRowSink?, pages: Int) {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, requestedSize)
@@ -41,17 +42,21 @@ extension DatasetLoader {
             do {
                 page = try retry.run(cancellation: cancellation, onRetry: retryNotice) {
                     let hadSink = sink != nil
+                    // A page read again is copied again from its start.
+                    let file = try copy?.page(pageNumber)
                     do {
-                        return try transaction.withSavepoint {
+                        let read = try transaction.withSavepoint {
                             // With the columns known, the page is converted on a second core.
                             if let sink {
-                                return try readPagePipelined(pageRequest, sink: sink, offset: offset, limit: wanted,
-                                                             maximum: maximum, state: state)
+                                return try readPagePipelined(.request(pageRequest), sink: sink, offset: offset, limit: wanted,
+                                                             maximum: maximum, state: state, copy: file)
                             }
                             return try readPage(pageRequest, downloader: downloader, sink: &sink, offset: offset,
                                                 limit: wanted, maximum: maximum, query: query, portal: portal, state: state,
-                                                start: start)
+                                                copy: file, start: start)
                         }
+                        try file?.finish()
+                        return read
                     } catch {
                         // The savepoint undid the page's rows (and a table it created).
                         sink?.restore()
@@ -134,7 +139,7 @@ extension DatasetLoader {
     /// One page: its rows converted into the sink, their count returned.
     private func readPage(_ pageRequest: HTTPRequest, downloader: HTTPDownloader, sink: inout ObjectRowSink?,
                           offset: Int, limit: Int, maximum: Int, query: SoQLQuery, portal: SocrataPortal, state: LoadState,
-                          start: (SODARowLayout) throws -> ObjectRowSink) throws -> PageRead {
+                          copy: DownloadCache.PageFile?, start: (SODARowLayout) throws -> ObjectRowSink) throws -> PageRead {
         let reader = JSONArrayReader()
         var count = 0
         var lastRow: [UInt8] = []
@@ -146,6 +151,7 @@ extension DatasetLoader {
             }
         }, onChunk: { chunk in
             try self.cancellation?.check()
+            try copy?.write(chunk)
             try reader.feed(chunk) { element in
                 guard element.isWhole, let current else { return nil }
                 guard count < limit else {

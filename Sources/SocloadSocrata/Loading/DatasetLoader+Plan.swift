@@ -19,7 +19,7 @@ extension DatasetLoader {
                                     describedFirst: Bool = false)
         throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata]) {
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
-        let api = try request.resolvedAPI()
+        let api = try request.resolvedAPI(hasCredentials: http.hasCredentials)
         switch api {
         case .rows, .auto:
             // A description lacks the row id and timestamp columns a rows.json's metadata lists:
@@ -36,8 +36,16 @@ extension DatasetLoader {
                 // No description (a private or missing dataset): a page of no rows has the
                 // columns in its headers, and a missing dataset answers 404 there too (exit 69).
                 let downloader = HTTPDownloader(options: http, cancellation: cancellation)
-                let head = try retry.run(cancellation: cancellation, onRetry: loader.retryNotice) {
-                    try downloader.download(portal.soda2PageURL(query: request.query, offset: 0, limit: 0), onChunk: { _ in })
+                let head: HTTPResponseHead
+                do {
+                    head = try retry.run(cancellation: cancellation, onRetry: loader.retryNotice) {
+                        try downloader.download(portal.soda2PageURL(query: request.query, offset: nil, limit: 0), onChunk: { _ in })
+                    }
+                } catch HTTPError.status(let code, _, _, _) where (code == 404 || code == 400) && request.spec.api == .auto
+                            && request.spec.query.isEmpty {
+                    // A portal that refuses the query APIs: the load would read rows.json (`QueryAPIRefused`).
+                    let view = try loader.readMetadata(request.reference)
+                    return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns)
                 }
                 guard let layout = SODARowLayout(head: head, id: portal.datasetID) else {
                     throw LoadError.unsupported("the portal does not describe \(portal.datasetID) and its pages do not name "

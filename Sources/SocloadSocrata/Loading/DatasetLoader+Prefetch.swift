@@ -15,6 +15,9 @@ package enum PrefetchedSource: Sendable {
     /// A copy from the download cache, read instead of the portal; `head` stands for the
     /// response it was (its ETag and Last-Modified, recorded as a download's would be).
     case cachedCopy(path: String, head: HTTPResponseHead)
+    /// A query API's pages from the download cache (`DownloadCache.Version.pages`), with the
+    /// description kept beside them, read instead of the portal.
+    case cachedPages(directory: String)
 }
 
 extension DatasetLoader {
@@ -32,9 +35,9 @@ extension DatasetLoader {
                                 cancellation: LoadCancellation? = nil,
                                 directory: String = NSTemporaryDirectory()) throws -> LoadRequest {
         guard case .url(let url) = request.reference.location, request.prefetched == nil,
-              try request.resolvedAPI() == .rows else { return request }
+              try request.resolvedAPI(hasCredentials: http.hasCredentials) == .rows else { return request }
         var request = request
-        let entry = try previousEntry(for: request, api: .rows, lookup: previous)
+        let entry = try previousEntry(for: request, lookup: previous)
         if let entry, let portal = SocrataPortal(reference: request.reference), entry.rowsUpdatedAt != nil {
             let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
             if let view = try? loader.fetchView(portal), let current = view.rowsUpdatedAtText {
@@ -52,12 +55,12 @@ extension DatasetLoader {
 
     /// The catalog entry a refresh of `request` compares with: the same table, dataset, portal
     /// and request; nil when there is none (or `--force`).
-    static func previousEntry(for request: LoadRequest, api: DatasetAPI,
+    static func previousEntry(for request: LoadRequest,
                               lookup: (String) throws -> CatalogEntry?) throws -> CatalogEntry? {
         guard !request.force, request.tableName != nil || request.reference.datasetID != nil else { return nil }
         let table = request.targetTable(view: nil)
         guard let entry = try lookup(table), entry.tableName == table,
-              entry.requestSignature == request.signature(api: api) else { return nil }
+              request.isSignature(of: entry.requestSignature) else { return nil }
         switch request.reference.location {
         case .url:
             guard entry.datasetID == request.reference.datasetID, entry.domain == request.reference.domain else { return nil }

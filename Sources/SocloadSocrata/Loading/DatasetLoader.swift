@@ -24,6 +24,8 @@ public final class DatasetLoader: @unchecked Sendable {
     var retry: RetryPolicy { context.retry }
     var cancellation: LoadCancellation? { context.cancellation }
     var progress: (@Sendable (LoadProgress) -> Void)? { context.progress }
+    /// What the portal said during the load running now, for its refresh log.
+    let heard: HeardNotices
 
     /// `progress` and `onRetry` are called on the thread that runs the load (the database's), not
     /// the caller's: they are `@Sendable`, so a closure that touches `@MainActor` state must hop
@@ -32,6 +34,13 @@ public final class DatasetLoader: @unchecked Sendable {
     public init(destination: any LoadDestination, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                 cancellation: LoadCancellation? = nil, progress: (@Sendable (LoadProgress) -> Void)? = nil,
                 onRetry: (@Sendable (String) -> Void)? = nil) {
+        var http = http
+        let (caller, heard) = (http.onResponseHead, HeardNotices())
+        self.heard = heard
+        http.onResponseHead = { head, url in
+            caller?(head, url)
+            heard.observe(head, url: url)
+        }
         context = LoadContext(destination: destination, http: http, retry: retry, cancellation: cancellation ?? LoadCancellation(),
                               progress: progress, onRetry: onRetry)
     }
@@ -59,7 +68,9 @@ public final class DatasetLoader: @unchecked Sendable {
         request.columnLimit = destination.columnLimit
         // The whole call, waits for another connection's lock included.
         let start = DispatchTime.now().uptimeNanoseconds
-        var summary = try explainingThrottling { try reportingCancellation { try startingOverOnce(request) } }
+        var summary = try explainingThrottling {
+            try reportingCancellation { try fallingBackToRowsJSON(request) { try startingOverOnce($0) } }
+        }
         summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }

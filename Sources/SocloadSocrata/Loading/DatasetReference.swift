@@ -24,8 +24,11 @@ public struct DatasetReference: Sendable, Equatable {
     public let domain: String?
     /// True when a bare id was served from the bundled datasets directory.
     public let isBundledCopy: Bool
+    /// True when the user named a rows.json export by its URL (`--api auto` reads that export).
+    public let namesExport: Bool
 
-    public init(location: Location, datasetID: String?, domain: String?, isBundledCopy: Bool = false) {
+    public init(location: Location, datasetID: String?, domain: String?, isBundledCopy: Bool = false, namesExport: Bool = false) {
+        self.namesExport = namesExport
         self.location = location
         self.datasetID = datasetID
         self.domain = domain
@@ -98,7 +101,7 @@ public struct DatasetReference: Sendable, Equatable {
         }.filter(isDatasetID)
         let lastComponent = parts.last?.lowercased() ?? ""
         if lastComponent == "rows.json" || lastComponent.hasSuffix(".rows.json") {
-            return DatasetReference(location: .url(text), datasetID: ids.last, domain: hostAndPort)
+            return DatasetReference(location: .url(text), datasetID: ids.last, domain: hostAndPort, namesExport: true)
         }
         guard let id = ids.last else { throw DatasetReferenceError.noDatasetIDInURL(text) }
         return DatasetReference(location: .url(rowsURL(base: "\(scheme)://\(hostAndPort)", id: id)),

@@ -2,8 +2,8 @@ import SocloadCore
 
 /// Which Socrata API a load reads rows through.
 public enum DatasetAPI: String, Sendable, CaseIterable {
-    /// rows.json for a plain fetch (one streamed request, every column); SODA 2.1 as soon as SoQL
-    /// options are given, since only the query APIs can filter.
+    /// SODA3 with an app token or a login, SODA 2.1 without; rows.json for a file, a rows.json
+    /// URL, or a dataset whose portal refuses the query APIs.
     case auto
     /// The legacy export `/api/views/ID/rows.json`.
     case rows
@@ -64,29 +64,37 @@ package struct LoadRequest: Sendable {
         set { spec[keyPath: option] = newValue }
     }
 
-    /// The API this request reads through and why, as `--dry-run` says it.
-    package func apiChoice() throws -> (api: DatasetAPI, why: String) {
-        let api = try resolvedAPI()
+    /// The API this request reads through and why, as `--dry-run` says it. `hasCredentials`:
+    /// the load has an app token or a login (`HTTPOptions.hasCredentials`).
+    package func apiChoice(hasCredentials: Bool) throws -> (api: DatasetAPI, why: String) {
+        let api = try resolvedAPI(hasCredentials: hasCredentials)
         if case .file = reference.location { return (api, "a file is read whole") }
-        switch spec.api {
-        case .auto where spec.query.isEmpty:
-            return (api, "--api auto without SoQL options: the whole export in one request")
-        case .auto:
-            return (api, "--api auto with SoQL options: only a query API filters")
-        default:
-            return (api, "--api \(spec.api.rawValue)")
+        guard spec.api == .auto else { return (api, "--api \(spec.api.rawValue)") }
+        switch api {
+        case .rows where reference.namesExport: return (api, "--api auto with the URL of a rows.json export: that export")
+        case .rows: return (api, "--api auto with a URL that names no dataset id: the export it names")
+        case .soda3: return (api, "--api auto with an app token or a login: SODA3, Socrata's standard for reads")
+        default: return (api, "--api auto without an app token or a login, which SODA3 needs")
         }
     }
 
-    /// The API `auto` stands for, after checking that the request makes sense.
-    func resolvedAPI() throws -> DatasetAPI {
+    /// The API `auto` stands for, after checking that the request makes sense: SODA3 with an app
+    /// token or a login, SODA 2.1 without; rows.json for a file, or a rows.json URL the user named.
+    /// (rows.json, deprecated since 2026-10-01, is otherwise read only with `--api rows`, or when a
+    /// portal refuses the query APIs for a dataset: `FetchJob` falls back then.)
+    func resolvedAPI(hasCredentials: Bool) throws -> DatasetAPI {
         let isFile: Bool
         if case .file = reference.location { isFile = true } else { isFile = false }
         switch spec.api {
         case .auto:
-            if spec.query.isEmpty { return .rows }
-            guard !isFile else { throw LoadError.unsupported("--where, --select and --order need a dataset on a portal, not a file") }
-            return .soda2
+            if isFile {
+                guard spec.query.isEmpty else {
+                    throw LoadError.unsupported("--where, --select and --order need a dataset on a portal, not a file")
+                }
+                return .rows
+            }
+            if (spec.query.isEmpty && reference.namesExport) || reference.datasetID == nil { return .rows }
+            return hasCredentials ? .soda3 : .soda2
         case .rows:
             guard spec.query.isEmpty else { throw LoadError.unsupported("--where, --select and --order need --api soda2 or soda3") }
             return .rows
@@ -131,6 +139,7 @@ package struct LoadRequest: Sendable {
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 
+    /// The request's signature with the API that loaded it (`api=soda2&...`), for the catalog.
     func signature(api: DatasetAPI) -> String {
         var parts = ["api=\(api.rawValue)"]
         if !spec.query.isEmpty { parts.append(spec.query.signature) }
@@ -140,5 +149,17 @@ package struct LoadRequest: Sendable {
         for extraction in spec.tableOptions.extractions { parts.append("extract=" + extraction.spec) }
         for (field, type) in spec.tableOptions.typeOverrides.sorted(by: { $0.key < $1.key }) { parts.append("type=\(field):\(type.rawValue)") }
         return parts.joined(separator: "&")
+    }
+
+    /// True when a catalog entry's recorded signature is this request's, whichever API loaded
+    /// it: the three give the same table, so a table loaded by rows.json is up to date for a
+    /// request that would read SODA 2.1.
+    func isSignature(of recorded: String?) -> Bool {
+        guard let recorded else { return false }
+        func slice(_ signature: String) -> Substring {
+            guard signature.hasPrefix("api=") else { return signature[...] }
+            return signature.firstIndex(of: "&").map { signature[signature.index(after: $0)...] } ?? ""
+        }
+        return slice(recorded) == slice(signature(api: .auto))
     }
 }

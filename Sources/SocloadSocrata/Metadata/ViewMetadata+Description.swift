@@ -42,3 +42,29 @@ extension ViewMetadata {
         }
     }
 }
+
+extension ViewMetadata {
+    /// The description as `/api/views/ID.json` would give it (what `init(description:source:)`
+    /// reads back to this value): kept beside a query API's pages in the download cache.
+    public var descriptionJSON: [UInt8] {
+        var members: [JSONMember] = []
+        func add(_ key: String, _ value: String?) { if let value { members.append(JSONMember(key: key, value: .string(value))) } }
+        add("id", id)
+        add("name", name)
+        if let rowsUpdatedAt { members.append(JSONMember(key: "rowsUpdatedAt", value: .number(String(rowsUpdatedAt)))) }
+        if let newBackend { members.append(JSONMember(key: "newBackend", value: .bool(newBackend))) }
+        add("viewType", viewType)
+        add("displayType", displayType)
+        add("assetType", assetType)
+        add("description", dictionary.description)
+        add("attribution", dictionary.attribution)
+        add("attributionLink", dictionary.attributionLink)
+        if let license = dictionary.license { members.append(JSONMember(key: "license", value: .object([JSONMember(key: "name", value: .string(license))]))) }
+        add("licenseId", dictionary.licenseID)
+        add("category", dictionary.category)
+        if !dictionary.tags.isEmpty { members.append(JSONMember(key: "tags", value: .array(dictionary.tags.map(JSONValue.string)))) }
+        let columns = (try? JSONValueParser.parse(Array(columnsJSON.utf8))) ?? .array([])
+        members.append(JSONMember(key: "columns", value: columns))
+        return Array(JSONValue.object(members).jsonText.utf8)
+    }
+}

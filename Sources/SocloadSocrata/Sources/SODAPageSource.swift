@@ -3,7 +3,8 @@ import SocloadEngine
 import SocloadTransport
 
 /// One SODA page (a JSON array of row objects) as a row source, once its columns are known: the
-/// page's bytes → `JSONArrayReader` → the converter → batches. Rows past `limit` are counted, not
+/// page's bytes (from the portal, copied into the download cache when it keeps versions, or from
+/// the cache) → `JSONArrayReader` → the converter → batches. Rows past `limit` are counted, not
 /// converted; more than `maximum` rows in the page is `LoadError.pageTooLong` (its page number
 /// is filled in by the caller).
 struct SODAPageSource: RowSource {
@@ -15,8 +16,18 @@ struct SODAPageSource: RowSource {
         let lastRow: [UInt8]
     }
 
-    let request: HTTPRequest
+    /// Where the page's bytes come from.
+    enum Body: Sendable {
+        /// A page asked of the portal.
+        case request(HTTPRequest)
+        /// A page the download cache kept (gzip).
+        case cachedPage(path: String)
+    }
+
+    let body: Body
     let http: HTTPOptions
+    /// Where the page is copied as it arrives (the download cache), if anywhere.
+    var copy: DownloadCache.PageFile?
     /// The converter as the previous page left it.
     let converter: RowConverter
     /// The rows before this page.
@@ -40,9 +51,9 @@ struct SODAPageSource: RowSource {
             bytesRead = 0
             batch = RowBatch(columnCount: columns, firstRowNumber: offset + count + 1, expectedRows: RowBatch.sendingRows)
         }
-        let downloader = HTTPDownloader(options: http, cancellation: stop)
-        try downloader.download(request, onResponse: { _ in }, onChunk: { chunk in
+        let consume: (UnsafeRawBufferPointer) throws -> Void = { chunk in
             try stop.check()
+            try copy?.write(chunk)
             try reader.feed(chunk) { element in
                 guard count < limit else {
                     if element.isWhole { beyondLimit += 1 }
@@ -67,7 +78,13 @@ struct SODAPageSource: RowSource {
                 return end
             }
             bytesRead += Int64(chunk.count)
-        })
+        }
+        switch body {
+        case .request(let request):
+            try HTTPDownloader(options: http, cancellation: stop).download(request, onResponse: { _ in }, onChunk: consume)
+        case .cachedPage(let path):
+            try GzipFileReader.read(path, cancellation: stop, consume)
+        }
         try reader.finish()
         try flush()
         return Ending(rows: count, converter: converter, lastRow: lastRow)

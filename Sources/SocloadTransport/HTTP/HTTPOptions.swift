@@ -23,6 +23,9 @@ public struct HTTPOptions: Sendable {
     public init(appToken: String? = nil) {
         self.appToken = appToken
     }
+
+    /// True with an app token or a login: what SODA3 needs, and what `--api auto` reads it with.
+    public var hasCredentials: Bool { appToken != nil || credentials != nil }
 }
 
 /// A Socrata user name and password. Never printed, never stored.

@@ -39,11 +39,11 @@ struct DatasetFetch {
         if dryRun {
             let plan: LoadPlan
             do {
-                plan = try DatasetLoader.plan(for: request, http: LoadSetup.httpOptions(appToken: network.appToken, context))
+                plan = try DatasetLoader.plan(for: request, http: try LoadSetup.httpOptions(appToken: network.appToken, context))
             } catch let error as PlanError {
                 throw UsageError(error.description, command: FetchCommand.spec)
             }
-            let (api, why) = try request.apiChoice()
+            let (api, why) = try request.apiChoice(hasCredentials: try LoadSetup.httpOptions(appToken: network.appToken, context).hasCredentials)
             context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
@@ -79,14 +79,12 @@ struct DatasetFetch {
             try session.loader.load(request)
         }
         session.meter.clear()
-        // From a portal, the summary says which API the rows came through.
-        let api: DatasetAPI?
-        if case .url = request.reference.location { api = try? request.apiChoice().api } else { api = nil }
-        return Self.report(summary, through: api, session: session)
+        return Self.report(summary, session: session)
     }
 
     /// The summary lines of a load, and its outcome for the closing table.
-    static func report(_ summary: LoadSummary, through api: DatasetAPI?, session: LoadSetup.Session) -> DatasetOutcome {
+    /// From a portal, the summary says which API the rows came through.
+    static func report(_ summary: LoadSummary, session: LoadSetup.Session) -> DatasetOutcome {
         if summary.isUpToDate {
             session.inform("\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
                                + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
@@ -96,7 +94,7 @@ struct DatasetFetch {
         let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
         session.inform("Loaded \(rows) into \(summary.tableName) "
                            + "(\(summary.columnCount) columns) from \(summary.source)"
-                           + (api.map { " through \($0.displayName)" } ?? "") + " in \(NumberText.seconds(summary.elapsed))")
+                           + (summary.readThrough.map { " through \($0)" } ?? "") + " in \(NumberText.seconds(summary.elapsed))")
         DatasetFetch.reportRowChanges(summary, session: session)
         DatasetFetch.reportInvalidCells(summary.invalidCells)
         for note in summary.notes {
@@ -111,7 +109,7 @@ struct DatasetFetch {
     private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
         let loaded = try? database.openLoaded(context, command: FetchCommand.spec, watched: false)
         return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0, withDescription: false) },
-                                          http: LoadSetup.httpOptions(appToken: network.appToken, context),
+                                          http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                           retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop)
     }
 }

@@ -66,14 +66,15 @@ extension InfoCommand {
     /// `--refreshes`: the table's refresh log.
     func writeRefreshes(of table: String, database: any LoadedDatabase, to writer: any ResultWriter) throws {
         writer.begin(columns: ["refreshed_at", "kind", "source", "rows_updated_at", "etag", "rows", "schema_changes",
-                               "inserted", "updated", "deleted", "unchanged", "reissued", "seconds"])
+                               "inserted", "updated", "deleted", "unchanged", "reissued", "seconds", "api", "notices"])
         func integer(_ value: Int?) -> DatabaseValue { value.map { .integer(Int64($0)) } ?? .null }
         for record in try database.refreshes(of: table) {
             writer.write([.text(record.refreshedAt), .text(record.kind), .text(CredentialRedaction.url(record.source)),
                           record.rowsUpdatedAt.map { .text($0) } ?? .null, record.etag.map { .text($0) } ?? .null,
                           integer(record.rowCount), integer(record.schemaChanges), integer(record.inserted),
                           integer(record.updated), integer(record.deleted), integer(record.unchanged), integer(record.reissued),
-                          .real((record.seconds * 1000).rounded() / 1000)])
+                          .real((record.seconds * 1000).rounded() / 1000), record.api.map { .text($0) } ?? .null,
+                          record.notices.isEmpty ? .null : .text(record.notices.joined(separator: "\n"))])
         }
         writer.finish()
     }

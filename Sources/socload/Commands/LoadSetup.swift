@@ -49,7 +49,7 @@ enum LoadSetup {
                                sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
         let opened = try database.openDestination(mustExist: false, geoPackage: geoPackage, context, command: command,
                                                   sqliteChecks: sqliteChecks)
-        return (session(destination: opened.destination, close: opened.close, appToken: network.appToken,
+        return (try session(destination: opened.destination, close: opened.close, appToken: network.appToken,
                         retries: network.retries, quiet: quiet, progress: progress, context), opened.staged)
     }
 
@@ -58,7 +58,7 @@ enum LoadSetup {
     static func openExistingForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool,
                                        _ context: CommandContext, command: CommandSpec) throws -> Session {
         let opened = try database.openDestination(mustExist: true, context, command: command)
-        return session(destination: opened.destination, close: opened.close, appToken: network.appToken,
+        return try session(destination: opened.destination, close: opened.close, appToken: network.appToken,
                        retries: network.retries, quiet: quiet, context)
     }
 
@@ -85,10 +85,10 @@ enum LoadSetup {
 
     /// The app token, login and stall limit from the options and the environment; what the portal
     /// says beside the data is passed on (`PortalNotices`).
-    static func httpOptions(appToken: String?, _ context: CommandContext) -> HTTPOptions {
+    static func httpOptions(appToken: String?, _ context: CommandContext) throws -> HTTPOptions {
         var connection = Project.Connection()
         connection.appToken = appToken
-        var http = connection.http(environment: context.environment)
+        var http = try connection.http(environment: context.environment)
         http.onResponseHead = { head, url in PortalNotices.shared.observe(head, url: url) }
         return http
     }
@@ -102,8 +102,9 @@ enum LoadSetup {
 
     /// A loader on `destination` wired to the terminal: progress, retry notices, Ctrl-C.
     private static func session(destination: any LoadDestination, close: @escaping () -> Void, appToken: String?,
-                                retries: Int?, quiet: Bool, progress: Bool = true, _ context: CommandContext) -> Session {
-        let http = httpOptions(appToken: appToken, context)
+                                retries: Int?, quiet: Bool, progress: Bool = true, _ context: CommandContext) throws -> Session {
+        let http: HTTPOptions
+        do { http = try httpOptions(appToken: appToken, context) } catch { close(); throw error }
         let retry = retryPolicy(retries: retries, context)
         let cancellation = LoadCancellation()
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet && progress)

@@ -40,7 +40,7 @@ struct SearchCommand: ParsableCommand {
         let search = CatalogSearch(words: words.joined(separator: " "), domain: domain, category: category,
                                    limit: limit, offset: offset)
         let host = catalog ?? context.environment["SOCLOAD_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogSearch.defaultCatalog
-        let http = LoadSetup.httpOptions(appToken: network.appToken, context)
+        let http = try LoadSetup.httpOptions(appToken: network.appToken, context)
         let retry = LoadSetup.retryPolicy(retries: network.retries, context)
         let answer = try search.run(catalog: host, http: http, retry: retry)
         let writer = output.writer(context)

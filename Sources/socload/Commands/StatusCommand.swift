@@ -66,7 +66,7 @@ struct StatusCommand: ParsableCommand {
         let fetch = try DatasetFetch(project: project, dataset: dataset, context: context)
         let request = try fetch.request(context: context)
         let (plan, portalStamp, portalColumns) = try DatasetLoader.planAndStamp(
-            for: request, http: LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
+            for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
             retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
         let table = plan.mainTable.name
         let text = { (value: String?) -> DatabaseValue in value.map(DatabaseValue.text) ?? .null }

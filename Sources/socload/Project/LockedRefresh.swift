@@ -14,8 +14,8 @@ struct LockedRefresh {
         case held
         /// The portal (or the file) serves that version now.
         case fromSource
-        /// From the cache's copy.
-        case fromCache(String)
+        /// From the cache's copy (an export, or a query API's pages).
+        case fromCache(DownloadCache.Version)
         /// Not to be had, for this dataset alone (the others load): why.
         case unavailable(String)
     }
@@ -67,11 +67,11 @@ struct LockedRefresh {
         }
         let request = try fetch.request(context: context)
         let (plan, current, _) = try DatasetLoader.planAndStamp(
-            for: request, http: LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
+            for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
             retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
         guard current == version else {
             let datasetID = request.reference.datasetID ?? locked.datasetID
-            if let cache, let datasetID, let copy = cache.copy(datasetID: datasetID, rowsUpdatedAt: version) {
+            if let cache, let datasetID, let copy = cache.version(datasetID: datasetID, rowsUpdatedAt: version) {
                 return .fromCache(copy)
             }
             throw Difference(text: "the source serves rowsUpdatedAt \(current ?? "(none)"), the lock \(version), and "
@@ -98,11 +98,15 @@ struct LockedRefresh {
         if case .unavailable(let reason) = way { throw CommandFailure(reason, exitCode: .dataError) }
         return try fetch.run(context: context, job: job) { request in
             request.expectedRowsUpdatedAt = locked.rowsUpdatedAt
-            if case .fromCache(let path) = way {
+            switch way {
+            case .fromCache(.export(let path)):
                 var headers: [String: String] = [:]
                 if let etag = locked.etag { headers["etag"] = etag }
                 if let lastModified = locked.lastModified { headers["last-modified"] = lastModified }
                 request.prefetched = .cachedCopy(path: path, head: HTTPResponseHead(statusCode: 200, headers: headers))
+            case .fromCache(.pages(let directory)):
+                request.prefetched = .cachedPages(directory: directory)
+            default: break
             }
         }
     }

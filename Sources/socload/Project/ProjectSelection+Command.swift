@@ -9,7 +9,7 @@ extension ProjectSelection {
                    command: CommandSpec) throws -> ProjectSelection {
         do {
             return try ProjectSelection(project, names: names, lock: lock, fromLock: fromLock,
-                                        http: LoadSetup.httpOptions(appToken: nil, context),
+                                        http: try LoadSetup.httpOptions(appToken: nil, context),
                                         retry: LoadSetup.retryPolicy(retries: nil, context), environment: context.environment)
         } catch let error as UnknownDatasetName {
             throw UsageError(error.description, command: command)

@@ -1,0 +1,30 @@
+import Foundation
+import SocloadCore
+import SocloadEngine
+
+/// A version the download cache keeps as a query API's pages (`DownloadCache.Version.pages`):
+/// `refresh --locked` of a version the portal no longer serves, loaded as it was received.
+extension FetchJob {
+    /// The description kept beside the pages types the table; the pages are read in order, each
+    /// through the same page source as a page from the portal.
+    func loadCachedPages(_ directory: String, portal: SocrataPortal?, transaction: any LoadTransaction,
+                         state: DatasetLoader.LoadState) throws {
+        let descriptionPath = (directory as NSString).appendingPathComponent(DownloadCache.descriptionName)
+        guard let bytes = FileManager.default.contents(atPath: descriptionPath) else { throw LoadError.fileNotFound(descriptionPath) }
+        let view = try ViewMetadata(description: Array(bytes), source: descriptionPath)
+        state.view = view
+        if let portal { state.source = portal.resourceURL }
+        let plan = try request.plan(for: SODARowLayout(view: view).view)
+        try beginTable(plan, transaction: transaction, state: state)
+        let sink = ObjectRowSink(plan: plan, strict: request.strict, storable: loader.destination.storableValues) { batch in
+            try state.writer?.insert(batch)
+        }
+        var total = 0
+        for path in try DownloadCache.pageFiles(in: directory) {
+            total += try loader.readPagePipelined(.cachedPage(path: path), sink: sink, offset: total, limit: .max, maximum: .max,
+                                                  state: state).rows
+        }
+        state.rowCount = total
+        state.invalidCells = sink.converter.invalidCells
+    }
+}

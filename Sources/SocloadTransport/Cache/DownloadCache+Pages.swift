@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import SocloadCore
+
+/// The query APIs' versions in the cache: the pages of one `rowsUpdatedAt` as received, in order,
+/// each gzip-compressed, beside the dataset's description that types them —
+/// `DIR/DATASET-ID/STAMP.pages/000001.json.gz`, `000002.json.gz`, ..., `view.json` — so
+/// `refresh --locked` (and kept versions) work whichever API loaded the table.
+extension DownloadCache {
+    /// A version the cache keeps, in either form.
+    public enum Version: Sendable, Equatable {
+        /// A rows.json export (`STAMP.rows.json.gz`).
+        case export(path: String)
+        /// Query-API pages and their description (`STAMP.pages/`).
+        case pages(directory: String)
+    }
+
+    /// Where the pages of `datasetID` at `rowsUpdatedAt` are (or would be) kept.
+    public func pagesDirectory(datasetID: String, rowsUpdatedAt: String) -> String {
+        String(path(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt).dropLast(".rows.json.gz".count)) + ".pages"
+    }
+
+    /// The kept copy of that version, an export or pages, when there is one.
+    public func version(datasetID: String, rowsUpdatedAt: String) -> Version? {
+        if let path = copy(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) { return .export(path: path) }
+        let directory = pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+        let complete = FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(Self.descriptionName))
+        return complete ? .pages(directory: directory) : nil
+    }
+
+    /// The page files of a kept pages version, in order.
+    public static func pageFiles(in directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json.gz") }.sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// The description kept beside the pages.
+    public static let descriptionName = "view.json"
+
+    /// A new pages copy, written page by page as the load reads them, kept only once complete.
+    public func startPages() throws -> PagesWriter {
+        let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).pages")
+        do {
+            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        } catch {
+            throw GzipFileError(path: directory, reason: "the cache folder cannot be made: \(error.localizedDescription)")
+        }
+        return PagesWriter(cache: self, temporary: temporary)
+    }
+
+    /// One load's pages on their way into the cache. A page read again (a retry) is written
+    /// again from its start.
+    public final class PagesWriter {
+        private let cache: DownloadCache
+        private let temporary: String
+        private var done = false
+
+        init(cache: DownloadCache, temporary: String) {
+            self.cache = cache
+            self.temporary = temporary
+        }
+
+        deinit {
+            if !done { try? FileManager.default.removeItem(atPath: temporary) }
+        }
+
+        /// The file of page `number` (from 1), empty.
+        public func page(_ number: Int) throws -> PageFile {
+            let name = String(repeating: "0", count: max(0, 6 - String(number).count)) + "\(number).json.gz"
+            return PageFile(writer: try GzipFileWriter(path: (temporary as NSString).appendingPathComponent(name)))
+        }
+
+        /// Every page arrived: kept under the version it is, with `description` (the dataset's
+        /// description JSON) beside it; a version that states no `rowsUpdatedAt` is not kept.
+        public func keep(datasetID: String?, rowsUpdatedAt: String?, description: [UInt8]) throws {
+            done = true
+            guard let datasetID, let rowsUpdatedAt else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                return
+            }
+            let descriptionPath = (temporary as NSString).appendingPathComponent(DownloadCache.descriptionName)
+            guard FileManager.default.createFile(atPath: descriptionPath, contents: Data(description)) else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw GzipFileError(path: descriptionPath, reason: "cannot be written")
+            }
+            let target = cache.pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: target)
+            guard rename(temporary, target) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw GzipFileError(path: target, reason: reason)
+            }
+        }
+    }
+
+    /// One page's file, written by the thread that reads the page (one at a time).
+    public final class PageFile: @unchecked Sendable {
+        // @unchecked Sendable: handed to the thread that downloads the page, used by it alone,
+        // finished by the loader after that thread is done.
+        private let writer: GzipFileWriter
+
+        init(writer: GzipFileWriter) {
+            self.writer = writer
+        }
+
+        public func write(_ chunk: UnsafeRawBufferPointer) throws { try writer.write(chunk) }
+
+        /// The page arrived whole: its file is complete.
+        public func finish() throws { try writer.finish() }
+    }
+}
