@@ -26,6 +26,8 @@ extension FakeSocrataPortal {
                 value = "{\"url\":\(Self.quote(url))" + (description.map { ",\"description\":\(Self.quote($0))" } ?? "") + "}"
             case let .point(longitude, latitude):
                 value = "{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]}"
+            case let .shape(_, geoJSON):
+                value = geoJSON
             }
             members.append("\(Self.quote(column.fieldName)):\(value)")
         }

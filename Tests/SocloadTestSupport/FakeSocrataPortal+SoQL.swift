@@ -54,6 +54,7 @@ extension FakeSocrataPortal {
             case let .location(address, _, _)?: return .text(address)
             case let .url(url, _)?: return .text(url)
             case let .point(longitude, latitude)?: return .text("\(longitude) \(latitude)")
+            case let .shape(wkt, _)?: return .text(wkt)
             }
         }
     }

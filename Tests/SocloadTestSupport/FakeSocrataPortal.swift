@@ -20,6 +20,8 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         case location(address: String, latitude: String, longitude: String)
         case url(String, description: String?)
         case point(longitude: String, latitude: String)
+        /// Any other geometry (line, polygon, multi-): WKT in rows.json, GeoJSON in SODA.
+        case shape(wkt: String, geoJSON: String)
     }
 
     public struct Column: Sendable {
@@ -257,6 +259,7 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         case let .location(address, latitude, longitude)?: return [address, latitude, longitude, NSNull(), false]
         case let .url(url, description)?: return [url as Any, (description as Any?) ?? NSNull()]
         case let .point(longitude, latitude)?: return "POINT (\(longitude) \(latitude))"
+        case let .shape(wkt, _)?: return wkt
         }
     }
 }

@@ -37,6 +37,10 @@ extension RowConverter {
                           _ batch: inout RowBatch) throws {
         if cell.kind == .null { return batch.values.append(.null) }
         switch type {
+        case .geometry where cell.kind == .object:
+            // SODA's GeoJSON, as the WKT the export has; a shape it cannot write stays as it came.
+            if let wkt = GeoJSONWKT.wkt(bytes, object: cell) { return batch.appendBytes(wkt) }
+            fallthrough
         case .text, .json, .geometry:
             let start = batch.values.count
             appendText(cell, bytes, &batch)
