@@ -85,6 +85,17 @@ final class SameTableEveryAPITests: XCTestCase {
                 schemas[api] = try columns(table, db: db).replacingOccurrences(of: table, with: "T")
             }
             XCTAssertTrue(dumps["rows"]?.contains("O'Hare — ünïcode") == true)
+            // A table rows.json loaded (every table before auto read the query APIs) is up to date
+            // for auto, and, refreshed by auto through SODA3, nothing in it changes.
+            let auto = ["fetch", "same-0001", "--domain", portal.baseURL, "--table", "same_rows", "--db", db]
+            let upToDate = try SocloadProcess.run(auto, environment: ["SOCRATA_APP_TOKEN": "t"])
+            XCTAssertEqual(upToDate.status, 0, upToDate.stderr)
+            XCTAssertTrue(upToDate.stderr.hasPrefix("same_rows is up to date (30 rows"), upToDate.stderr)
+            let refreshed = try SocloadProcess.run(auto + ["--force"], environment: ["SOCRATA_APP_TOKEN": "t"])
+            XCTAssertEqual(refreshed.status, 0, refreshed.stderr)
+            XCTAssertTrue(refreshed.stderr.contains(" through SODA3 in "), refreshed.stderr)
+            XCTAssertTrue(refreshed.stderr.contains("0 added, 0 changed, 0 removed, 30 unchanged"), "\(db): \(refreshed.stderr)")
+            XCTAssertEqual(try dump("same_rows", db: db, order: "_id"), dumps["rows"])
             for api in ["soda2", "soda3"] {
                 XCTAssertEqual(dumps[api], dumps["rows"], "\(api) against rows.json on \(db)")
                 XCTAssertEqual(schemas[api], schemas["rows"], "\(api) against rows.json on \(db)")

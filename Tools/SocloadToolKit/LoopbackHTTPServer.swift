@@ -18,6 +18,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case partialThenStall(bytes: Int, seconds: Double)
         /// Sends the body `chunk` bytes at a time, waiting `interval` seconds between them.
         case drip(chunk: Int, interval: Double)
+        /// Chunked, the body made as it is sent, as a portal streams the rows of a query: the
+        /// closure is called once and hands each piece to the function it is given (the
+        /// response's `body` is not sent).
+        case stream(@Sendable (_ send: ([UInt8]) -> Void) -> Void)
     }
 
     public struct Response: Sendable {
@@ -198,7 +202,18 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             write(Array("0\r\n\r\n".utf8), to: client)
         case .contentLength:
             head += "Content-Length: \(body.count)\r\n\r\n"
-            write(Array(head.utf8) + body, to: client)
+            write(Array(head.utf8), to: client)
+            write(body, to: client)
+        case .stream(let produce):
+            head += "Transfer-Encoding: chunked\r\n\r\n"
+            write(Array(head.utf8), to: client)
+            produce { piece in
+                guard !piece.isEmpty else { return }
+                self.write(Array(String(piece.count, radix: 16).utf8) + [13, 10], to: client)
+                self.write(piece, to: client)
+                self.write([13, 10], to: client)
+            }
+            write(Array("0\r\n\r\n".utf8), to: client)
         case .dropAfter(let count):
             head += "Content-Length: \(body.count)\r\n\r\n"
             write(Array(head.utf8) + body.prefix(count), to: client)

@@ -81,22 +81,50 @@ public struct RowFingerprinter: Sendable {
         return hasher.finalize()
     }
 
-    /// Feeds one value, tagged by its kind, to `hasher`; false for NULL (nothing fed).
+    /// Feeds one value, tagged by its kind, to `hasher`; false for NULL (nothing fed). A decimal
+    /// is fed without the zeros that end its fraction, and a whole one as the integer it is:
+    /// `4000.000000` (a rows.json export) and `4000` (SODA, read as an integer) are one value,
+    /// whichever API loaded it.
     static func combine(_ value: RowBatch.Value, into hasher: inout StableHasher, arena: UnsafeRawBufferPointer) -> Bool {
         switch value {
+        case .scaledDecimal(var decimal):
+            while decimal.scale > 0, decimal.units % 10 == 0 {
+                decimal.units /= 10
+                decimal.scale -= 1
+            }
+            if decimal.scale == 0 { hasher.combine(1); hasher.combine(UInt64(bitPattern: decimal.units)); return true }
+            hasher.combine(7); hasher.combine(UInt64(bitPattern: decimal.units)); hasher.combine(UInt64(bitPattern: Int64(decimal.scale)))
+        case let .decimal(offset, length):
+            let canonical = canonicalDecimal(UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
+            if !canonical.contains(UInt8(ascii: ".")), let whole = DecimalText.integer(UnsafeBufferPointer(start: canonical.baseAddress?.assumingMemoryBound(to: UInt8.self), count: canonical.count)) {
+                hasher.combine(1); hasher.combine(UInt64(bitPattern: whole))
+                return true
+            }
+            hasher.combine(3)
+            hasher.combine(bytes: canonical)
         case .null: return false
         case .integer(let integer): hasher.combine(1); hasher.combine(UInt64(bitPattern: integer))
         case .real(let real): hasher.combine(2); hasher.combine(real.bitPattern)
         case .instant(let microseconds): hasher.combine(4); hasher.combine(UInt64(bitPattern: microseconds))
         case .wallClock(let microseconds): hasher.combine(6); hasher.combine(UInt64(bitPattern: microseconds))
-        case .scaledDecimal(let decimal):
-            hasher.combine(7); hasher.combine(UInt64(bitPattern: decimal.units)); hasher.combine(UInt64(bitPattern: Int64(decimal.scale)))
         case .day(let day): hasher.combine(5); hasher.combine(UInt64(bitPattern: Int64(day)))
-        case let .text(offset, length), let .decimal(offset, length), let .json(offset, length):
+        case let .text(offset, length), let .json(offset, length):
             hasher.combine(3)
             hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: arena[Int(offset)..<Int(offset + length)]))
         }
         return true
+    }
+
+    /// Decimal text without the zeros ending its fraction (and without the point, then): `1.50`
+    /// → `1.5`, `4000.000` → `4000`; text with an exponent, or no point, as it is.
+    static func canonicalDecimal(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard text.contains(UInt8(ascii: ".")), !text.contains(UInt8(ascii: "e")), !text.contains(UInt8(ascii: "E")) else {
+            return text
+        }
+        var end = text.count
+        while end > 0, text[end - 1] == UInt8(ascii: "0") { end -= 1 }
+        if end > 0, text[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: text[0..<end])
     }
 }
 

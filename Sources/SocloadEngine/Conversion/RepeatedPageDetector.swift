@@ -44,7 +44,8 @@ package struct RepeatedPageDetector {
         defer {
             pageNumber += 1
             previousIDs = currentIDs
-            currentIDs = []
+            // One allocation for a page like the last, not one for each doubling.
+            currentIDs = Set(minimumCapacity: previousIDs.count)
             previousRows = currentRows
             currentRows = []
         }

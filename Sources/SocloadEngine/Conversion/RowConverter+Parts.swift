@@ -20,8 +20,7 @@ extension RowConverter {
             try? RawArrayParser.elements(of: bytes, in: cell.start..<cell.end, into: &parts)
             try convert(position < parts.count ? parts[position] : Self.nullCell, type, column, bytes, &batch)
         case .object:
-            members.removeAll(keepingCapacity: true)
-            try? RawObjectParser.members(of: bytes, in: cell.start..<cell.end, into: &members)
+            parseMembers(of: cell, bytes)
             var element = member(part.memberName, bytes)
             if element == nil, part == .locationLatitude || part == .locationLongitude {
                 // SODA3 may give a location as GeoJSON: coordinates [longitude, latitude].
@@ -78,6 +77,15 @@ extension RowConverter {
         return (address, latitude, longitude)
     }
 
+    /// The members of the object `cell` into `members`, unless they are there already (the
+    /// value's previous part read them).
+    private mutating func parseMembers(of cell: RawCell, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard membersOf != cell.start..<cell.end else { return }
+        members.removeAll(keepingCapacity: true)
+        try? RawObjectParser.members(of: bytes, in: cell.start..<cell.end, into: &members)
+        membersOf = cell.start..<cell.end
+    }
+
     /// Where a part sits in the array when `subColumnTypes` does not say.
     package static func position(of part: FieldPart) -> Int {
         switch part {
@@ -129,8 +137,7 @@ extension RowConverter {
             }
             batch.values.append(.real(value))
         case .object:
-            members.removeAll(keepingCapacity: true)
-            try? RawObjectParser.members(of: bytes, in: cell.start..<cell.end, into: &members)
+            parseMembers(of: cell, bytes)
             let isPoint = member("type", bytes).map { Self.withContent($0, bytes) { $0.elementsEqual("Point".utf8) } } ?? false
             let x = coordinate(0, bytes)
             let y = coordinate(1, bytes)

@@ -47,6 +47,9 @@ public struct RowConverter: Sendable {
     package var cells: [RawCell] = []
     package var parts: [RawCell] = []
     package var members: [RawMember] = []
+    /// The compound value (a location, url or point object) whose members `members` holds now,
+    /// so a value of three parts is parsed once; nil at the start of each row.
+    package var membersOf: Range<Int>?
     private var memberKeys = MemberKeyTable()
     /// Which cells an object row has given a value (to find a field given twice).
     private var placed: [Bool] = []
@@ -220,6 +223,7 @@ public struct RowConverter: Sendable {
                                        detail: "the field '\(fieldNames[duplicateField])' appears twice")
         }
         let mark = batch.values.count
+        membersOf = nil
         for index in steps.indices {
             try convert(steps[index], index, bytes, &batch)
         }

@@ -31,7 +31,7 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
     @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
     @Flag(help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta.") var systemColumns: Bool
-    @Option(valueName: "api", help: "auto, rows, soda2 or soda3.", default: "auto: rows.json, or soda2 with SoQL options")
+    @Option(valueName: "api", help: "auto, rows, soda2 or soda3.", default: "auto: soda3 with an app token or a login, else soda2")
     var api: DatasetAPI?
     @Option(name: "where", valueName: "soql", help: "Only rows matching this SoQL condition (SODA).") var whereClause: String?
     @Option(valueName: "soql", help: "Only these SoQL columns or expressions (SODA).") var select: String?
