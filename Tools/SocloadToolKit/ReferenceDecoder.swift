@@ -84,7 +84,9 @@ public struct ReferenceDecoder {
     private mutating func convert(_ cell: JSONValue, _ column: PlanColumn) -> CellValue {
         if cell.isNull { return .null }
         switch column.type {
-        case .text, .json, .geometry:
+        case .geometry:
+            return .text(Self.wkt(ofGeoJSON: cell) ?? Self.text(cell))
+        case .text, .json:
             return .text(Self.text(cell))
         case .integer, .decimal, .double:
             switch cell {
@@ -195,7 +197,7 @@ public struct ReferenceDecoder {
 
     // MARK: - Compound values
 
-    private static func lastMember(_ cell: JSONValue, _ key: String) -> JSONValue? {
+    static func lastMember(_ cell: JSONValue, _ key: String) -> JSONValue? {
         guard case .object(let members) = cell else { return nil }
         return members.last { $0.key == key }?.value
     }

@@ -12,12 +12,21 @@ enum GeoJSONWKT {
         guard (try? RawObjectParser.members(of: bytes, in: object.start..<object.end, into: &members)) != nil else { return nil }
         var type: String?
         var coordinates: RawCell?
-        for member in members where !member.keyIsEscaped {
-            let key = bytes[member.keyStart..<member.keyEnd]
-            if key.elementsEqual("type".utf8), member.value.kind == .string, !member.value.isEscaped {
-                type = String(decoding: UnsafeBufferPointer(rebasing: bytes[member.value.start..<member.value.end]), as: UTF8.self)
-            } else if key.elementsEqual("coordinates".utf8), member.value.kind == .array {
-                coordinates = member.value
+        // The last of a key given twice counts; an escaped key or type is read decoded.
+        func decoded(_ range: Range<Int>, escaped: Bool) -> [UInt8] {
+            guard escaped else { return Array(bytes[range]) }
+            var text: [UInt8] = []
+            _ = JSONStringUnescaping.append(bytes, range, to: &text)
+            return text
+        }
+        for member in members {
+            let key = decoded(member.keyStart..<member.keyEnd, escaped: member.keyIsEscaped)
+            if key.elementsEqual("type".utf8) {
+                type = member.value.kind == .string
+                    ? String(decoding: decoded(member.value.start..<member.value.end, escaped: member.value.isEscaped), as: UTF8.self)
+                    : nil
+            } else if key.elementsEqual("coordinates".utf8) {
+                coordinates = member.value.kind == .array ? member.value : nil
             }
         }
         guard let type, let coordinates else { return nil }

@@ -20,13 +20,11 @@ extension DatasetLoader {
         var sink = try initialLayout.map(start)
         var total = 0
         var pageNumber = 1
-        // Decided once the first page is in (its columns known): by key unless it cannot be.
-        var paging: SoQLKeyset.Paging?
-        var after: String?
+        var pagesRead = 0
+        var cursor = PageCursor()
         state.rowCount = 0
         while true {
-            let byOffset: Bool
-            if case .byOffset = paging { byOffset = true } else { byOffset = false }
+            let (byOffset, after) = (cursor.byOffset, cursor.after)
             var wanted = limit.map { min(pageSize, $0 - total) } ?? pageSize
             if wanted <= 0 { break }
             // Paged by offset, SODA3 pages all have `pageSize` rows (the page number is the offset).
@@ -78,24 +76,14 @@ extension DatasetLoader {
                try !pagesEndWhereTheyShould(api: api, portal: portal, query: query, pageSize: pageSize, downloader: downloader) {
                 throw LoadError.pageRepeated(page: pageNumber, rowID: nil, ignoring: byOffset ? "$offset" : "the condition on :id")
             }
+            pagesRead += 1
             if page.rows < maximum || (fixedSize && page.rows < pageSize) { break }
             pageNumber += 1
-            if paging == nil {
-                paging = SoQLKeyset.paging(for: query, columnTypes: Self.fieldTypes(of: state.view))
-            }
-            if case .byKey(let keyset) = paging {
-                switch keyset.condition(after: (try? JSONValueParser.parse(page.lastRow)) ?? .null) {
-                case .success(let condition): after = condition
-                case .failure(let problem): paging = .byOffset(why: problem.reason)
-                }
-            }
-            if case .byOffset(let why) = paging, after != nil || pageNumber == 2 {
-                after = nil
-                state.notes.append("paged by offset, not by key: \(why), so the portal skips every earlier row "
-                                   + "again for each page (slower page by page on a large dataset)")
+            if let note = cursor.advance(pastLastRow: page.lastRow, query: query, columnTypes: Self.fieldTypes(of: state.view)) {
+                state.notes.append(note)
             }
         }
-        return (sink, pageNumber)
+        return (sink, pagesRead)
     }
 
     /// A page's row count and its last row's JSON text (the key the next page continues after).
