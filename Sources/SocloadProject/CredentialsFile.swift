@@ -13,7 +13,8 @@ import SocloadSocrata
 ///
 /// Where: `$SOCLOAD_CREDENTIALS`, else `$XDG_CONFIG_HOME/socload/credentials.json`, else
 /// `~/.config/socload/credentials.json`. No file is no credentials. `--app-token`, a project's
-/// `"app-token"` and `$SOCRATA_APP_TOKEN` (or `$SOCRATA_USERNAME`) come first.
+/// `"app-token"`, `$SOCRATA_APP_TOKEN` and `$SOCRATA_USERNAME` come first: with any of them the
+/// file is not read at all.
 public struct CredentialsFile: Sendable, Equatable {
     public var appToken: String?
     public var username: String?
@@ -37,7 +38,7 @@ public struct CredentialsFile: Sendable, Equatable {
         guard let path = path(environment: environment) else { return nil }
         var status = stat()
         guard stat(path, &status) == 0 else {
-            if errno == ENOENT, environment["SOCLOAD_CREDENTIALS"] == nil { return nil }
+            if errno == ENOENT, (environment["SOCLOAD_CREDENTIALS"] ?? "").isEmpty { return nil }
             throw CredentialsFileError(path: path, problem: "cannot be read (\(String(cString: strerror(errno))))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw CredentialsFileError(path: path, problem: "is not a regular file") }
@@ -69,6 +70,9 @@ public struct CredentialsFile: Sendable, Equatable {
                 throw CredentialsFileError(path: path, problem: "has an unknown key \(JSONValue.quoted(member.key)) "
                                            + "(it takes \"app-token\", \"username\" and \"password\")")
             }
+        }
+        if file.password != nil, file.username == nil {
+            throw CredentialsFileError(path: path, problem: "has a \"password\" but no \"username\"")
         }
         return file
     }

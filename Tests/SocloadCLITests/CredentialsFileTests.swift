@@ -72,12 +72,20 @@ final class CredentialsFileTests: XCTestCase {
             XCTAssertEqual(run.status, 78, run.stderr)
             XCTAssertEqual(run.stderr, "Error: the credentials file \(path) \(problem)\n")
         }
+        let passwordOnly = try write(#"{"password": "pw"}"#, mode: 0o600)
+        let half = try fetch(["SOCLOAD_CREDENTIALS": passwordOnly])
+        XCTAssertEqual(half.status, 78, half.stderr)
+        XCTAssertEqual(half.stderr, "Error: the credentials file \(passwordOnly) has a \"password\" but no \"username\"\n")
+        // A token given otherwise comes first: a file open to others is then not read at all.
+        let open = try write(#"{"app-token": "\#(token)"}"#, mode: 0o644)
+        let given = try fetch(["SOCLOAD_CREDENTIALS": open, "SOCRATA_APP_TOKEN": token])
+        XCTAssertEqual(given.status, 0, given.stderr)
         let missing = try fetch(["SOCLOAD_CREDENTIALS": directory.path("none.json")])
         XCTAssertEqual(missing.status, 78, "a file named by $SOCLOAD_CREDENTIALS must be there")
         XCTAssertTrue(missing.stderr.hasPrefix("Error: the credentials file \(directory.path("none.json")) cannot be read"), missing.stderr)
         // No file where it is looked for by default: no credentials (SODA 2.1, anonymous).
         portal.requiredAppToken = nil
-        let none = try fetch(["XDG_CONFIG_HOME": directory.path("nowhere")])
+        let none = try fetch(["XDG_CONFIG_HOME": directory.path("nowhere"), "SOCLOAD_CREDENTIALS": ""])
         XCTAssertEqual(none.status, 0, none.stderr)
         XCTAssertTrue(none.stderr.contains(" through SODA 2.1 in "), none.stderr)
     }

@@ -62,6 +62,22 @@ final class ProjectLockedTests: XCTestCase {
         }, "the locked version came from the cache's pages")
         XCTAssertEqual(try socload(["verify", "--locked"]).status, 0, "the same rows as locked")
         let lockBefore = try String(contentsOfFile: directory.path("socload.lock"), encoding: .utf8)
+        // The summary says the rows came from the cache.
+        XCTAssertTrue(rebuilt.stderr.contains("through the download cache's pages"), rebuilt.stderr)
+
+        // A kept copy that lost rows since is refused, not loaded short: exit 65, nothing made.
+        removeDatabase()
+        let page = directory.path("versions/lock-0001/20150425T221320Z.pages/000001.json.gz")
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "printf '[]' | gzip > '\(page)'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let short = try socload(["refresh", "--locked"])
+        XCTAssertEqual(short.status, 65, short.stderr)
+        XCTAssertTrue(short.stderr.contains("20150425T221320Z.pages page 1 has 0 rows, 30 when it was kept: it is incomplete, "
+                                            + "so nothing was loaded from it"), short.stderr)
+        XCTAssertEqual(try socload(["verify", "--locked"]).status == 0, false)
 
         // No copy kept and the portal moved on: exit 65 naming it, and nothing is made.
         removeDatabase()

@@ -80,8 +80,8 @@ final class KeyPagingTests: XCTestCase {
     func testWhereTheOrderGivesNoKeyPagesByOffsetAndSaysWhy() throws {
         let cases: [(order: String?, select: String?, why: String)] = [
             (nil, "name, amount", "--select leaves out :id, which the order pages by"),
-            ("upper(name)", nil, "--order term \"upper(name)\" is not a field socload can continue after"),
-            ("site", nil, "--order term \"site\" is not a field socload can continue after"),
+            ("upper(name)", nil, "--order term \"upper(name)\" is not a plain field (an expression cannot be read back from a row)"),
+            ("site", nil, "--order term \"site\" is a location column, whose values have no SoQL literal to continue after"),
             ("category", ":id, name", "--select leaves out category, which the order pages by"),
         ]
         for (index, (order, select, why)) in cases.enumerated() {
@@ -96,7 +96,7 @@ final class KeyPagingTests: XCTestCase {
     /// The keyset's SoQL, NULLs included: after a NULL, ascending with NULLs last, only NULLs with a
     /// later `:id` remain; descending with NULLs first, every value does.
     func testTheKeyConditionHandlesNullsAndDirections() throws {
-        let types = ["ward": "number", "name": "text", "when": "calendar_date", "site": "location"]
+        let types = ["ward": "number", "name": "text", "when": "calendar_date", "site": "location", "kind": "drop_down_list"]
         func condition(_ order: String, _ row: String) throws -> String {
             guard case .byKey(let keyset) = SoQLKeyset.paging(for: SoQLQuery(order: order), columnTypes: types) else {
                 XCTFail("no key for \(order)")
@@ -111,9 +111,11 @@ final class KeyPagingTests: XCTestCase {
         XCTAssertEqual(try condition("name NULL FIRST", row), "(name > 'O''Hare' OR (name = 'O''Hare' AND :id > 'row-9'))")
         XCTAssertEqual(try condition("when", row), "(when IS NULL AND :id > 'row-9')")
         XCTAssertEqual(try condition("when DESC", row), "(when IS NOT NULL OR (when IS NULL AND :id > 'row-9'))")
+        XCTAssertEqual(try condition("kind DESC", #"{":id":"row-9","kind":"Parks"}"#),
+                       "(kind < 'Parks' OR (kind = 'Parks' AND :id > 'row-9'))")
         XCTAssertEqual(try condition("ward, :id DESC", row), "((ward > 7 OR ward IS NULL) OR (ward = 7 AND :id < 'row-9'))")
         XCTAssertEqual(SoQLKeyset.paging(for: SoQLQuery(order: "site"), columnTypes: types),
-                       .byOffset(why: "--order term \"site\" is not a field socload can continue after"))
+                       .byOffset(why: "--order term \"site\" is a location column, whose values have no SoQL literal to continue after"))
         guard case .byKey(let keyset) = SoQLKeyset.paging(for: SoQLQuery(), columnTypes: types) else { return XCTFail() }
         XCTAssertEqual(keyset.condition(after: .object([])), .failure(.init(reason: "the portal's rows carry no :id")))
     }

@@ -20,8 +20,8 @@ final class ThrottlingTests: XCTestCase {
                 XCTAssertTrue(error is AnonymousRequestsThrottled, "\(api): \(error)")
                 let text = "\(error)"
                 XCTAssertTrue(text.hasPrefix("HTTP 429 Too Many Requests from \(portal.baseURL)/"), text)
-                XCTAssertTrue(text.hasSuffix("(anonymous requests are throttled: pass an app token, --app-token or "
-                                             + "$SOCRATA_APP_TOKEN)"), text)
+                XCTAssertTrue(text.hasSuffix("(anonymous requests are throttled: pass an app token, --app-token, "
+                                             + "$SOCRATA_APP_TOKEN or the credentials file)"), text)
                 XCTAssertEqual((error as? AnonymousRequestsThrottled)?.kind, .unavailable)
             }
         }

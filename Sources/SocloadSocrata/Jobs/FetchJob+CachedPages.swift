@@ -19,12 +19,31 @@ extension FetchJob {
         let sink = ObjectRowSink(plan: plan, strict: request.strict, storable: loader.destination.storableValues) { batch in
             try state.writer?.insert(batch)
         }
+        let files = try DownloadCache.pageFiles(in: directory)
+        guard let expected = DownloadCache.pageRows(in: directory), expected.count == files.count else {
+            throw CachedPagesIncomplete(directory: directory, problem: "has \(files.count) page files, its manifest "
+                                        + (DownloadCache.pageRows(in: directory).map { "lists \($0.count)" } ?? "cannot be read"))
+        }
         var total = 0
-        for path in try DownloadCache.pageFiles(in: directory) {
-            total += try loader.readPagePipelined(.cachedPage(path: path), sink: sink, offset: total, limit: .max, maximum: .max,
-                                                  state: state).rows
+        for (number, (path, rows)) in zip(files, expected).enumerated() {
+            let read = try loader.readPagePipelined(.cachedPage(path: path), sink: sink, offset: total, limit: .max, maximum: .max,
+                                                    state: state).rows
+            guard read == rows else {
+                throw CachedPagesIncomplete(directory: directory, problem: "page \(number + 1) has \(read) rows, \(rows) when it was kept")
+            }
+            total += read
         }
         state.rowCount = total
         state.invalidCells = sink.converter.invalidCells
     }
+}
+
+/// A kept pages version that lost a page or rows since it was written: nothing is loaded from it
+/// (exit 65), the table as it was.
+struct CachedPagesIncomplete: CategorizedError {
+    let directory: String
+    let problem: String
+
+    var description: String { "the cache's copy \(directory) \(problem): it is incomplete, so nothing was loaded from it" }
+    var kind: FailureKind { .badData }
 }

@@ -6,10 +6,7 @@ extension FetchJob {
     /// Reads every page into a freshly created table.
     func loadPages(_ request: LoadRequest, api: DatasetAPI, portal: SocrataPortal, transaction: any LoadTransaction,
                    state: DatasetLoader.LoadState) throws {
-        if api == .soda3, loader.http.appToken == nil, loader.http.credentials == nil {
-            throw LoadError.unsupported("SODA3 needs an app token (--app-token or $SOCRATA_APP_TOKEN) "
-                                        + "or a login ($SOCRATA_USERNAME and $SOCRATA_PASSWORD)")
-        }
+        if api == .soda3, !loader.http.hasCredentials { throw LoadError.unsupported(LoadRequest.soda3NeedsCredentials) }
         state.source = api == .soda2 ? portal.resourceURL : portal.soda3URL
         if state.view == nil {
             state.view = try loader.viewIfAvailable(portal)

@@ -74,7 +74,11 @@ struct FetchJob {
                                       columnCount: plan.mainTable.columns.count, source: state.source, elapsed: state.elapsed,
                                       catalogEntry: entry, invalidCells: state.invalidCells, notes: notes)
             summary.schemaChanges = state.schemaChanges
-            if case .url = request.reference.location { summary.readThrough = api.displayName }
+            if case .cachedPages? = request.prefetched {
+                summary.readThrough = "the download cache's pages"
+            } else if case .url = request.reference.location {
+                summary.readThrough = api.displayName
+            }
             summary.rowChanges = state.table?.changeTracker?.counts
             return summary
         }

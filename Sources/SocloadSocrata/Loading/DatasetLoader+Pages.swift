@@ -53,7 +53,7 @@ extension DatasetLoader {
                                                 limit: wanted, maximum: maximum, query: query, portal: portal, state: state,
                                                 copy: file, start: start)
                         }
-                        try file?.finish()
+                        if let file { try copy?.finish(file, page: pageNumber, rows: read.rows) }
                         return read
                     } catch {
                         // The savepoint undid the page's rows (and a table it created).

@@ -9,6 +9,14 @@ extension DatasetLoader {
         try planAndStamp(for: request, http: http, retry: retry, cancellation: cancellation).plan
     }
 
+    /// The plan, and the API the load would read through: rows.json when the portal refuses the
+    /// query API `--api auto` chose (`fetch --dry-run` says so).
+    package static func planAndAPI(for request: LoadRequest, http: HTTPOptions = HTTPOptions(),
+                                  retry: RetryPolicy = RetryPolicy()) throws -> (plan: LoadPlan, api: DatasetAPI) {
+        let planned = try planAndStamp(for: request, http: http, retry: retry)
+        return (planned.plan, planned.api)
+    }
+
     /// The plan a load would make now, the source's `rowsUpdatedAt` (nil when it states none)
     /// and its columns as the portal describes them (with their ids, which tell a rename): what
     /// `socload status` compares with the catalog, reading only metadata. With
@@ -17,7 +25,7 @@ extension DatasetLoader {
     package static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                     cancellation: LoadCancellation? = nil,
                                     describedFirst: Bool = false)
-        throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata]) {
+        throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI) {
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
         let api = try request.resolvedAPI(hasCredentials: http.hasCredentials)
         switch api {
@@ -27,7 +35,7 @@ extension DatasetLoader {
             let described = try describedFirst ? SocrataPortal(reference: request.reference).flatMap(loader.viewIfAvailable)
                 .map { SODARowLayout(view: $0, selectedFields: nil).view } : nil
             let view = try described ?? loader.readMetadata(request.reference)
-            return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns)
+            return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows)
         case .soda2, .soda3:
             guard let portal = SocrataPortal(reference: request.reference) else {
                 throw LoadError.unsupported("SODA needs a dataset id on a portal")
@@ -45,18 +53,18 @@ extension DatasetLoader {
                             && request.spec.query.isEmpty {
                     // A portal that refuses the query APIs: the load would read rows.json (`QueryAPIRefused`).
                     let view = try loader.readMetadata(request.reference)
-                    return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns)
+                    return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows)
                 }
                 guard let layout = SODARowLayout(head: head, id: portal.datasetID) else {
                     throw LoadError.unsupported("the portal does not describe \(portal.datasetID) and its pages do not name "
                                                 + "their columns (X-SODA2-Fields): the plan is known only when rows arrive")
                 }
-                return (try request.plan(for: layout.view), nil, layout.view.columns)
+                return (try request.plan(for: layout.view), nil, layout.view.columns, api)
             }
             try view.requireTabular()
             let fields = request.query.select.map(SODARowLayout.fieldNames(inSelect:))
             let layout = SODARowLayout(view: view, selectedFields: fields).view
-            return (try request.plan(for: layout), view.rowsUpdatedAtText, layout.columns)
+            return (try request.plan(for: layout), view.rowsUpdatedAtText, layout.columns, api)
         }
     }
 

@@ -81,7 +81,7 @@ public final class DatasetLoader: @unchecked Sendable {
         do {
             return try FetchJob(loader: self, request: request).run()
         } catch LoadError.changedWhileRead(let before, let after) {
-            context.onRetry?("\(request.reference.displaySource) changed on the portal while its pages were read "
+            context.onRetry?("\(request.reference.datasetID ?? request.reference.displaySource) changed on the portal while its pages were read "
                              + "(rowsUpdatedAt \(before), then \(after)): starting over")
             var again = request
             again.prefetched = nil

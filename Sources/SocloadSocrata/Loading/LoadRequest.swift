@@ -102,9 +102,14 @@ package struct LoadRequest: Sendable {
             guard !isFile, reference.datasetID != nil else {
                 throw LoadError.unsupported("--api \(spec.api.rawValue) needs a dataset id on a portal (--domain HOST, or a portal URL)")
             }
+            if spec.api == .soda3, !hasCredentials { throw LoadError.unsupported(Self.soda3NeedsCredentials) }
             return spec.api
         }
     }
+
+    /// Why `--api soda3` cannot run without credentials.
+    static let soda3NeedsCredentials = "SODA3 needs an app token (--app-token, $SOCRATA_APP_TOKEN or the credentials file) "
+        + "or a login ($SOCRATA_USERNAME and $SOCRATA_PASSWORD, or the credentials file)"
 
     /// The plan for a dataset's metadata under this request's options.
     func plan(for view: ViewMetadata) throws -> LoadPlan {

@@ -9,7 +9,7 @@ public struct AnonymousRequestsThrottled: CategorizedError {
     public var kind: FailureKind { .unavailable }
 
     public var description: String {
-        "\(underlying) (anonymous requests are throttled: pass an app token, --app-token or $SOCRATA_APP_TOKEN)"
+        "\(underlying) (anonymous requests are throttled: pass an app token, --app-token, $SOCRATA_APP_TOKEN or the credentials file)"
     }
 
     /// True for a 429 from the portal, on its own or as a page's.

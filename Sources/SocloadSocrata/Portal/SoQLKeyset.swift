@@ -46,8 +46,10 @@ struct SoQLKeyset: Sendable, Equatable {
         }
         var terms: [Term] = []
         for text in topLevelItems(query.stableOrder) {
-            guard let term = orderTerm(text, columnTypes: columnTypes) else {
-                return .byOffset(why: "--order term \(JSONValue.quoted(text)) is not a field socload can continue after")
+            let term: Term
+            switch orderTerm(text, columnTypes: columnTypes) {
+            case .success(let found): term = found
+            case .failure(let problem): return .byOffset(why: "--order term \(JSONValue.quoted(text)) \(problem.reason)")
             }
             guard isSelected(term.field) else {
                 return .byOffset(why: "--select leaves out \(term.field), which the order pages by")
@@ -122,11 +124,13 @@ struct SoQLKeyset: Sendable, Equatable {
         } && text.utf8.contains { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
-    /// `ward DESC NULL LAST` → a term; nil for an expression or a field of a type socload cannot
-    /// write literals of (a location, a point, a url).
-    private static func orderTerm(_ text: String, columnTypes: [String: String]) -> Term? {
+    /// `ward DESC NULL LAST` → a term; why not for an expression or a field of a type socload
+    /// cannot write literals of (a location, a point, a url, a phone).
+    private static func orderTerm(_ text: String, columnTypes: [String: String]) -> Result<Term, KeysetError> {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard let field = words.first.map(unquotedField), isPlainField(field) else { return nil }
+        guard let field = words.first.map(unquotedField), isPlainField(field) else {
+            return .failure(KeysetError(reason: "is not a plain field (an expression cannot be read back from a row)"))
+        }
         var rest = words.dropFirst().map { $0.uppercased() }
         var descending = false
         if rest.first == "ASC" || rest.first == "DESC" { descending = rest.removeFirst() == "DESC" }
@@ -135,19 +139,23 @@ struct SoQLKeyset: Sendable, Equatable {
             nullsLast = rest[1] == "LAST"
             rest = []
         }
-        guard rest.isEmpty else { return nil }
+        guard rest.isEmpty else { return .failure(KeysetError(reason: "is not FIELD [ASC|DESC] [NULL FIRST|LAST]")) }
         let literal: Literal
         switch field {
         case ":id", ":created_at", ":updated_at": literal = .quoted
         default:
             switch columnTypes[field] {
-            case "text", "calendar_date", "date", "floating_timestamp", "fixed_timestamp": literal = .quoted
+            case "text", "drop_down_list", "email", "html", "calendar_date", "date", "floating_timestamp", "fixed_timestamp":
+                literal = .quoted
             case "number", "money", "percent", "double": literal = .number
             case "checkbox", "boolean": literal = .boolean
-            default: return nil
+            case let type?:
+                return .failure(KeysetError(reason: "is a \(type) column, whose values have no SoQL literal to continue after"))
+            case nil:
+                return .failure(KeysetError(reason: "is no column the dataset's description lists"))
             }
         }
-        return Term(field: field, descending: descending, nullsLast: nullsLast, literal: literal)
+        return .success(Term(field: field, descending: descending, nullsLast: nullsLast, literal: literal))
     }
 
     private static func unquotedField(_ word: String) -> String {

@@ -4,7 +4,8 @@ import SocloadCore
 
 /// The query APIs' versions in the cache: the pages of one `rowsUpdatedAt` as received, in order,
 /// each gzip-compressed, beside the dataset's description that types them —
-/// `DIR/DATASET-ID/STAMP.pages/000001.json.gz`, `000002.json.gz`, ..., `view.json` — so
+/// `DIR/DATASET-ID/STAMP.pages/000001.json.gz`, `000002.json.gz`, ..., `view.json`, and
+/// `pages.json`, the rows of each page (`{"rows": [50000, 50000, 1234]}`), written last — so
 /// `refresh --locked` (and kept versions) work whichever API loaded the table.
 extension DownloadCache {
     /// A version the cache keeps, in either form.
@@ -24,7 +25,9 @@ extension DownloadCache {
     public func version(datasetID: String, rowsUpdatedAt: String) -> Version? {
         if let path = copy(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) { return .export(path: path) }
         let directory = pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
-        let complete = FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(Self.descriptionName))
+        let complete = [Self.descriptionName, Self.manifestName].allSatisfy {
+            FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0))
+        }
         return complete ? .pages(directory: directory) : nil
     }
 
@@ -36,6 +39,22 @@ extension DownloadCache {
 
     /// The description kept beside the pages.
     public static let descriptionName = "view.json"
+    /// The rows of each page, kept beside them: a copy that lost a page or rows is told by it.
+    public static let manifestName = "pages.json"
+
+    /// The rows of each page a kept pages version had when it was written; nil when its manifest
+    /// cannot be read.
+    public static func pageRows(in directory: String) -> [Int]? {
+        guard let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(manifestName)),
+              case .object(let members)? = try? JSONValueParser.parse(Array(data)),
+              case .array(let counts)? = members.first(where: { $0.key == "rows" })?.value else { return nil }
+        var rows: [Int] = []
+        for count in counts {
+            guard case .number(let text) = count, let value = Int(text) else { return nil }
+            rows.append(value)
+        }
+        return rows
+    }
 
     /// A new pages copy, written page by page as the load reads them, kept only once complete.
     public func startPages() throws -> PagesWriter {
@@ -54,6 +73,8 @@ extension DownloadCache {
         private let cache: DownloadCache
         private let temporary: String
         private var done = false
+        /// The rows of each page finished so far, by page number.
+        private var rows: [Int: Int] = [:]
 
         init(cache: DownloadCache, temporary: String) {
             self.cache = cache
@@ -70,8 +91,15 @@ extension DownloadCache {
             return PageFile(writer: try GzipFileWriter(path: (temporary as NSString).appendingPathComponent(name)))
         }
 
+        /// Page `number` arrived whole with `rowCount` rows: its file is complete.
+        public func finish(_ file: PageFile, page number: Int, rows rowCount: Int) throws {
+            try file.finish()
+            rows[number] = rowCount
+        }
+
         /// Every page arrived: kept under the version it is, with `description` (the dataset's
-        /// description JSON) beside it; a version that states no `rowsUpdatedAt` is not kept.
+        /// description JSON) and the pages' row counts beside it; a version that states no
+        /// `rowsUpdatedAt` is not kept.
         public func keep(datasetID: String?, rowsUpdatedAt: String?, description: [UInt8]) throws {
             done = true
             guard let datasetID, let rowsUpdatedAt else {
@@ -82,6 +110,13 @@ extension DownloadCache {
             guard FileManager.default.createFile(atPath: descriptionPath, contents: Data(description)) else {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw GzipFileError(path: descriptionPath, reason: "cannot be written")
+            }
+            let counts = rows.keys.sorted().map { rows[$0] ?? 0 }
+            let manifest = "{\"rows\": [" + counts.map(String.init).joined(separator: ", ") + "]}"
+            let manifestPath = (temporary as NSString).appendingPathComponent(DownloadCache.manifestName)
+            guard FileManager.default.createFile(atPath: manifestPath, contents: Data(manifest.utf8)) else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw GzipFileError(path: manifestPath, reason: "cannot be written")
             }
             let target = cache.pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
             try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
@@ -107,7 +142,7 @@ extension DownloadCache {
 
         public func write(_ chunk: UnsafeRawBufferPointer) throws { try writer.write(chunk) }
 
-        /// The page arrived whole: its file is complete.
-        public func finish() throws { try writer.finish() }
+        /// The page arrived whole: its file is complete (`PagesWriter.finish` records its rows).
+        func finish() throws { try writer.finish() }
     }
 }

@@ -37,13 +37,19 @@ struct DatasetFetch {
             StandardError.line("Using the bundled copy \(reference.displaySource) (pass --domain HOST to fetch it from a portal)")
         }
         if dryRun {
+            let http = try LoadSetup.httpOptions(appToken: network.appToken, context)
+            var (api, why) = try request.apiChoice(hasCredentials: http.hasCredentials)
             let plan: LoadPlan
             do {
-                plan = try DatasetLoader.plan(for: request, http: try LoadSetup.httpOptions(appToken: network.appToken, context))
+                let planned = try DatasetLoader.planAndAPI(for: request, http: http)
+                plan = planned.plan
+                if planned.api != api {
+                    why = "the portal refuses \(api.displayName) for this dataset, so the load would read its rows.json export"
+                    api = planned.api
+                }
             } catch let error as PlanError {
                 throw UsageError(error.description, command: FetchCommand.spec)
             }
-            let (api, why) = try request.apiChoice(hasCredentials: try LoadSetup.httpOptions(appToken: network.appToken, context).hasCredentials)
             context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }

@@ -65,7 +65,7 @@ struct StatusCommand: ParsableCommand {
                         context: CommandContext) throws -> [DatabaseValue] {
         let fetch = try DatasetFetch(project: project, dataset: dataset, context: context)
         let request = try fetch.request(context: context)
-        let (plan, portalStamp, portalColumns) = try DatasetLoader.planAndStamp(
+        let (plan, portalStamp, portalColumns, _) = try DatasetLoader.planAndStamp(
             for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
             retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
         let table = plan.mainTable.name

@@ -35,11 +35,13 @@ struct DatasetReport: Encodable, Equatable {
     var lookup: String?
     var foreignKey: String?
     var seconds: Double?
+    /// The API a load from a portal read through (`SODA3`, `SODA 2.1`, `rows.json`).
+    var api: String?
     var error: String?
     var exitCode: Int32?
 
     enum CodingKeys: String, CodingKey {
-        case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error
+        case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error, api
         case invalidCells = "invalid_cells", roundedCells = "rounded_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
         case childTables = "child_tables", foreignKey = "foreign_key", records, inserted, updated
     }
@@ -58,6 +60,7 @@ struct DatasetReport: Encodable, Equatable {
             seconds = (summary.elapsed * 1000).rounded() / 1000
             (invalidCells, roundedCells) = Self.cellCounts(summary.invalidCells)
             warnings = summary.notes
+            api = summary.readThrough
             schemaChanges = summary.schemaChanges.map(\.line)
             if !summary.childTables.isEmpty {
                 childTables = Dictionary(summary.childTables.map { ($0.tableName, $0.rowCount) }, uniquingKeysWith: +)
