@@ -81,7 +81,7 @@ final class ProjectJobsTests: XCTestCase {
         XCTAssertEqual(portals.map { rowsRequests($0).count }, [1, 1, 1])
 
         portals[1].update({ rows, _ in rows.removeLast() }, rowsUpdatedAt: 1_430_001_000)
-        let second = try SocloadProcess.run(["refresh"], environment: environment, directory: folder)
+        let second = try SocloadProcess.run(["refresh", "--verbose"], environment: environment, directory: folder)
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertTrue(second.stderr.contains("jobs_0002: loaded 79 rows (0 added, 0 changed, 1 removed, 79 unchanged)"), second.stderr)
         XCTAssertTrue(second.stderr.contains("jobs_0001: up to date, 40 rows"), second.stderr)

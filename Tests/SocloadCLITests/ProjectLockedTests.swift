@@ -48,7 +48,7 @@ final class ProjectLockedTests: XCTestCase {
         // The portal moves on: the database still holds the locked version, so nothing is asked.
         portal.update({ rows, _ in rows.removeFirst(5) }, rowsUpdatedAt: 1_430_009_000)
         let requestsBefore = portal.server.requests.count
-        let held = try socload(["refresh", "--locked"])
+        let held = try socload(["refresh", "--locked", "--verbose"])
         XCTAssertEqual(held.status, 0, held.stderr)
         XCTAssertTrue(held.stderr.contains("moving  lock_0001: at the locked version, 30 rows"), held.stderr)
         XCTAssertEqual(portal.server.requests.count, requestsBefore)
@@ -113,7 +113,7 @@ final class ProjectLockedTests: XCTestCase {
         try writeProject([#"{"file": "nost-0001.rows.json", "name": "stampless"}"#,
                           #"{"id": "lock-0003", "domain": "\#(steady.baseURL)", "name": "steady"}"#], cache: false)
         XCTAssertEqual(try socload(["refresh", "--quiet"]).status, 0)
-        let held = try socload(["refresh", "--locked"])
+        let held = try socload(["refresh", "--locked", "--verbose"])
         XCTAssertEqual(held.status, 0, held.stderr)
         XCTAssertTrue(held.stderr.contains("stampless  nost_0001: at the locked version, 3 rows"), held.stderr)
 

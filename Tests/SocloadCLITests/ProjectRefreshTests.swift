@@ -57,7 +57,9 @@ final class ProjectRefreshTests: XCTestCase {
         let again = try SocloadProcess.run(["refresh", "first", "proj-0002"], directory: folder)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("first: loaded 6 rows (1 added, 0 changed, 0 removed, 5 unchanged)"), again.stderr)
-        XCTAssertTrue(again.stderr.contains("proj_0002: up to date, 3 rows"), again.stderr)
+        // The closing table lists what changed; the up-to-date datasets are counted (--verbose lists them).
+        XCTAssertFalse(again.stderr.contains("proj_0002: up to date"), again.stderr)
+        XCTAssertTrue(again.stderr.hasSuffix("  and 1 more up to date (--verbose lists them)\n"), again.stderr)
         XCTAssertEqual(second.server.requests.filter { $0.path.contains("rows.json") }.count, rowRequestsBefore,
                        "an unchanged dataset costs its metadata request only")
         XCTAssertEqual(try rowCounts(db), "table,rows,in_sql\r\nfirst,6,\"\"\"first\"\"\"\r\nproj_0002,3,proj_0002\r\n")
@@ -65,7 +67,7 @@ final class ProjectRefreshTests: XCTestCase {
         let unknown = try SocloadProcess.run(["refresh", "nope"], directory: folder)
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("has no dataset named 'nope' (it has: first, proj-0002, unreachable)"), unknown.stderr)
-        let byID = try SocloadProcess.run(["refresh", "proj-0001", "--project", directory.path("socload.json")])
+        let byID = try SocloadProcess.run(["refresh", "proj-0001", "--project", directory.path("socload.json"), "--verbose"])
         XCTAssertEqual(byID.status, 0, byID.stderr)
         XCTAssertTrue(byID.stderr.contains("  first  first: up to date, 6 rows"), "an entry is also called by its id:\n\(byID.stderr)")
         let quiet = try SocloadProcess.run(["refresh", "first", "--quiet", "--project", directory.path("socload.json")])
@@ -78,7 +80,7 @@ final class ProjectRefreshTests: XCTestCase {
         defer { first.stop() }
         let db = directory.path("many.sqlite")
         let run = try SocloadProcess.run(["fetch", "many-0001", directory.path("missing.json"), "many-0001", "--domain", first.baseURL,
-                                          "--db", db])
+                                          "--db", db, "--verbose"])
         XCTAssertEqual(run.status, 66, run.stderr)
         XCTAssertTrue(run.stderr.contains("many_0001: up to date, 4 rows"), run.stderr)
         XCTAssertTrue(run.stderr.contains("Error: 1 of 3 datasets failed: "), run.stderr)
@@ -105,7 +107,7 @@ final class ProjectRefreshTests: XCTestCase {
         try FileManager.default.copyItem(atPath: bundled.path, toPath: file)
         let project = try write(#"{"database": "files.sqlite", "datasets": [{"file": "local.json", "table": "local"}]}"#)
         func refresh(_ extra: [String] = []) throws -> String {
-            let run = try SocloadProcess.run(["refresh", "--project", project] + extra)
+            let run = try SocloadProcess.run(["refresh", "--project", project, "--verbose"] + extra)
             XCTAssertEqual(run.status, 0, run.stderr)
             return run.stderr
         }
@@ -139,7 +141,7 @@ final class ProjectRefreshTests: XCTestCase {
                                 to: "unnamed.json")
         let firstRun = try SocloadProcess.run(["refresh", "--project", unnamed])
         XCTAssertTrue(firstRun.stderr.contains("hiv  mwda_nf2p: loaded 29 rows"), firstRun.stderr)
-        let secondRun = try SocloadProcess.run(["refresh", "--project", unnamed])
+        let secondRun = try SocloadProcess.run(["refresh", "--project", unnamed, "--verbose"])
         XCTAssertTrue(secondRun.stderr.contains("hiv  mwda_nf2p: up to date, 29 rows"), secondRun.stderr)
     }
 
@@ -241,5 +243,15 @@ final class ProjectRefreshTests: XCTestCase {
             XCTAssertTrue(run.stdout.contains("404"), run.stdout)
             XCTAssertTrue(run.stdout.contains("stat-0002,stat_0002,missing,new,"), run.stdout)
         }
+    }
+
+    /// The closing error line names whole datasets, five at most, however many failed.
+    func testTheClosingErrorLineListsFiveWholeNamesAndCountsTheRest() throws {
+        let names = (1...7).map { "missing-\($0).json" }
+        let run = try SocloadProcess.run(["fetch"] + names + ["--db", "none.sqlite", "--quiet"],
+                                         directory: URL(fileURLWithPath: directory.path(".")))
+        XCTAssertEqual(run.status, 66, run.stderr)
+        let last = try XCTUnwrap(run.stderr.split(separator: "\n").last.map(String.init))
+        XCTAssertEqual(last, "Error: 7 of 7 datasets failed: " + names.prefix(5).joined(separator: ", ") + " ... and 2 more")
     }
 }

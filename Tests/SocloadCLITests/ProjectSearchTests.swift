@@ -82,7 +82,7 @@ final class ProjectSearchTests: XCTestCase {
         XCTAssertTrue(status.stdout.contains("srch-0002,srch_0002,left_catalog"), status.stdout)
 
         // By name: the search's datasets, or one of them by its id.
-        let one = try run(["refresh", "srch-0003"])
+        let one = try run(["refresh", "srch-0003", "--verbose"])
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertTrue(one.stderr.contains("srch_0003: up to date"), one.stderr)
         XCTAssertFalse(one.stderr.contains("srch_0001"), one.stderr)
@@ -93,7 +93,7 @@ final class ProjectSearchTests: XCTestCase {
         XCTAssertEqual(down.status, 69, down.stderr)
         XCTAssertTrue(down.stderr.contains("  transport  failed (exit 69): "), down.stderr)
         // --locked asks no catalog: the lock says which datasets the build has.
-        let locked = try run(["refresh", "--locked"])
+        let locked = try run(["refresh", "--locked", "--verbose"])
         XCTAssertEqual(locked.status, 0, locked.stderr)
         XCTAssertTrue(locked.stderr.contains("srch_0002: at the locked version, 6 rows"), locked.stderr)
     }

@@ -18,8 +18,10 @@ struct DatasetOutcome {
 /// `refresh`): each is its own transaction, one failure does not stop the others, and an
 /// interrupt (Ctrl-C, SIGTERM) stops them all, the datasets already done staying done.
 ///
-/// The closing table goes to standard error, a line a dataset; the command then fails with the
-/// largest of the failed datasets' exit codes, or succeeds when none failed.
+/// The closing table goes to standard error, a line a dataset that failed or changed (every
+/// dataset with `verbose`; the up-to-date ones are counted in one line otherwise, so a nightly
+/// refresh of a thousand datasets prints what happened, not a thousand lines); the command then
+/// fails with the largest of the failed datasets' exit codes, or succeeds when none failed.
 enum DatasetBatch {
     /// Datasets worked on at once (`--jobs`) unless told otherwise.
     static let defaultJobs = 4
@@ -39,7 +41,7 @@ enum DatasetBatch {
     /// load at a time (SQLite), so loads side by side take turns and download ahead meanwhile.
     /// `whenDone` sees every dataset's result before the command fails for the failed ones
     /// (`refresh` records what the others loaded in the lock file).
-    static func run(_ entries: [Entry], jobs: Int = 1, oneWriter: Bool = true, quiet: Bool,
+    static func run(_ entries: [Entry], jobs: Int = 1, oneWriter: Bool = true, quiet: Bool, verbose: Bool = false,
                     report: ((DatasetReport) -> Void)? = nil,
                     whenDone: ([(name: String, result: Result)]) throws -> Void = { _ in }) throws {
         let stop = LoadCancellation()
@@ -79,18 +81,19 @@ enum DatasetBatch {
             outcome.map { (name: entry.name, result: $0) }
         }
         if let signal = stop.signal {
-            printTable(results)
+            printTable(results, verbose: verbose)
             throw LoadError.interrupted(signal: signal)
         }
         let failures = results.compactMap { item -> (String, ExitCode)? in
             if case .failed(_, let code) = item.result { return (item.name, code) }
             return nil
         }
-        if !quiet || !failures.isEmpty { printTable(results) }
+        if !quiet || !failures.isEmpty { printTable(results, verbose: verbose) }
         try whenDone(results)
         guard let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) else { return }
+        // Whole names, five at most: the line stays one line however many failed.
         throw CommandFailure("\(failures.count) of \(results.count) datasets failed: "
-                             + failures.map { TerminalText.escaped($0.0) }.joined(separator: ", "), exitCode: worst)
+                             + failures.map { TerminalText.escaped($0.0) }.shortList(), exitCode: worst)
     }
 
     /// A usage error of one dataset (a reference that is no dataset) is that dataset's failure.
@@ -99,11 +102,17 @@ enum DatasetBatch {
         return SocloadTool.describe(error)
     }
 
-    /// `  n5m4-mism  n5m4_mism  loaded 300 rows`, a line a dataset, names padded to one width.
-    static func printTable(_ results: [(name: String, result: Result)]) {
-        let names = results.map { TerminalText.escaped($0.name) }
+    /// `  n5m4-mism  n5m4_mism  loaded 300 rows`, a line a dataset that failed or was written
+    /// (every dataset when `verbose`), names padded to one width; then how many were up to date:
+    /// `  and 950 more up to date (--verbose lists them)`.
+    static func printTable(_ results: [(name: String, result: Result)], verbose: Bool = false) {
+        let shown = results.filter { item in
+            guard !verbose, case .done(let outcome) = item.result else { return true }
+            return outcome.status != "up_to_date"
+        }
+        let names = shown.map { TerminalText.escaped($0.name) }
         let width = min(names.map(\.count).max() ?? 0, 40)
-        for (name, item) in zip(names, results) {
+        for (name, item) in zip(names, shown) {
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
             switch item.result {
             case .done(let outcome):
@@ -111,6 +120,13 @@ enum DatasetBatch {
             case .failed(let message, let code):
                 StandardError.line("  \(padded)  failed (exit \(code.rawValue)): " + SocloadTool.oneLine(message))
             }
+        }
+        let upToDate = results.count - shown.count
+        if upToDate > 0 {
+            let count = NumberText.grouped(upToDate)
+            StandardError.line(shown.isEmpty
+                ? "  \(upToDate == 1 ? "the dataset is" : "all \(count) datasets are") up to date (--verbose lists them)"
+                : "  and \(count) more up to date (--verbose lists them)")
         }
     }
 }

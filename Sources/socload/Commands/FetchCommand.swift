@@ -48,6 +48,7 @@ struct FetchCommand: ParsableCommand {
     var jobs: Int = DatasetBatch.defaultJobs
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summary.") var quiet: Bool
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
+    @Flag(help: "With several datasets, list the up-to-date ones in the closing table too.") var verbose: Bool
 
     func validate() throws {
         if let table, table.isEmpty { throw UsageError("--table needs a name", command: Self.spec) }
@@ -84,7 +85,8 @@ struct FetchCommand: ParsableCommand {
         }
         try DatasetBatch.run(references.map { dataset in
             DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job) }
-        }, jobs: dryRun ? 1 : jobs, oneWriter: database.capabilities(context).writers == .one, quiet: quiet, report: report)
+        }, jobs: dryRun ? 1 : jobs, oneWriter: database.capabilities(context).writers == .one, quiet: quiet, verbose: verbose,
+           report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.

@@ -37,6 +37,8 @@ struct RefreshCommand: ParsableCommand {
     var locked: Bool
     @Flag(short: "q", help: "Print only errors and warnings: no progress, no summaries, no closing table.") var quiet: Bool
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
+    @Flag(help: "List the up-to-date datasets in the closing table too (it lists those that failed or changed).")
+    var verbose: Bool
 
     func validate() throws {
         if jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
@@ -63,7 +65,7 @@ struct RefreshCommand: ParsableCommand {
         }
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in try fetch.run(context: context, job: job) }
-        } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet,
+        } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context)) { results in
             try recordLoaded(results, chosen: chosen, fetches: fetches, project: file, context: context)
         }
@@ -83,13 +85,14 @@ struct RefreshCommand: ParsableCommand {
         let (ways, differences) = refresh.ways(for: chosen, fetches: fetches, database: database, context: context)
         guard differences.isEmpty else {
             throw CommandFailure("\(differences.count) of \(chosen.count) datasets cannot be loaded at their locked version, so "
-                                 + "nothing was changed: " + differences.joined(separator: "; "), exitCode: .dataError)
+                                 + "nothing was changed: " + differences.shortList(separator: "; "), exitCode: .dataError)
         }
         try DatasetBatch.run(chosen.indices.map { index in
             DatasetBatch.Entry(name: chosen[index].name) { job in
                 try refresh.load(chosen[index], fetch: fetches[index], way: ways[index] ?? .fromSource, context: context, job: job)
             }
-        } + failedSearches, jobs: jobs, oneWriter: oneWriter, quiet: quiet, report: DatasetReport.printer(json, context))
+        } + failedSearches, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
+           report: DatasetReport.printer(json, context))
     }
 
     /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as

@@ -57,7 +57,7 @@ struct StatusCommand: ParsableCommand {
         context.output.flush()
         guard let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) else { return }
         throw CommandFailure("the metadata of \(failures.count) of \(chosen.count) datasets could not be read: "
-                             + failures.map(\.0).joined(separator: ", "), exitCode: worst)
+                             + failures.map(\.0).shortList(), exitCode: worst)
     }
 
     /// `table, state, schema, rows, local stamp, portal stamp, note` for one dataset.
