@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Glibc
 import SocloadTestSupport
@@ -24,12 +25,12 @@ final class ProjectJobsTests: XCTestCase {
 
     private var folder: URL { URL(fileURLWithPath: directory.path("")) }
 
-    private func writeProject(database: String = "jobs.sqlite", defaults: String = "") throws {
+    private func writeProject(database: String = "jobs.sqlite", defaults: String = "", retries: Int = 0) throws {
         let entries = portals.enumerated().map { index, portal in
             #"{"id": "jobs-000\#(index + 1)", "domain": "\#(portal.baseURL)", "name": "d\#(index + 1)"}"#
         }
         // rows.json: what a refresh downloads ahead of its turn (a query API's pages are read in it).
-        let project = #"{"database": "\#(database)", "defaults": {"retries": 0, "api": "rows"\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
+        let project = #"{"database": "\#(database)", "defaults": {"retries": \#(retries), "api": "rows"\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
         try Data(project.utf8).write(to: URL(fileURLWithPath: directory.path("socload.json")))
     }
 
@@ -71,7 +72,7 @@ final class ProjectJobsTests: XCTestCase {
     }
 
     func testDownloadsAheadAreConditionalAndLeaveNoFileBehind() throws {
-        try writeProject()
+        try writeProject(retries: 1)
         let spoolDirectory = directory.path("spool")
         try FileManager.default.createDirectory(atPath: spoolDirectory, withIntermediateDirectories: true)
         let environment = ["TMPDIR": spoolDirectory]
@@ -81,8 +82,18 @@ final class ProjectJobsTests: XCTestCase {
         XCTAssertEqual(portals.map { rowsRequests($0).count }, [1, 1, 1])
 
         portals[1].update({ rows, _ in rows.removeLast() }, rowsUpdatedAt: 1_430_001_000)
-        let second = try SocloadProcess.run(["refresh", "--verbose"], environment: environment, directory: folder)
+        // The first description read ahead of its turn fails once: the retry is said, as a load's are.
+        let failedOnce = Mutex(false)
+        portals[2].inject { request in
+            guard request.route == "/api/views/jobs-0003.json",
+                  failedOnce.withLock({ failed in defer { failed = true }; return !failed }) else { return nil }
+            return .init(status: 503, body: Array(#"{"message":"busy"}"#.utf8))
+        }
+        let second = try SocloadProcess.run(["refresh", "--verbose"], environment: environment.merging(["SOCLOAD_RETRY_DELAY": "0"]) { $1 },
+                                            directory: folder)
         XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("Retrying: HTTP 503 Service Unavailable from \(portals[2].baseURL)/api/views/jobs-0003.json"),
+                      second.stderr)
         XCTAssertTrue(second.stderr.contains("jobs_0002: loaded 79 rows (0 added, 0 changed, 1 removed, 79 unchanged)"), second.stderr)
         XCTAssertTrue(second.stderr.contains("jobs_0001: up to date, 40 rows"), second.stderr)
         XCTAssertEqual(portals.map { rowsRequests($0).count }, [1, 2, 1], "unchanged datasets cost their metadata request only")

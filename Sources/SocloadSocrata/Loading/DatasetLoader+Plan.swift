@@ -11,9 +11,9 @@ extension DatasetLoader {
 
     /// The plan, and the API the load would read through: rows.json when the portal refuses the
     /// query API `--api auto` chose (`fetch --dry-run` says so).
-    package static func planAndAPI(for request: LoadRequest, http: HTTPOptions = HTTPOptions(),
-                                  retry: RetryPolicy = RetryPolicy()) throws -> (plan: LoadPlan, api: DatasetAPI) {
-        let planned = try planAndStamp(for: request, http: http, retry: retry)
+    package static func planAndAPI(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
+                                  onRetry: (@Sendable (String) -> Void)? = nil) throws -> (plan: LoadPlan, api: DatasetAPI) {
+        let planned = try planAndStamp(for: request, http: http, retry: retry, onRetry: onRetry)
         return (planned.plan, planned.api)
     }
 
@@ -23,10 +23,11 @@ extension DatasetLoader {
     /// `describedFirst`, a dataset on a portal is read from its description (`/api/views/ID.json`)
     /// rather than from the start of its rows.json, which a portal starts to send whole.
     package static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
-                                    cancellation: LoadCancellation? = nil,
+                                    cancellation: LoadCancellation? = nil, onRetry: (@Sendable (String) -> Void)? = nil,
                                     describedFirst: Bool = false)
         throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI) {
-        let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
+        let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
+                                   onRetry: onRetry)
         let api = try request.resolvedAPI(hasCredentials: http.hasCredentials)
         switch api {
         case .rows, .auto:

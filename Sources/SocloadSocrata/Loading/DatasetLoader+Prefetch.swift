@@ -32,14 +32,15 @@ extension DatasetLoader {
     /// (which asks page by page as it writes), comes back as it was.
     package static func prefetch(_ request: LoadRequest, previous: (String) throws -> CatalogEntry?,
                                 http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
-                                cancellation: LoadCancellation? = nil,
+                                cancellation: LoadCancellation? = nil, onRetry: (@Sendable (String) -> Void)? = nil,
                                 directory: String = NSTemporaryDirectory()) throws -> LoadRequest {
         guard case .url(let url) = request.reference.location, request.prefetched == nil,
               try request.resolvedAPI(hasCredentials: http.hasCredentials) == .rows else { return request }
         var request = request
         let entry = try previousEntry(for: request, lookup: previous)
         if let entry, let portal = SocrataPortal(reference: request.reference), entry.rowsUpdatedAt != nil {
-            let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation)
+            let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
+                                       onRetry: onRetry)
             if let view = try? loader.fetchView(portal), let current = view.rowsUpdatedAtText {
                 if current == entry.rowsUpdatedAt {
                     request.prefetched = .description(view)

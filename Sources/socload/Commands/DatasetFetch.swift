@@ -41,7 +41,9 @@ struct DatasetFetch {
             var (api, why) = try request.apiChoice(hasCredentials: http.hasCredentials)
             let plan: LoadPlan
             do {
-                let planned = try DatasetLoader.planAndAPI(for: request, http: http)
+                let planned = try DatasetLoader.planAndAPI(for: request, http: http,
+                                                           retry: LoadSetup.retryPolicy(retries: network.retries, context),
+                                                           onRetry: LoadSetup.retryNotices(quiet: quiet))
                 plan = planned.plan
                 if planned.api != api {
                     why = "the portal refuses \(api.displayName) for this dataset, so the load would read its rows.json export"
@@ -116,6 +118,7 @@ struct DatasetFetch {
         let loaded = try? database.openLoaded(context, command: FetchCommand.spec, watched: false)
         return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0, withDescription: false) },
                                           http: try LoadSetup.httpOptions(appToken: network.appToken, context),
-                                          retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop)
+                                          retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
+                                          onRetry: LoadSetup.retryNotices(quiet: quiet))
     }
 }

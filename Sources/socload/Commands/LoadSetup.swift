@@ -93,6 +93,18 @@ enum LoadSetup {
         return http
     }
 
+    /// Each retry said on standard error (`Retrying: HTTP 503 ...`), unless `--quiet`: the loads'
+    /// and the requests made before a load (descriptions read ahead, plans of `--dry-run`,
+    /// `status`, `refresh --locked`).
+    static func retryNotices(quiet: Bool, meter: ProgressMeter? = nil) -> (@Sendable (String) -> Void)? {
+        if quiet { return nil }
+        let notice: @Sendable (String) -> Void = { notice in
+            meter?.clear()
+            StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
+        }
+        return notice
+    }
+
     /// `--retries`, and `$SOCLOAD_RETRY_DELAY` (seconds before the first retry; tests set 0).
     static func retryPolicy(retries: Int?, _ context: CommandContext) -> RetryPolicy {
         var connection = Project.Connection()
@@ -109,11 +121,7 @@ enum LoadSetup {
         let cancellation = LoadCancellation()
         let meter = ProgressMeter(enabled: StandardError.isTerminal && !quiet && progress)
         let report: @Sendable (LoadProgress) -> Void = { meter.report($0) }
-        let notice: @Sendable (String) -> Void = { notice in
-            meter.clear()
-            StandardError.line("Retrying: " + SocloadTool.oneLine(notice))
-        }
-        let retryNotice = quiet ? nil : notice
+        let retryNotice = retryNotices(quiet: quiet, meter: meter)
         let loader = DatasetLoader(destination: destination, http: http, retry: retry,
                                    cancellation: cancellation, progress: report, onRetry: retryNotice)
         let signals = SignalTrap(loader: loader)

@@ -67,7 +67,8 @@ struct StatusCommand: ParsableCommand {
         let request = try fetch.request(context: context)
         let (plan, portalStamp, portalColumns, _) = try DatasetLoader.planAndStamp(
             for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
-            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
+            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
+            describedFirst: true)
         let table = plan.mainTable.name
         let text = { (value: String?) -> DatabaseValue in value.map(DatabaseValue.text) ?? .null }
         guard let entry = try database?.entry(for: table, withDescription: false), entry.tableName == table else {

@@ -68,7 +68,8 @@ struct LockedRefresh {
         let request = try fetch.request(context: context)
         let (plan, current, _, _) = try DatasetLoader.planAndStamp(
             for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
-            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), describedFirst: true)
+            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
+            describedFirst: true)
         guard current == version else {
             let datasetID = request.reference.datasetID ?? locked.datasetID
             if let cache, let datasetID, let copy = cache.version(datasetID: datasetID, rowsUpdatedAt: version) {
