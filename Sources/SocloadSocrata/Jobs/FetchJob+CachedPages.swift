@@ -20,9 +20,10 @@ extension FetchJob {
             try state.writer?.insert(batch)
         }
         let files = try DownloadCache.pageFiles(in: directory)
-        guard let expected = DownloadCache.pageRows(in: directory), expected.count == files.count else {
+        let manifest = DownloadCache.pageRows(in: directory)
+        guard let expected = manifest, expected.count == files.count else {
             throw CachedPagesIncomplete(directory: directory, problem: "has \(files.count) page files, its manifest "
-                                        + (DownloadCache.pageRows(in: directory).map { "lists \($0.count)" } ?? "cannot be read"))
+                                        + (manifest.map { "lists \($0.count)" } ?? "cannot be read"))
         }
         var total = 0
         for (number, (path, rows)) in zip(files, expected).enumerated() {

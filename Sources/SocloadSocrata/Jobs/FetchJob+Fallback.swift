@@ -19,13 +19,22 @@ extension FetchJob {
     /// Runs `load` (the pages of `api`); under `--api auto` without SoQL options (only the query
     /// APIs filter), a first page the portal refuses (404, 400) becomes `QueryAPIRefused`, which
     /// the loader answers by loading rows.json.
-    func refusalAsFallback(api: DatasetAPI, state: DatasetLoader.LoadState, _ load: () throws -> Void) throws {
+    func refusalAsFallback(api: DatasetAPI, _ load: () throws -> Void) throws {
         do {
             try load()
-        } catch let error as PageError where request.spec.api == .auto && error.number == 1 && request.spec.query.isEmpty {
-            guard case .status(let code, _, _, _) = error.underlying, code == 404 || code == 400 else { throw error }
+        } catch let error as PageError where error.number == 1 && request.readsTheExport(after: error.underlying) {
             throw QueryAPIRefused(api: api, refusal: error.underlying)
         }
+    }
+}
+
+extension LoadRequest {
+    /// True when `error`, the query API's answer to the first page, means the load reads the
+    /// rows.json export instead: a 404 or 400 under `--api auto` without SoQL options (only the
+    /// query APIs filter).
+    func readsTheExport(after error: HTTPError) -> Bool {
+        guard spec.api == .auto, spec.query.isEmpty, case .status(let code, _, _, _) = error else { return false }
+        return code == 404 || code == 400
     }
 }
 

@@ -25,22 +25,8 @@ struct FetchJob {
             if let previous, try sourceUnchanged(portal, since: previous, request: request, state: state) {
                 return upToDate(previous, state: state)
             }
-            if case .cachedPages(let directory)? = request.prefetched {
-                try loadCachedPages(directory, portal: portal, transaction: transaction, state: state)
-            } else {
-            switch api {
-            case .rows, .auto:
-                switch try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) {
-                case .notModified: if let previous { return upToDate(previous, state: state) }
-                case .unchangedFile(let entry): return upToDate(entry, state: state)
-                case .loaded: break
-                }
-            case .soda2, .soda3:
-                guard let portal else { throw LoadError.unsupported("SODA needs a dataset id on a portal") }
-                try refusalAsFallback(api: api, state: state) {
-                    try loadPages(request, api: api, portal: portal, transaction: transaction, state: state)
-                }
-            }
+            if let unchanged = try readRows(api: api, portal: portal, previous: previous, transaction: transaction, state: state) {
+                return upToDate(unchanged, state: state)
             }
             try loader.cancellation?.check()
             guard let plan = state.plan, let writer = state.writer, let view = state.view else {
@@ -81,6 +67,31 @@ struct FetchJob {
             }
             summary.rowChanges = state.table?.changeTracker?.counts
             return summary
+        }
+    }
+
+    /// Reads the rows into the new table — from the cache's pages, the rows.json export or the
+    /// query API's pages — or returns the entry of a table found up to date on the way (a 304,
+    /// an unchanged file).
+    private func readRows(api: DatasetAPI, portal: SocrataPortal?, previous: CatalogEntry?, transaction: any LoadTransaction,
+                          state: DatasetLoader.LoadState) throws -> CatalogEntry? {
+        if case .cachedPages(let directory)? = request.prefetched {
+            try loadCachedPages(directory, portal: portal, transaction: transaction, state: state)
+            return nil
+        }
+        switch api {
+        case .rows, .auto:
+            switch try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) {
+            case .notModified: return previous
+            case .unchangedFile(let entry): return entry
+            case .loaded: return nil
+            }
+        case .soda2, .soda3:
+            guard let portal else { throw LoadError.unsupported("SODA needs a dataset id on a portal") }
+            try refusalAsFallback(api: api) {
+                try loadPages(request, api: api, portal: portal, transaction: transaction, state: state)
+            }
+            return nil
         }
     }
 

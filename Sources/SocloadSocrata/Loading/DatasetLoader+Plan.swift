@@ -50,8 +50,7 @@ extension DatasetLoader {
                     head = try retry.run(cancellation: cancellation, onRetry: loader.retryNotice) {
                         try downloader.download(portal.soda2PageURL(query: request.query, offset: nil, limit: 0), onChunk: { _ in })
                     }
-                } catch HTTPError.status(let code, _, _, _) where (code == 404 || code == 400) && request.spec.api == .auto
-                            && request.spec.query.isEmpty {
+                } catch let error as HTTPError where request.readsTheExport(after: error) {
                     // A portal that refuses the query APIs: the load would read rows.json (`QueryAPIRefused`).
                     let view = try loader.readMetadata(request.reference)
                     return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows)

@@ -91,7 +91,7 @@ public final class DatasetLoader: @unchecked Sendable {
 
     /// The query API a load without `--api` reads through: SODA3 with an app token or a login
     /// (it needs one), SODA 2.1 without.
-    var queryAPI: DatasetAPI { http.appToken != nil || http.credentials != nil ? .soda3 : .soda2 }
+    var queryAPI: DatasetAPI { DatasetAPI.query(hasCredentials: http.hasCredentials) }
 
     func reportingCancellation<T>(_ body: () throws -> T) throws -> T {
         try context.reportingCancellation(body)

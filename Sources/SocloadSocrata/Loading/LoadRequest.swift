@@ -12,6 +12,10 @@ public enum DatasetAPI: String, Sendable, CaseIterable {
     /// SODA3 `POST /api/v3/views/ID/query.json`, in pages; needs an app token or a login.
     case soda3
 
+    /// The query API a load reads through by default: SODA3 with an app token or a login (it
+    /// needs one), SODA 2.1 without.
+    static func query(hasCredentials: Bool) -> DatasetAPI { hasCredentials ? .soda3 : .soda2 }
+
     /// How people call it: `rows.json`, `SODA 2.1`, `SODA3`.
     public var displayName: String {
         switch self {
@@ -94,7 +98,7 @@ package struct LoadRequest: Sendable {
                 return .rows
             }
             if (spec.query.isEmpty && reference.namesExport) || reference.datasetID == nil { return .rows }
-            return hasCredentials ? .soda3 : .soda2
+            return DatasetAPI.query(hasCredentials: hasCredentials)
         case .rows:
             guard spec.query.isEmpty else { throw LoadError.unsupported("--where, --select and --order need --api soda2 or soda3") }
             return .rows
