@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 
 /// The catalog's version and schema change log in the load's schema.
@@ -22,6 +23,18 @@ extension PostgreSQLCatalog {
         for (name, type) in RefreshLog.laterColumns where !refreshLogColumns.contains(name) {
             try run().execute("ALTER TABLE \(refreshLog) ADD COLUMN IF NOT EXISTS \(name.quotedDatabaseIdentifier) "
                               + dialect.declaredType(type))
+        }
+        let index = PostgreSQLTypes.qualified(TableNameIndex.tableName, schema: schema)
+        if try version() < CatalogVersion.current || !exists(index) {
+            // A catalog from before the index, or written since by a release that did not keep
+            // it: filled again from every plan.
+            let entries = try run().execute("SELECT \"table_name\", \"plan_json\" FROM \(qualifiedName) WHERE \"plan_json\" IS NOT NULL").rows
+            for statement in TableNameIndex(dialect: dialect).createStatements { try run().execute(statement) }
+            try run().execute("DELETE FROM \(index)")
+            for row in entries {
+                guard let table = row[0], let json = row[1] else { continue }
+                try recordClaims(of: table, plan: try? JSONDecoder().decode(LoadPlan.self, from: Data(json.utf8)))
+            }
         }
         try run().execute(CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)

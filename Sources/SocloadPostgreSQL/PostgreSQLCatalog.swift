@@ -50,6 +50,28 @@ public final class PostgreSQLCatalog: CatalogStore {
                   entry.rowsUpdatedAt, String(entry.rowCount), entry.columnsJSON, entry.columnMappingJSON, entry.etag,
                   entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
                   entry.dictionaryJSON, entry.datasetDescription])
+        try recordClaims(of: entry.tableName, plan: entry.plan)
+    }
+
+    /// Rewrites what a table claims in `TableNameIndex` (nothing once its entry is gone).
+    func recordClaims(of tableName: String, plan: LoadPlan?) throws {
+        let index = TableNameIndex(dialect: PostgreSQLDialect(schema: schema))
+        try run().execute(index.deleteStatement, [tableName])
+        for row in plan.map(TableNameIndex.rows) ?? [] {
+            try run().execute(index.insertStatement, row.map(\.textValue))
+        }
+    }
+
+    public func plans(claiming names: Set<String>) throws -> [LoadPlan] {
+        guard !names.isEmpty, try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return [] }
+        let index = PostgreSQLTypes.qualified(TableNameIndex.tableName, schema: schema)
+        guard try version() >= CatalogVersion.current, try run().value("SELECT to_regclass($1) IS NOT NULL", [index]) == "t" else {
+            return try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
+        }
+        let sorted = names.sorted()
+        let owners = try run().execute(TableNameIndex(dialect: PostgreSQLDialect(schema: schema)).ownersStatement(count: sorted.count),
+                                       sorted).rows.compactMap { $0[0] }
+        return try owners.compactMap { try entry(for: $0, withDescription: false)?.plan }
     }
 
     /// The entry for a table name (exactly, or as the load shortened it past 63 bytes) or a
@@ -84,5 +106,8 @@ public final class PostgreSQLCatalog: CatalogStore {
     public func remove(tableName: String) throws {
         guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return }
         try run().execute("DELETE FROM \(qualifiedName) WHERE \"table_name\" = $1", [tableName])
+        if try run().value("SELECT to_regclass($1) IS NOT NULL", [PostgreSQLTypes.qualified(TableNameIndex.tableName, schema: schema)]) == "t" {
+            try recordClaims(of: tableName, plan: nil)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 import SocloadDatabase
 
@@ -16,6 +17,17 @@ extension SQLiteCatalog {
         for (name, type) in RefreshLog.laterColumns where !logColumns.contains(name) {
             try db.execute(sql: "ALTER TABLE \(RefreshLog.tableName.quotedDatabaseIdentifier) ADD COLUMN \(name.quotedDatabaseIdentifier) "
                                 + dialect.declaredType(type))
+        }
+        if try version() < CatalogVersion.current || !tableExists(TableNameIndex.tableName) {
+            // A catalog from before the index, or written since by a release that did not keep
+            // it: filled again from every plan.
+            let entries = try db.fetchRows(sql: "SELECT \"table_name\", \"plan_json\" FROM \"_socload_datasets\" WHERE \"plan_json\" IS NOT NULL")
+            for statement in TableNameIndex(dialect: dialect).createStatements { try db.execute(sql: statement) }
+            try db.execute(sql: "DELETE FROM \(TableNameIndex.tableName.quotedDatabaseIdentifier)")
+            for row in entries {
+                guard case .text(let table) = row[0], case .text(let json) = row[1] else { continue }
+                try recordClaims(of: table, plan: try? JSONDecoder().decode(LoadPlan.self, from: Data(json.utf8)))
+            }
         }
         try db.execute(sql: CatalogVersion.createStatement(dialect))
         let statements = CatalogVersion.statements(dialect)

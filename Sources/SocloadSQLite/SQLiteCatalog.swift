@@ -55,6 +55,29 @@ public final class SQLiteCatalog: CatalogStore {
             entry.lastModified, entry.requestSignature, entry.planJSON, entry.invalidCellsJSON, entry.partialReason,
             entry.dictionaryJSON, entry.datasetDescription,
         ])
+        try recordClaims(of: entry.tableName, plan: entry.plan)
+    }
+
+    /// Rewrites what a table claims in `TableNameIndex` (nothing once its entry is gone).
+    func recordClaims(of tableName: String, plan: LoadPlan?) throws {
+        let index = TableNameIndex(dialect: SQLiteDialect())
+        try db.execute(sql: index.deleteStatement, arguments: [tableName])
+        for row in plan.map(TableNameIndex.rows) ?? [] {
+            try db.execute(sql: index.insertStatement, arguments: StatementArguments(positional: row))
+        }
+    }
+
+    public func plans(claiming names: Set<String>) throws -> [LoadPlan] {
+        guard !names.isEmpty, try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                                arguments: [Self.tableName]) != nil else { return [] }
+        guard try version() >= CatalogVersion.current, try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                                                          arguments: [TableNameIndex.tableName]) != nil else {
+            return try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
+        }
+        let sorted = names.sorted()
+        let owners = try db.fetchAll(String.self, sql: TableNameIndex(dialect: SQLiteDialect()).ownersStatement(count: sorted.count),
+                                     arguments: StatementArguments(positional: sorted.map(DatabaseValue.text)))
+        return try owners.compactMap { try entry(for: $0, withDescription: false)?.plan }
     }
 
     /// Catalogs written by an older socload lack newer columns: add them.
@@ -162,6 +185,7 @@ public final class SQLiteCatalog: CatalogStore {
         if entry != nil {
             try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
                            arguments: [tableName])
+            try recordClaims(of: tableName, plan: nil)
         }
         return existing.first ?? tableName
     }

@@ -31,16 +31,7 @@ final class SQLiteSQLExecutor: SQLExecuting {
     }
 
     func renameTable(_ name: String, to newName: String) throws {
-        try Self.rename(name, to: newName, db: db)
-    }
-
-    /// `ALTER TABLE RENAME` as SQLite did before 3.26 (`legacy_alter_table`): nothing else in the
-    /// schema is rewritten or checked, so a view or a foreign key naming the table keeps naming
-    /// that name, and a broken view of the user's does not stop the rename.
-    static func rename(_ name: String, to newName: String, db: Database) throws {
-        try db.execute(sql: "PRAGMA legacy_alter_table = ON")
-        defer { try? db.execute(sql: "PRAGMA legacy_alter_table = OFF") }
-        try db.execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+        try SQLiteTableMove.move(name, to: newName, db: db)
     }
 
     func appendWriter(for table: PlanTable) throws -> any TableWriter {

@@ -24,7 +24,7 @@ final class SQLiteTableWriter: TableWriter {
     private let geometry: SQLiteGeometryBinder?
     /// Compares the new copy with the old before the old goes (a refresh's row changes).
     private let comparison: (any PreviousCopyComparing)?
-    /// True when the old copy was renamed aside (`previousCopy(of:)`) for the comparison.
+    /// True when the old copy was moved aside (`previousCopy(of:)`) for the comparison.
     private var keepsPreviousCopy = false
 
     /// Where the copy a refresh replaced is kept, until the next refresh of the table drops it:
@@ -36,7 +36,7 @@ final class SQLiteTableWriter: TableWriter {
 
     /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
     /// is now (`socload extract`: a table rebuilt with one more lookup), not inserted batches.
-    /// With a `comparison`, the old table is renamed aside (`previousCopy(of:)`) rather than
+    /// With a `comparison`, the old table is moved aside (`previousCopy(of:)`, `SQLiteTableMove`) rather than
     /// dropped, unless foreign keys are enforced on the connection (then SQLite would point
     /// other tables' references at the renamed copy, so it is dropped at once, and only counted).
     /// In a GeoPackage (`geoPackage`), the table is laid out as `GeoPackageTable` says.
@@ -76,7 +76,7 @@ final class SQLiteTableWriter: TableWriter {
         }
         if comparison?.needsPreviousCopy == true, try db.tableExists(table.name),
            try db.fetchValue(sql: "PRAGMA foreign_keys") == .integer(0) {
-            try SQLiteSQLExecutor.rename(table.name, to: previousCopy, db: db)
+            try SQLiteTableMove.move(table.name, to: previousCopy, withIndexes: false, db: db)
             keepsPreviousCopy = true
         }
         try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(quotedTable)") }

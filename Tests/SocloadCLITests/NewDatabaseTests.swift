@@ -109,7 +109,7 @@ final class NewDatabaseTests: XCTestCase {
         let database = try Database(path: db)
         XCTAssertEqual(try database.fetchAll(String.self, sql: "select name from sqlite_schema where type = 'table' order by name"),
                        ["_socload_datasets", "_socload_fingerprints_other", "_socload_meta", "_socload_refreshes",
-                        "_socload_schema_changes", "other"])
+                        "_socload_schema_changes", "_socload_table_names", "other"])
         // Run again, it loads into the existing database.
         let again = try SocloadProcess.run(["fetch", dataset, "--db", db, "--table", "slow"])
         XCTAssertEqual(again.status, 0, again.stderr)

@@ -76,8 +76,8 @@ extension CrashSafetyTests {
             }
         }
         let before = try state()
-        XCTAssertEqual(before.prefix(6), ["_socload_datasets", "_socload_fingerprints_t", "_socload_meta", "_socload_refreshes",
-                                          "_socload_schema_changes", "t"])
+        XCTAssertEqual(before.prefix(7), ["_socload_datasets", "_socload_fingerprints_t", "_socload_meta", "_socload_refreshes",
+                                          "_socload_schema_changes", "_socload_table_names", "t"])
         for trial in 0..<max(4, Self.trials / 3) {
             let cut = Int.random(in: 1...min(document.count - 1, 2_000_000))
             try killMidLoad(document, cut: cut, db: database.url, table: "t", in: directory)

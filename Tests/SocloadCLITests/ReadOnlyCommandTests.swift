@@ -98,7 +98,7 @@ final class ReadOnlyCommandTests: XCTestCase {
         let byID = try SocloadProcess.run(["drop", "n5m4-mism", "--db", db])
         XCTAssertEqual(byID.status, 0, byID.stderr)
         XCTAssertEqual(try rows("select group_concat(name) as names from sqlite_schema where type = 'table'"),
-                       "names\n\"_socload_datasets,_socload_schema_changes,_socload_refreshes,_socload_meta\"\n")
+                       "names\n\"_socload_datasets,_socload_schema_changes,_socload_refreshes,_socload_table_names,_socload_meta\"\n")
     }
 
     func testDropRefusesTheCatalogAndSQLitesTables() throws {

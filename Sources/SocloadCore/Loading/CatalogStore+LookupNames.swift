@@ -5,7 +5,7 @@ extension CatalogStore {
     /// it would delete values another table still references.
     public func checkLookupNames(of table: PlanTable) throws {
         guard !table.lookups.isEmpty else { return }
-        let others = try recordedPlans().map(\.mainTable).filter { $0.name.lowercased() != table.name.lowercased() }
+        let others = try plans(claiming: Set(table.lookups.map { $0.table.lowercased() })).map(\.mainTable).filter { $0.name.lowercased() != table.name.lowercased() }
         for lookup in table.lookups {
             if let entry = try entry(for: lookup.table, withDescription: false), entry.tableName.lowercased() == lookup.table.lowercased() {
                 throw PlanError("the lookup \(lookup.table) of \(table.name) would be the loaded table \(entry.tableName); "

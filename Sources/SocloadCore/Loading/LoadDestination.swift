@@ -194,6 +194,10 @@ public protocol CatalogStore: AnyObject {
     func record(_ entry: CatalogEntry) throws
     /// The plans of every entry (those recorded by an older socload have none).
     func recordedPlans() throws -> [LoadPlan]
+    /// The plans that claim one of `names` (compared lowercased) as a table of theirs — their
+    /// own, a child or glue table, a lookup, SQLite's full-text table (`TableNameIndex`): what a
+    /// load can clash with, found by name rather than by reading every plan.
+    func plans(claiming names: Set<String>) throws -> [LoadPlan]
     /// Appends a refresh's schema changes to the log (`SchemaChangeLog`), in order.
     func recordSchemaChanges(_ changes: [SchemaChange], at time: String) throws
     /// A table's logged schema changes, oldest first (empty when there is no log yet).
@@ -205,6 +209,11 @@ public protocol CatalogStore: AnyObject {
 }
 
 extension CatalogStore {
+    /// Every plan, filtered: for a store without an index of names.
+    public func plans(claiming names: Set<String>) throws -> [LoadPlan] {
+        try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
+    }
+
     /// The entry for a table name (compared as the destination compares names) or a dataset id,
     /// with everything recorded.
     public func entry(for tableOrDatasetID: String) throws -> CatalogEntry? {
@@ -217,7 +226,7 @@ extension CatalogStore {
         if let entry = try entry(for: name, withDescription: false), entry.tableName.lowercased() == name.lowercased(), let plan = entry.plan {
             return plan.mainTable
         }
-        let tables = try recordedPlans().flatMap(\.tables)
+        let tables = try plans(claiming: [name.lowercased()]).flatMap(\.tables)
         return tables.first { $0.name == name } ?? tables.first { $0.name.lowercased() == name.lowercased() }
     }
 }

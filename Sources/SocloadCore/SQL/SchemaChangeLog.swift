@@ -60,9 +60,11 @@ public struct RecordedSchemaChange: Sendable, Equatable, Codable {
 /// The catalog's format version, kept in `_socload_meta` (key `catalog_version`). A database
 /// made by an earlier release has no such table: version 1. Writing to it migrates it.
 /// Version 2 added the schema change and refresh logs; 3 gave the dataset's description a
-/// column of its own (`_socload_datasets.description`), and plans record digests of descriptions.
+/// column of its own (`_socload_datasets.description`), and plans record digests of descriptions;
+/// 4 added the index of the table names each dataset claims (`TableNameIndex`), filled again
+/// whenever a catalog's version is older (a release before 4 wrote to it without keeping it).
 public enum CatalogVersion {
-    public static let current = 3
+    public static let current = 4
     public static let tableName = "_socload_meta"
 
     public static func createStatement(_ dialect: any SQLDialect) -> String {

@@ -9,7 +9,7 @@ enum TableClaims {
     /// plan of the table's last load (its child and glue tables are its own).
     static func check(_ plan: LoadPlan, previous: LoadPlan?, transaction: any LoadTransaction) throws {
         let main = plan.mainTable.name.lowercased()
-        let others = try transaction.catalog.recordedPlans().filter { $0.mainTable.name.lowercased() != main }
+        let others = try transaction.catalog.plans(claiming: TableNameIndex.names(claimedBy: plan)).filter { $0.mainTable.name.lowercased() != main }
         func childOwner(_ name: String) -> String? {
             others.first { $0.tables.dropFirst().contains { $0.nesting != nil && $0.glue == nil && $0.name.lowercased() == name } }?
                 .mainTable.name

@@ -1,0 +1,67 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// A load's fixed cost does not grow with the datasets the database holds: it reads only the
+/// plans it could clash with (by name, `_socload_table_names`), and on SQLite moves a small
+/// table aside by copying it rather than by `ALTER TABLE RENAME`, whose cost is the whole
+/// schema's. Checked on what the load asks the database (`SOCLOAD_SQL_LOG`); the times are
+/// `make bench`'s.
+final class LoadFixedCostTests: XCTestCase {
+    private func succeed(_ arguments: [String], db: String, environment: [String: String] = [:],
+                         file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try SocloadProcess.run(arguments + ["--db", db], environment: environment)
+        XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)", file: file, line: line)
+    }
+
+    func testALoadReadsOnlyThePlansItCanClashWithAndRenamesNoSmallTable() throws {
+        let directory = try TemporaryDirectory()
+        let postgreSQL = try TestPostgreSQL.makeDatabase()
+        let nested = directory.path("nested.json")
+        try Data(#"[{"id": 1, "kind": "a", "items": [{"n": "x"}]}, {"id": 2, "kind": "b", "items": []}]"#.utf8)
+            .write(to: URL(fileURLWithPath: nested))
+        for db in [directory.path("many.sqlite"), postgreSQL.url] {
+            for number in 1...12 {
+                try succeed(["load", nested, "--table", "d\(number)", "--pk", "id", "--extract", "kind:kinds_\(number)", "--quiet"], db: db)
+            }
+            let log = directory.path("load-\(db.hasPrefix("postgresql") ? "pg" : "sqlite").log")
+            try succeed(["load", nested, "--table", "d5", "--pk", "id", "--extract", "kind:kinds_5", "--quiet"], db: db,
+                        environment: ["SOCLOAD_SQL_LOG": log])
+            let statements = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            XCTAssertFalse(statements.contains { $0.contains("\"plan_json\" IS NOT NULL") }, "every plan was read:\n\(statements.joined(separator: "\n"))")
+            XCTAssertTrue(statements.contains { $0.contains("FROM \"_socload_table_names\"") || $0.contains("\"_socload_table_names\" WHERE \"name_key\"") },
+                          statements.joined(separator: "\n"))
+            if !db.hasPrefix("postgresql") {
+                XCTAssertFalse(statements.contains { $0.contains("RENAME TO") }, statements.filter { $0.contains("RENAME") }.joined(separator: "\n"))
+            }
+
+            // The claims still hold through the index: another dataset's child or lookup is not a table to load into.
+            let other = directory.path("other.json")
+            try Data(#"[{"k": 1}]"#.utf8).write(to: URL(fileURLWithPath: other))
+            let child = try SocloadProcess.run(["load", other, "--table", "d7_items", "--db", db])
+            XCTAssertEqual(child.status, 64, child.stderr)
+            XCTAssertTrue(child.stderr.contains("but it is a child table of d7"), child.stderr)
+
+            // A catalog from before the index is indexed on its next load, from every plan.
+            try succeed(["query", "DROP TABLE _socload_table_names", "--write"], db: db)
+            try succeed(["load", other, "--table", "fresh", "--quiet"], db: db)
+            let again = try SocloadProcess.run(["load", other, "--table", "d9_items", "--db", db])
+            XCTAssertEqual(again.status, 64, again.stderr)
+            XCTAssertTrue(again.stderr.contains("but it is a child table of d9"), again.stderr)
+            let claims = try SocloadProcess.run(["query", "SELECT count(*) AS n FROM _socload_table_names WHERE table_name = 'd3'",
+                                                 "--format", "csv", "--db", db])
+            XCTAssertEqual(claims.stdout.split(whereSeparator: \.isNewline), ["n", "3"], "d3, d3_items and kinds_3: \(claims.stderr)")
+
+            // A release before the index (catalog version 3) wrote since: the index is not trusted, and filled again.
+            try succeed(["query", "DELETE FROM _socload_table_names WHERE table_name = 'd11'", "--write"], db: db)
+            try succeed(["query", "UPDATE _socload_meta SET value = '3' WHERE key = 'catalog_version'", "--write"], db: db)
+            let stale = try SocloadProcess.run(["load", other, "--table", "d11_items", "--db", db])
+            XCTAssertEqual(stale.status, 64, stale.stderr)
+            XCTAssertTrue(stale.stderr.contains("but it is a child table of d11"), stale.stderr)
+            try succeed(["load", other, "--table", "fresh", "--quiet"], db: db)
+            let refilled = try SocloadProcess.run(["query", "SELECT count(*) AS n FROM _socload_table_names WHERE table_name = 'd11'",
+                                                   "--format", "csv", "--db", db])
+            XCTAssertEqual(refilled.stdout.split(whereSeparator: \.isNewline), ["n", "3"], refilled.stderr)
+        }
+    }
+}
