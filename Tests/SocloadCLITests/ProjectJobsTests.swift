@@ -117,7 +117,8 @@ final class ProjectJobsTests: XCTestCase {
         process.executableURL = SocloadProcess.executable
         process.arguments = ["refresh", "--quiet"]
         process.currentDirectoryURL = folder
-        process.standardError = Pipe()
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
         // Wait until the two others are committed, then stop the refresh.
         let deadline = Date().addingTimeInterval(20)
@@ -128,8 +129,35 @@ final class ProjectJobsTests: XCTestCase {
         }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertEqual(process.terminationStatus, 143, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         XCTAssertEqual(try rows(db), "table,rows,in_sql\r\njobs_0001,40,jobs_0001\r\njobs_0002,81,jobs_0002\r\njobs_0003,121,jobs_0003\r\n")
+        // The lock file records what was committed: it agrees with the database.
+        let verified = try SocloadProcess.run(["verify", "--locked"], directory: folder)
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+
+        // Killed outright, the lock file was written as each dataset committed.
+        for (index, portal) in portals.enumerated() where index > 0 {
+            portal.update({ rows, _ in rows.append(ProjectRefreshTests.row(600 + index)) }, rowsUpdatedAt: 1_430_003_000)
+        }
+        let killed = Process()
+        killed.executableURL = SocloadProcess.executable
+        killed.arguments = ["refresh", "--quiet"]
+        killed.currentDirectoryURL = folder
+        killed.standardError = Pipe()
+        try killed.run()
+        let killDeadline = Date().addingTimeInterval(20)
+        while Date() < killDeadline {
+            let now = try rows(db)
+            if now.contains("jobs_0002,82,") && now.contains("jobs_0003,122,") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        // The lock is rewritten just after each commit: give it that moment.
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        XCTAssertEqual(try rows(db), "table,rows,in_sql\r\njobs_0001,40,jobs_0001\r\njobs_0002,82,jobs_0002\r\njobs_0003,122,jobs_0003\r\n")
+        let afterKill = try SocloadProcess.run(["verify", "--locked"], directory: folder)
+        XCTAssertEqual(afterKill.status, 0, afterKill.stdout + afterKill.stderr)
     }
 
     func testPostgreSQLLoadsSideBySideIntoANewSchema() throws {

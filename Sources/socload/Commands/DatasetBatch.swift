@@ -39,8 +39,8 @@ enum DatasetBatch {
 
     /// Runs `entries`, `jobs` at a time (see `DatasetJob`). `oneWriter`: the database takes one
     /// load at a time (SQLite), so loads side by side take turns and download ahead meanwhile.
-    /// `whenDone` sees every dataset's result before the command fails for the failed ones
-    /// (`refresh` records what the others loaded in the lock file).
+    /// `whenDone` sees every dataset's result before the command fails for the failed ones, or
+    /// stops for a signal (`refresh` records what the others loaded in the lock file).
     static func run(_ entries: [Entry], jobs: Int = 1, oneWriter: Bool = true, quiet: Bool, verbose: Bool = false,
                     report: ((DatasetReport) -> Void)? = nil,
                     whenDone: ([(name: String, result: Result)]) throws -> Void = { _ in }) throws {
@@ -82,6 +82,8 @@ enum DatasetBatch {
         }
         if let signal = stop.signal {
             printTable(results, verbose: verbose)
+            // What finished is recorded (`refresh`'s lock file) before the command stops.
+            try? whenDone(results)
             throw LoadError.interrupted(signal: signal)
         }
         let failures = results.compactMap { item -> (String, ExitCode)? in

@@ -63,11 +63,16 @@ struct RefreshCommand: ParsableCommand {
             return try refreshLocked(chosen, fetches: fetches, project: file, lockFile: lockFile, oneWriter: oneWriter,
                                      failedSearches: selection.reportedEntries, context: context)
         }
+        let recorder = try LockFileRecorder(project: file, chosen: chosen, fetches: fetches, context: context)
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
-            DatasetBatch.Entry(name: dataset.name) { job in try fetch.run(context: context, job: job) }
+            DatasetBatch.Entry(name: dataset.name) { job in
+                let outcome = try fetch.run(context: context, job: job)
+                try recorder.committed(dataset.name, outcome)
+                return outcome
+            }
         } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context)) { results in
-            try recordLoaded(results, chosen: chosen, fetches: fetches, project: file, context: context)
+            try recorder.finish(results)
         }
     }
 
@@ -93,33 +98,5 @@ struct RefreshCommand: ParsableCommand {
             }
         } + failedSearches, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context))
-    }
-
-    /// `socload.lock`: each dataset that succeeded as the database holds it now; the others as
-    /// they were; datasets no longer in the project gone (those a search of the project found
-    /// stay: a search that lists one no longer reports it, see `ProjectExpansion.left`).
-    private func recordLoaded(_ results: [(name: String, result: DatasetBatch.Result)], chosen: [Project.Dataset],
-                              fetches: [DatasetFetch], project: Project, context: CommandContext) throws {
-        let path = SocloadLockFile.path(forProject: project.path)
-        let previous = try SocloadLockFile.read(path)
-        var next = previous
-        next.datasets = previous.datasets.filter { name, entry in
-            project.datasets.contains { $0.name == name } || project.searches.contains { $0.name == entry.search }
-        }
-        let loaded = results.compactMap { item -> (String, DatasetOutcome)? in
-            if case .done(let outcome) = item.result { return (item.name, outcome) }
-            return nil
-        }
-        // The database of the first dataset that loaded (an entry may name its own schema).
-        if let first = zip(chosen, fetches).first(where: { dataset, _ in loaded.contains { $0.0 == dataset.name } }) {
-            let database = try first.1.database.openLoaded(context, command: FetchCommand.spec)
-            for (name, outcome) in loaded {
-                var entry = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
-                                                      unchanged: !outcome.wroteTable)
-                entry?.search = chosen.first { $0.name == name }?.search ?? previous.datasets[name]?.search
-                next.datasets[name] = entry
-            }
-        }
-        if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import SocloadProject
+import SocloadSocrata
+
+/// Keeps `socload.lock` in step with the database during a refresh: each dataset that wrote its
+/// table is recorded as soon as its transaction committed, so a refresh stopped by SIGINT or
+/// SIGKILL leaves a lock that `verify --locked` agrees with for what was committed; at the end
+/// (or on interruption) every dataset that finished is recorded and datasets no longer in the
+/// project dropped. Loads side by side record one at a time.
+final class LockFileRecorder: @unchecked Sendable {
+    private let path: String
+    private let project: Project
+    private let chosen: [Project.Dataset]
+    private let fetches: [DatasetFetch]
+    private let context: CommandContext
+    private let previous: SocloadLockFile
+    private var next: SocloadLockFile
+    private var database: (any LoadedDatabase)?
+    private let lock = NSLock()
+
+    init(project: Project, chosen: [Project.Dataset], fetches: [DatasetFetch], context: CommandContext) throws {
+        self.project = project
+        self.chosen = chosen
+        self.fetches = fetches
+        self.context = context
+        path = SocloadLockFile.path(forProject: project.path)
+        previous = try SocloadLockFile.read(path)
+        next = previous
+        // Datasets no longer in the project go (those a search of the project found stay: a
+        // search that lists one no longer reports it, see `ProjectExpansion.left`).
+        next.datasets = previous.datasets.filter { name, entry in
+            project.datasets.contains { $0.name == name } || project.searches.contains { $0.name == entry.search }
+        }
+    }
+
+    /// Records one dataset that committed a new copy of its table, and writes the lock file.
+    func committed(_ name: String, _ outcome: DatasetOutcome) throws {
+        guard outcome.wroteTable else { return }
+        try lock.withLock {
+            try record(name, outcome)
+            try next.write(to: path)
+        }
+    }
+
+    /// Records every dataset that finished and writes the lock file when it changed.
+    func finish(_ results: [(name: String, result: DatasetBatch.Result)]) throws {
+        try lock.withLock {
+            for case let (name, .done(outcome)) in results {
+                try record(name, outcome)
+            }
+            if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }
+        }
+    }
+
+    private func record(_ name: String, _ outcome: DatasetOutcome) throws {
+        guard let database = try openDatabase(for: name) else { return }
+        var entry = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
+                                              unchanged: !outcome.wroteTable)
+        entry?.search = chosen.first { $0.name == name }?.search ?? previous.datasets[name]?.search
+        next.datasets[name] = entry
+    }
+
+    /// The database of the first dataset recorded (an entry may name its own schema), opened once.
+    private func openDatabase(for name: String) throws -> (any LoadedDatabase)? {
+        if let database { return database }
+        guard let index = chosen.firstIndex(where: { $0.name == name }) else { return nil }
+        database = try fetches[index].database.openLoaded(context, command: FetchCommand.spec, watched: false)
+        return database
+    }
+}
