@@ -30,6 +30,10 @@ public struct Project: Sendable {
         public var aliases: [String] = []
         /// The search entry that found it (`ProjectSearch`), when a search did.
         public var search: String?
+        /// When the catalog says its data last changed (`data_updated_at`), for a dataset a
+        /// search found: a refresh compares it with the table's `rowsUpdatedAt` before asking
+        /// the portal.
+        public var catalogDataUpdatedAt: String?
 
         public func isCalled(_ text: String) -> Bool { name == text || aliases.contains(text) }
     }

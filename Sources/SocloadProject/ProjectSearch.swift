@@ -24,8 +24,9 @@ public struct ProjectSearch: Sendable {
     /// The keys of a search entry, and of its `search` object.
     static let entryKeys: Set<String> = ["search", "options", "name"]
     static let searchKeys: Set<String> = ["q", "domain", "category", "catalog"]
-    /// The most datasets one search brings (the catalog pages 100 at a time).
-    public static let maximumResults = 10_000
+    /// The catalog answers `offset` paging only within its first 10,000 results; past them a
+    /// search pages by `scroll_id` (ordered by id, after the last id seen).
+    public static let offsetWindow = 10_000
 
     init(_ members: [JSONMember], number: Int, context: EntryContext) throws(ProjectError) {
         let path = context.path
@@ -79,20 +80,49 @@ public struct ProjectSearch: Sendable {
         return host + (url.port.map { ":\($0)" } ?? "")
     }
 
-    /// Every dataset the catalog lists for the search now, as project datasets, paging on.
-    /// `environment`: where `$SOCLOAD_CATALOG` is read.
+    /// Every dataset the catalog lists for the search now, as project datasets, paging on: by
+    /// `offset` within the catalog's first 10,000 results, by `scroll_id` past them (the whole
+    /// search again, in id order). Each keeps the catalog's `data_updated_at`, so a refresh can
+    /// settle an unchanged dataset without asking its portal. `environment`: where
+    /// `$SOCLOAD_CATALOG` is read.
     public func expand(http: HTTPOptions, retry: RetryPolicy,
                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [Project.Dataset] {
         let host = catalog ?? environment["SOCLOAD_CATALOG"].flatMap { $0.isEmpty ? nil : $0 } ?? CatalogSearch.defaultCatalog
         var page = search
         var found: [Project.Dataset] = []
-        while found.count < Self.maximumResults {
-            let answer = try page.run(catalog: host, http: http, retry: retry)
-            for result in answer.results where result.type == "dataset" && !found.contains(where: { $0.name == result.id }) {
-                found.append(dataset(id: result.id, domain: result.domain ?? search.domain))
+        var seen: Set<String> = []
+        func take(_ answer: CatalogSearch.Answer) {
+            for result in answer.results where result.type == "dataset" && seen.insert(result.id).inserted {
+                var dataset = dataset(id: result.id, domain: result.domain ?? search.domain)
+                dataset.catalogDataUpdatedAt = result.dataUpdatedAt
+                found.append(dataset)
             }
-            page.offset += answer.results.count
-            if answer.results.count < page.limit || answer.total.map({ page.offset >= $0 }) == true { break }
+        }
+        let first = try page.run(catalog: host, http: http, retry: retry)
+        guard let total = first.total, total > Self.offsetWindow else {
+            take(first)
+            page.offset += first.results.count
+            var last = first
+            while last.results.count == page.limit, first.total.map({ page.offset < $0 }) ?? true {
+                last = try page.run(catalog: host, http: http, retry: retry)
+                take(last)
+                page.offset += last.results.count
+            }
+            return found
+        }
+        // Past the window: the whole search by id, each page after the last id of the one before.
+        page.scrollID = ""
+        while true {
+            let answer = try page.run(catalog: host, http: http, retry: retry)
+            let ids = answer.results.map(\.id)
+            if let after = page.scrollID, !after.isEmpty, ids.contains(where: { $0 <= after }) {
+                throw CatalogError(url: CredentialRedaction.url(page.url(catalog: host)),
+                                   problem: "does not page by scroll_id (it listed ids not after \(after)), so the search cannot go past "
+                                       + "its first \(Self.offsetWindow) results")
+            }
+            take(answer)
+            guard answer.results.count == page.limit, let last = ids.max() else { break }
+            page.scrollID = last
         }
         return found
     }

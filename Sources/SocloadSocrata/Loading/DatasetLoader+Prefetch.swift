@@ -28,35 +28,43 @@ extension DatasetLoader {
     /// rows.json download starts into a temporary file in `directory`. The request that comes
     /// back carries what was found (`prefetched`); load it when its turn comes.
     ///
-    /// Only a plain rows.json fetch from a portal is prefetched; a file, or a SODA paged query
-    /// (which asks page by page as it writes), comes back as it was.
+    /// A rows.json fetch from a portal is downloaded ahead; for a query API's paged fetch (which
+    /// asks page by page as it writes) only the description is read; a file comes back as it was.
     package static func prefetch(_ request: LoadRequest, previous: (String) throws -> CatalogEntry?,
                                 http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                 cancellation: LoadCancellation? = nil, onRetry: (@Sendable (String) -> Void)? = nil,
                                 directory: String = NSTemporaryDirectory()) throws -> LoadRequest {
-        guard case .url(let url) = request.reference.location, request.prefetched == nil,
-              try request.resolvedAPI(hasCredentials: http.hasCredentials) == .rows else { return request }
-        var request = request
+        guard case .url(let url) = request.reference.location, request.prefetched == nil else { return request }
         let entry = try previousEntry(for: request, lookup: previous)
-        if let entry, let portal = SocrataPortal(reference: request.reference), entry.rowsUpdatedAt != nil {
-            let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
-                                       onRetry: onRetry)
-            if let view = try? loader.fetchView(portal), let current = view.rowsUpdatedAtText {
-                if current == entry.rowsUpdatedAt {
-                    request.prefetched = .description(view)
-                    return request
-                }
-            }
-        }
+        var request = describedAhead(request, since: entry, http: http, retry: retry, cancellation: cancellation, onRetry: onRetry)
+        guard try request.resolvedAPI(hasCredentials: http.hasCredentials) == .rows else { return request }
+        if case .description(let view)? = request.prefetched, view.rowsUpdatedAtText == entry?.rowsUpdatedAt { return request }
         let download = HTTPRequest(url: url, headers: conditionalHeaders(since: entry))
         request.prefetched = .download(try SpooledDownload(download, http: http, cancellation: cancellation, directory: directory),
                                        since: entry?.fetchedAt)
         return request
     }
 
+    /// `request` with the portal's description read ahead (`prefetched`), when there is a last
+    /// load to compare it with (`entry`): the load compares its rowsUpdatedAt without asking
+    /// again, and a batch settles an unchanged dataset by it without the writer's turn
+    /// (`isSettled(since:)`). A description that cannot be read is left to the load to ask for.
+    package static func describedAhead(_ request: LoadRequest, since entry: CatalogEntry?, http: HTTPOptions,
+                                       retry: RetryPolicy, cancellation: LoadCancellation? = nil,
+                                       onRetry: (@Sendable (String) -> Void)? = nil) -> LoadRequest {
+        guard request.prefetched == nil, case .url = request.reference.location, let entry, entry.rowsUpdatedAt != nil,
+              let portal = SocrataPortal(reference: request.reference) else { return request }
+        let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
+                                   onRetry: onRetry)
+        guard let view = try? loader.fetchView(portal), view.rowsUpdatedAtText != nil else { return request }
+        var request = request
+        request.prefetched = .description(view)
+        return request
+    }
+
     /// The catalog entry a refresh of `request` compares with: the same table, dataset, portal
     /// and request; nil when there is none (or `--force`).
-    static func previousEntry(for request: LoadRequest,
+    package static func previousEntry(for request: LoadRequest,
                               lookup: (String) throws -> CatalogEntry?) throws -> CatalogEntry? {
         guard !request.force, request.tableName != nil || request.reference.datasetID != nil else { return nil }
         let table = request.targetTable(view: nil)
@@ -84,6 +92,13 @@ extension DatasetLoader {
 }
 
 extension LoadRequest {
+    /// True when the description read ahead says the dataset is as it was at the load of
+    /// `entry`: the load would write nothing, so a batch settles it without the writer's turn.
+    package func isSettled(since entry: CatalogEntry?) -> Bool {
+        guard let recorded = entry?.rowsUpdatedAt, case .description(let view)? = prefetched else { return false }
+        return view.rowsUpdatedAtText == recorded
+    }
+
     /// Returns when a download started ahead has ended (at once when there is none), so that a
     /// dataset takes its turn at the database only when it can write without waiting on the
     /// network: a slow download does not hold the others up.

@@ -111,7 +111,7 @@ public final class DatasetLoader: @unchecked Sendable {
 
 extension ViewMetadata {
     /// `rowsUpdatedAt` as ISO-8601 UTC; nil when absent or out of any sensible range.
-    var rowsUpdatedAtText: String? {
+    package var rowsUpdatedAtText: String? {
         guard let seconds = rowsUpdatedAt, (-9_999_999_999_999...9_999_999_999_999).contains(seconds) else { return nil }
         return ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(seconds)))
     }

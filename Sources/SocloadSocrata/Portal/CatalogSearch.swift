@@ -17,6 +17,9 @@ public struct CatalogSearch: Sendable {
     public var category: String?
     public var limit: Int
     public var offset: Int
+    /// Deep paging past the catalog's 10,000-result window: results ordered by id, those after
+    /// this id (`""`: from the first). With it, `offset` is not sent.
+    public var scrollID: String?
 
     public init(words: String, domain: String? = nil, category: String? = nil, limit: Int = 10, offset: Int = 0) {
         self.words = words
@@ -47,7 +50,8 @@ public struct CatalogSearch: Sendable {
     }
 
     /// The request's URL on `catalog` (a host or a URL): `q`, then `domains` and
-    /// `domain_category` with a domain, or `categories` without one, `limit` and `offset`.
+    /// `domain_category` with a domain, or `categories` without one, `limit`, and `offset` or
+    /// `scroll_id`.
     public func url(catalog: String) -> String {
         var base = catalog.contains("://") ? catalog : "https://" + catalog
         while base.hasSuffix("/") { base.removeLast() }
@@ -55,7 +59,8 @@ public struct CatalogSearch: Sendable {
         if !words.isEmpty { items.append(("q", words)) }
         if let domain { items.append(("domains", domain)) }
         if let category { items.append((domain == nil ? "categories" : "domain_category", category)) }
-        items += [("limit", String(limit)), ("offset", String(offset))]
+        items.append(("limit", String(limit)))
+        if let scrollID { items.append(("scroll_id", scrollID)) } else { items.append(("offset", String(offset))) }
         return base + "/api/catalog/v1?" + items.map { "\($0.0)=\(Self.encoded($0.1))" }.joined(separator: "&")
     }
 
@@ -104,6 +109,10 @@ public struct CatalogSearch: Sendable {
 public struct CatalogError: CategorizedError, Equatable {
     public let url: String
     public let problem: String
+
+    public init(url: String, problem: String) {
+        (self.url, self.problem) = (url, problem)
+    }
     public var kind: FailureKind { .unavailable }
     public var description: String { "The catalog's answer to \(url) \(problem)" }
 }

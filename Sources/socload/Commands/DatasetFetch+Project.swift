@@ -18,6 +18,7 @@ extension DatasetFetch {
         spec.force = spec.force || force
         if let cache { spec.cache = cache }
         self.init(spec: spec, database: options.database, network: options.network, geoPackage: connection.geoPackage,
-                  quiet: quiet, datasetsDirectories: Self.datasetsDirectories(nil, context.environment))
+                  quiet: quiet, datasetsDirectories: Self.datasetsDirectories(nil, context.environment),
+                  catalogDataUpdatedAt: dataset.catalogDataUpdatedAt)
     }
 }

@@ -16,6 +16,11 @@ struct DatasetFetch {
     var dryRun = false
     /// Where a dataset id without a domain finds its bundled copy.
     var datasetsDirectories: [String]
+    /// When the catalog search that found the dataset says its data last changed: equal to the
+    /// table's, the dataset is up to date without a request (`refresh` of a search entry).
+    var catalogDataUpdatedAt: String?
+    /// The batch's shared read connection to the catalog (nil: one alone, opened when needed).
+    var catalogReader: CatalogReader?
 
     /// The load this fetch asks for (a reference that is no dataset: exit 64).
     func request(context: CommandContext) throws -> LoadRequest {
@@ -55,7 +60,18 @@ struct DatasetFetch {
             context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
-        if job.turn != nil, !spec.incremental { request = try downloadingAhead(request, context: context, job: job) }
+        if !spec.incremental, let reader = catalogReader {
+            // In a batch, what can be settled without writing is settled without the writer's turn.
+            let previous = reader.previousEntry(for: request)
+            if let settled = settledByCatalog(since: previous, request: request) { return settled }
+            request = job.turn != nil ? try downloadingAhead(request, context: context, job: job)
+                : DatasetLoader.describedAhead(request, since: previous, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
+                                               retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
+                                               onRetry: LoadSetup.retryNotices(quiet: quiet))
+            if let previous, request.isSettled(since: previous) { return upToDate(previous, source: request.reference.displaySource) }
+        } else if job.turn != nil, !spec.incremental {
+            request = try downloadingAhead(request, context: context, job: job)
+        }
         defer { request.abandonPrefetch() }
         try request.waitForPrefetch(cancellation: job.stop)
         return try job.writing {
@@ -90,14 +106,39 @@ struct DatasetFetch {
         return Self.report(summary, session: session)
     }
 
+    /// Up to date by the catalog search's `data_updated_at`: the instant the table's last load
+    /// recorded as the portal's `rowsUpdatedAt`. Nil when either is missing or they differ.
+    private func settledByCatalog(since previous: CatalogEntry?, request: LoadRequest) -> DatasetOutcome? {
+        guard let previous, let stated = catalogDataUpdatedAt.flatMap(ISO8601Timestamp.parse),
+              let recorded = previous.rowsUpdatedAt.flatMap(ISO8601Timestamp.parse),
+              stated.timeIntervalSince1970.rounded(.down) == recorded.timeIntervalSince1970.rounded(.down) else { return nil }
+        return upToDate(previous, source: request.reference.displaySource)
+    }
+
+    /// The outcome of a dataset found up to date before its load began.
+    private func upToDate(_ entry: CatalogEntry, source: String) -> DatasetOutcome {
+        let summary = LoadSummary(tableName: entry.tableName, rowCount: entry.rowCount, columnCount: 0, source: source, elapsed: 0,
+                                  catalogEntry: entry, isUpToDate: true)
+        if !quiet { StandardError.line(Self.upToDateLine(summary)) }
+        return Self.upToDateOutcome(summary)
+    }
+
+    static func upToDateLine(_ summary: LoadSummary) -> String {
+        "\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
+            + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)"
+    }
+
+    static func upToDateOutcome(_ summary: LoadSummary) -> DatasetOutcome {
+        DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.counted(summary.rowCount, "row"))",
+                       wroteTable: false, status: "up_to_date", summary: summary)
+    }
+
     /// The summary lines of a load, and its outcome for the closing table.
     /// From a portal, the summary says which API the rows came through.
     static func report(_ summary: LoadSummary, session: LoadSetup.Session) -> DatasetOutcome {
         if summary.isUpToDate {
-            session.inform("\(summary.tableName) is up to date (\(NumberText.counted(summary.rowCount, "row")), "
-                               + "fetched \(summary.catalogEntry.fetchedAt); --force reloads it)")
-            return DatasetOutcome(table: summary.tableName, result: "up to date, \(NumberText.counted(summary.rowCount, "row"))",
-                                  wroteTable: false, status: "up_to_date", summary: summary)
+            session.inform(upToDateLine(summary))
+            return upToDateOutcome(summary)
         }
         let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"
         session.inform("Loaded \(rows) into \(summary.tableName) "
@@ -115,8 +156,8 @@ struct DatasetFetch {
     /// `request` with its download started into a temporary file while it waits for its turn,
     /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
     private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
-        let loaded = try? database.openLoaded(context, command: FetchCommand.spec, watched: false)
-        return try DatasetLoader.prefetch(request, previous: { try loaded?.entry(for: $0, withDescription: false) },
+        let reader = catalogReader ?? CatalogReader(database: database, context: context)
+        return try DatasetLoader.prefetch(request, previous: { reader.entry(for: $0) },
                                           http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                           retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
                                           onRetry: LoadSetup.retryNotices(quiet: quiet))

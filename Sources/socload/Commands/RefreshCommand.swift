@@ -55,8 +55,14 @@ struct RefreshCommand: ParsableCommand {
         let selection = try ProjectSelection.of(file, names: names, lock: lockFile, fromLock: locked, context: context,
                                                 command: Self.spec)
         let chosen = selection.datasets
+        var readers: [String: CatalogReader] = [:]
         let fetches = try chosen.map { dataset in
-            try DatasetFetch(project: file, dataset: dataset, quiet: quiet, force: force || locked, cache: cache, context: context)
+            var fetch = try DatasetFetch(project: file, dataset: dataset, quiet: quiet, force: force || locked, cache: cache, context: context)
+            // One read connection per database (and schema) for the whole refresh.
+            let key = "\(fetch.database.db ?? "")\u{0}\(fetch.database.schema ?? "")\u{0}\(fetch.database.project ?? "")"
+            fetch.catalogReader = readers[key] ?? CatalogReader(database: fetch.database, context: context)
+            readers[key] = fetch.catalogReader
+            return fetch
         }
         let oneWriter = fetches.first.map { $0.database.capabilities(context).writers == .one } ?? true
         if locked {
