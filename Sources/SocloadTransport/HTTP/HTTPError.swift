@@ -44,12 +44,13 @@ public enum HTTPError: CategorizedError, Equatable {
         return .unavailable
     }
 
-    /// True for failures that may pass: rate limiting (429), gateway errors (502, 503, 504), a
-    /// dataset still being prepared (202), and connections reset or timed out.
+    /// True for failures that may pass: rate limiting (429), a server's internal error (500:
+    /// portals answer a passing backend failure so; a wrong query is a 400), gateway errors (502,
+    /// 503, 504), a dataset still being prepared (202), and connections reset or timed out.
     public var isRetryable: Bool {
         switch self {
         case .status(let code, _, _, _):
-            return [202, 429, 502, 503, 504].contains(code)
+            return [202, 429, 500, 502, 503, 504].contains(code)
         case .transport(let code, _, _):
             // CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR,
             // CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM.
