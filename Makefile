@@ -54,7 +54,9 @@ test: deps
 	./scripts/with-postgres.sh $(SWIFT) test --skip-build
 	@echo "Benchmark smoke run (tiny N, debug build), so the generator and bench script cannot rot:"
 	./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n 300 --runs 1 --sizes 100,300 --bin-dir .build/debug \
-		--meta-mb 5 --data-dir .build/bench-smoke --out .build/bench-smoke/results.md --postgres "$$SOCLOAD_TEST_POSTGRES" > /dev/null'
+		--meta-mb 5 --data-dir .build/bench-smoke --out .build/bench-smoke/results.md --postgres "$$SOCLOAD_TEST_POSTGRES" > /dev/null \
+		&& python3 bench/portal.py --n 40 --scale 0.01 --runs 1 --bin-dir $(CURDIR)/.build/debug \
+		--out .build/bench-smoke/results.md --postgres "$$SOCLOAD_TEST_POSTGRES" > /dev/null'
 
 # libFuzzer for FUZZ_SECONDS (600 by default) on each of FUZZ_TARGETS: rows (the rows.json reader
 # and converter, from fuzz/corpus), metadata (dataset descriptions, from fuzz/corpus-metadata) and
@@ -88,10 +90,13 @@ stress: deps
 # The PostgreSQL rows load into a throwaway server with fsync on (default settings).
 # `BASELINE=DIR` (a release build of the code before a change, e.g. a worktree's .build/release)
 # runs its socload beside the new one on every socload row, alternating, and reports after/before.
+# Then bench/portal.py mirrors a simulated portal of PORTAL_N datasets (1000) and refreshes it.
 SIZES ?= 10000,100000,1000000
+PORTAL_N ?= 1000
 bench: build
 	@./scripts/install-deps.sh $(TEST_PACKAGES)
-	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --duckdb --postgres "$$SOCLOAD_TEST_POSTGRES" $(if $(BASELINE),--baseline-bin-dir $(BASELINE))'
+	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --duckdb --postgres "$$SOCLOAD_TEST_POSTGRES" $(if $(BASELINE),--baseline-bin-dir $(BASELINE)) \
+		&& python3 bench/portal.py --n $(PORTAL_N) --postgres "$$SOCLOAD_TEST_POSTGRES"'
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

@@ -58,7 +58,7 @@ extension Project {
         var results: [Refreshed] = []
         for dataset in selection.datasets {
             results.append(Refreshed(name: dataset.name, result: Result {
-                try refresh(dataset, force: force, destination: database(for: dataset).destination, environment: environment)
+                try refresh(dataset, force: force, database: database(for: dataset), environment: environment)
             }))
         }
         results += selection.failedSearches.map { Refreshed(name: $0.name, result: .failure($0.error)) }
@@ -67,13 +67,21 @@ extension Project {
         return results
     }
 
-    private func refresh(_ dataset: Dataset, force: Bool, destination: any LoadDestination,
+    private func refresh(_ dataset: Dataset, force: Bool, database: ProjectDatabaseConnection,
                          environment: [String: String]) throws -> Refreshed.Outcome {
-        let loader = DatasetLoader(destination: destination, http: try dataset.connection.http(environment: environment),
+        let loader = DatasetLoader(destination: database.destination, http: try dataset.connection.http(environment: environment),
                                    retry: dataset.connection.retry(environment: environment))
         var spec = dataset.spec
         spec.force = spec.force || force
-        if spec.incremental { return .synced(try loader.sync(spec)) }
+        // Kept by sync (`incremental`, `incremental-above`); loaded whole the first time, or
+        // when the sync cannot be done.
+        if spec.incremental || spec.incrementalAbove != nil,
+           let table = try spec.tableName ?? spec.reference(datasetsDirectories: []).datasetID.map(LoadPlan.tableName(forDatasetID:)),
+           spec.syncs(tableRows: try database.loaded.entry(for: table, withDescription: false)?.rowCount) {
+            do {
+                return .synced(try loader.sync(spec))
+            } catch where LoadSpec.reloadsWhole(afterSyncFailure: error) {}
+        }
         let bundled = environment["SOCLOAD_DATASETS"].flatMap { $0.isEmpty ? nil : [$0] } ?? ["Datasets"]
         return .loaded(try loader.load(spec, datasetsDirectories: bundled))
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import SocloadCore
 import SocloadDatabase
 import SocloadPostgreSQL
 import SocloadProject
@@ -40,6 +41,28 @@ extension DocCommentExamples {
         XCTAssertEqual(spec.primaryKey, ["case_number"], "each option is also a property of the spec")
         let indexed = try queue.read { db in try db.fetchAll(String.self, sql: "select name from pragma_index_list('committees')") }
         XCTAssertTrue(indexed.contains { $0.contains("agency") }, "\(indexed)")
+    }
+
+    /// `TableNameIndex`: the names a plan claims, and the table that finds them by name.
+    func testTableNameIndexExample() throws {
+        let queue = try DatabaseQueue(path: "socload.sqlite")
+        _ = try DatasetLoader(destination: SQLiteDestination(queue: queue)).load(LoadSpec(dataset: "n5m4-mism"))
+        let plan = try XCTUnwrap(try queue.read { db in try SQLiteCatalog(db: db).entry(for: "n5m4_mism")?.plan })
+        let index = TableNameIndex(dialect: SQLiteDialect())
+        let claimed = TableNameIndex.names(claimedBy: plan)   // lowercased
+        _ = (index.createStatements, claimed)
+        XCTAssertEqual(claimed, ["n5m4_mism"])
+        XCTAssertEqual(try queue.read { db in try SQLiteCatalog(db: db).plans(claiming: ["n5m4_mism"]).map(\.mainTable.name) }, ["n5m4_mism"])
+    }
+
+    /// `LoadSpec.syncs(tableRows:)`: big tables kept by sync, a first load whole.
+    func testIncrementalAboveExample() {
+        var spec = LoadSpec(source: .dataset("abcd-1234"))
+        spec.incrementalAbove = 100_000
+        _ = spec.syncs(tableRows: 250_000)   // true
+        XCTAssertTrue(spec.syncs(tableRows: 250_000))
+        XCTAssertFalse(spec.syncs(tableRows: 850))
+        XCTAssertFalse(spec.syncs(tableRows: nil), "a table not loaded yet is loaded whole")
     }
 
     /// `CatalogReader`: a destination says what it has loaded.

@@ -1,14 +1,18 @@
 import Foundation
+import SocloadToolKit
 
 // socload-datasets [DIRECTORY]          writes the bundled sample datasets (default: Datasets)
 // socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
 //                                       writes the benchmark dataset of N rows (default: bench/data)
 // socload-datasets serve-soda BASE      serves BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
+// socload-datasets serve-portal N [SCALE] serves a simulated portal of N datasets (SimulatedPortal)
 let usage = """
     usage: socload-datasets [DIRECTORY]       write the bundled sample datasets (default: Datasets)
            socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
                                              write the benchmark dataset of N rows (default: bench/data)
            socload-datasets serve-soda BASE  serve BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
+           socload-datasets serve-portal N [SCALE]
+                                             serve a simulated portal of N datasets (rows times SCALE) on 127.0.0.1
 
     """
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,6 +27,11 @@ if let option = arguments.first, option.hasPrefix("-") {
 do {
     if arguments.first == "serve-soda", arguments.count == 2 {
         try SODABenchPortal.serve(base: arguments[1])
+    } else if arguments.first == "serve-portal", arguments.count == 2 || arguments.count == 3, let count = Int(arguments[1]), count > 0,
+              let scale = arguments.count == 3 ? Double(arguments[2]) : 1, scale > 0 {
+        let portal = try SimulatedPortal(count: count, scale: scale)
+        FileHandle.standardOutput.write(Data((portal.baseURL + "\n").utf8))
+        while true { sleep(3600) }
     } else if arguments.first == "bench" {
         var shape = BenchmarkDataset.Shape.new
         if let flag = arguments.firstIndex(of: "--shape"), flag + 1 < arguments.count,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The simulated portal's answers: the catalog, descriptions, SODA 2.1 pages, and `/_stats`,
-/// `/_change?fraction=F&seed=S` and `/_faults?fraction=F&seed=S` for a bench script to drive it.
+/// `/_datasets` (each id with its rows now), `/_change?fraction=F&seed=S[&faulty=1]` and
+/// `/_faults?fraction=F&seed=S` for a bench script to drive it.
 extension SimulatedPortal {
     func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
         let route = request.route
@@ -12,8 +13,13 @@ extension SimulatedPortal {
         case "/_stats":
             let text = stats().sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
             return .init(body: Array("{\(text)}".utf8))
+        case "/_datasets":
+            let list = datasets.map { "{\"id\": \"\($0.id)\", \"rows\": \($0.rowCount)}" }.joined(separator: ", ")
+            return .init(body: Array("[\(list)]".utf8))
         case "/_change":
             let ids = change(fraction: Double(query["fraction"] ?? "") ?? 0.05, seed: UInt64(query["seed"] ?? "") ?? 1)
+            // `faulty=1`: the changed datasets' pages fail first (the kinds in turn).
+            if query["faulty"] == "1" { arm(ids) }
             return .init(body: Array("{\"changed\": \(ids.count)}".utf8))
         case "/_faults":
             let ids = arm(fraction: Double(query["fraction"] ?? "") ?? 0.05, seed: UInt64(query["seed"] ?? "") ?? 1)

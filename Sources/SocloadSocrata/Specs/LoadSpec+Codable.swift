@@ -34,6 +34,7 @@ extension LoadSpec: Codable {
         add("table", tableName)
         if mode != .replace { add("mode", mode.rawValue) }
         add("incremental", incremental)
+        add("incremental-above", incrementalAbove)
         add("domain", domain)
         add("datasets", datasetsDirectory)
         add("cache", cache)

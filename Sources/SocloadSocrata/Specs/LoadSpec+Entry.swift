@@ -9,7 +9,7 @@ extension LoadSpec {
     public static let sourceKeys = ["id", "url", "file", "document"]
     /// The options of a dataset (`socload fetch`'s).
     public static let datasetKeys = ["table", "domain", "datasets", "cache", "limit", "max-rows", "system-columns", "api", "where",
-                                     "select", "order", "page-size", "force", "incremental"] + tableKeys
+                                     "select", "order", "page-size", "force", "incremental", "incremental-above"] + tableKeys
     /// The options of a document (`socload load`'s).
     public static let documentKeys = ["table", "mode", "root", "lines", "csv", "tsv", "delimiter", "encoding", "no-header",
                                       "metadata", "child-key", "glue", "flatten"] + tableKeys
@@ -97,6 +97,7 @@ extension LoadSpec {
         switch key {
         case "limit": limit = try Self.whole(key, text)
         case "max-rows": maxRows = try Self.whole(key, text)
+        case "incremental-above": incrementalAbove = try Self.whole(key, text)
         case "keep-changes": tableOptions.keptChangeRefreshes = try Self.whole(key, text)
         case "page-size": pageSize = try Self.whole(key, text, from: 1)
         case "api": api = try Self.named(key, text, DatasetAPI(rawValue: text), "auto, rows, soda2 or soda3")

@@ -35,6 +35,9 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
     public var mode = DocumentLoadMode.replace
     /// Sync a dataset's table loaded before instead of reloading it (`--incremental`).
     public var incremental = false
+    /// Sync instead of reloading once the table holds more than this many rows
+    /// (`--incremental-above`): big datasets kept by sync, small ones reloaded whole.
+    public var incrementalAbove: Int?
 
     // A dataset's options.
     /// The portal a dataset id is fetched from (`--domain`; also `http://host:port`).
@@ -85,7 +88,7 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
         if let tableName, tableName.isEmpty { throw LoadSpecError(key: "table", problem: "needs a name") }
         switch source {
         case .dataset:
-            if incremental, !tableOptions.extractions.isEmpty {
+            if incremental || incrementalAbove != nil, !tableOptions.extractions.isEmpty {
                 throw LoadSpecError(key: nil, problem: "--extract shapes a load, and --incremental only syncs rows: run "
                                     + "socload extract TABLE COLUMNS to add a lookup to a table you sync")
             }

@@ -60,44 +60,60 @@ struct DatasetFetch {
             context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
-        if !spec.incremental, let reader = catalogReader {
+        let reader = catalogReader ?? (spec.incremental || spec.incrementalAbove != nil ? CatalogReader(database: database, context: context) : nil)
+        let syncing = reader.map { syncs(request, reader: $0) } ?? false
+        if let reader = catalogReader {
             // In a batch, what can be settled without writing is settled without the writer's turn.
             let previous = reader.previousEntry(for: request)
             if let settled = settledByCatalog(since: previous, request: request) { return settled }
-            request = job.turn != nil ? try downloadingAhead(request, context: context, job: job)
+            request = job.turn != nil && !syncing ? try downloadingAhead(request, context: context, job: job)
                 : DatasetLoader.describedAhead(request, since: previous, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                                retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
                                                onRetry: LoadSetup.retryNotices(quiet: quiet))
             if let previous, request.isSettled(since: previous) { return upToDate(previous, source: request.reference.displaySource) }
-        } else if job.turn != nil, !spec.incremental {
+        } else if job.turn != nil, !syncing {
             request = try downloadingAhead(request, context: context, job: job)
         }
         defer { request.abandonPrefetch() }
         try request.waitForPrefetch(cancellation: job.stop)
         return try job.writing {
             try job.stop.check()
-            return try load(request, context: context, showsProgress: job.showsProgress)
+            return try load(request, syncing: syncing, context: context, showsProgress: job.showsProgress)
         }
     }
 
-    /// The load of `request` into the database, once it may write.
-    private func load(_ request: LoadRequest, context: CommandContext, showsProgress: Bool) throws -> DatasetOutcome {
+    /// Whether this fetch syncs its table rather than reloading it: `--incremental`, or a table
+    /// of more rows than `--incremental-above`; never a table not loaded yet (a first load is whole).
+    private func syncs(_ request: LoadRequest, reader: CatalogReader) -> Bool {
+        guard spec.incremental || spec.incrementalAbove != nil else { return false }
+        let table = spec.tableName ?? request.reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) } ?? spec.sourceText
+        return spec.syncs(tableRows: reader.entry(for: table)?.rowCount)
+    }
+
+    /// The load of `request` into the database, once it may write: a sync when `syncing`, and a
+    /// whole load when the sync cannot be done (a new shape, no key, a table not from a portal).
+    private func load(_ request: LoadRequest, syncing: Bool, context: CommandContext, showsProgress: Bool) throws -> DatasetOutcome {
         if spec.tableOptions.distributeBy != nil, !database.capabilities(context).distributesTables {
             throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: FetchCommand.spec)
         }
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
                                                               geoPackage: geoPackage, context, command: FetchCommand.spec) {
-            if spec.incremental { try database.requireExisting(context) }
+            if syncing { try database.requireExisting(context) }
         }
         defer { session.finish() }
         let table = spec.tableName ?? request.reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
-        if spec.incremental {
-            let synced = try SyncCommand.sync(table ?? spec.sourceText, session: session, pageSize: spec.pageSize,
-                                              indexes: spec.tableOptions.indexes, history: spec.tableOptions.keepsHistory,
-                                              schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail)
-            let changed = synced.inserted + synced.updated
-            return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
-                                  sync: synced)
+        if syncing {
+            do {
+                let synced = try SyncCommand.sync(table ?? spec.sourceText, session: session, pageSize: spec.pageSize,
+                                                  indexes: spec.tableOptions.indexes, history: spec.tableOptions.keepsHistory,
+                                                  schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail)
+                let changed = synced.inserted + synced.updated
+                return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
+                                      sync: synced)
+            } catch let failure as LoadFailure where LoadSpec.reloadsWhole(afterSyncFailure: failure.underlying) {
+                StandardError.line("Warning: " + SocloadTool.oneLine("\(table ?? spec.sourceText) cannot be synced "
+                                   + "(\(failure.underlying)), so it is reloaded whole"))
+            }
         }
         let summary = try LoadSetup.perform(session, staged: staged, table: table, command: FetchCommand.spec) {
             try session.loader.load(request)

@@ -38,7 +38,10 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "soql", help: "SoQL ordering; :id is always added last so pages are stable (SODA).") var order: String?
     @OptionGroup var paging = PagingOptions()
     @Flag(help: "Reload even when the portal says nothing changed.") var force: Bool
-    @Flag(help: "Sync a table fetched before instead of reloading it (see socload sync).") var incremental: Bool
+    @Flag(help: "Sync a table fetched before instead of reloading it (see socload sync); a first load, or one the sync cannot do (a new shape), loads whole.")
+    var incremental: Bool
+    @Option(valueName: "rows", help: "Sync instead of reloading once the table holds more than this many rows (as --incremental).")
+    var incrementalAbove: Int?
     @OptionGroup var shape = TableShapeOptions()
     @Option(valueName: "column", help: "PostgreSQL with Citus: distribute the table by this column (part of its key).")
     var distributeBy: String?
@@ -60,8 +63,8 @@ struct FetchCommand: ParsableCommand {
             throw UsageError("--table names the table of one dataset; with \(references.count) datasets each is named by "
                              + "its id (fetch them one at a time, or name them in socload.json)", command: Self.spec)
         }
-        if incremental {
-            _ = try SyncCommand.policy(shape.onSchemaChange)
+        if let incrementalAbove, incrementalAbove < 0 { throw UsageError("--incremental-above needs a number of rows, 0 or more", command: Self.spec) }
+        if incremental || incrementalAbove != nil {
             if !shape.extract.isEmpty {
                 throw UsageError("--extract shapes a load, and --incremental only syncs rows: run socload extract TABLE COLUMNS "
                                  + "to add a lookup to a table you sync", command: Self.spec)
@@ -109,6 +112,7 @@ struct FetchCommand: ParsableCommand {
         spec.pageSize = paging.rows
         spec.force = force
         spec.incremental = incremental
+        spec.incrementalAbove = incrementalAbove
         spec.cache = cache
         spec.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict, command: Self.spec)
         return spec

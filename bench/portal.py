@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""A whole portal every night: socload refresh of a simulated portal of N datasets (sizes drawn as
+real portals have them, `socload-datasets serve-portal`), mirrored through a catalog-search
+entry into SQLite and PostgreSQL: the first mirror, a no-op refresh (--jobs 4 and --jobs 1), a
+refresh after 5% of the datasets changed, and one after another 5% changed with their pages
+failing first (500, 429, cut and slow bodies). Also a load's fixed cost: the first and last 100 small datasets
+of the first mirror, and one fetch of a ~200-row dataset into the mirror against an empty database.
+
+Writes the section between <!-- portal --> and <!-- /portal --> of bench/results.md (appended
+when absent), after bench.py has written the rest.
+
+    python3 bench/portal.py --n 1000 --postgres postgresql://...      # what `make bench` runs
+    python3 bench/portal.py --n 60 --scale 0.01 --bin-dir .build/debug --out /tmp/portal.md
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, run_measured  # noqa: E402
+
+BEGIN, END = "<!-- portal -->", "<!-- /portal -->"
+
+
+def get(url):
+    with urllib.request.urlopen(url) as response:
+        return json.loads(response.read())
+
+
+def start_portal(bin_dir, n, scale):
+    process = subprocess.Popen([os.path.join(bin_dir, "socload-datasets"), "serve-portal", str(n), str(scale)],
+                               stdout=subprocess.PIPE, text=True)
+    url = process.stdout.readline().strip()
+    if not url.startswith("http://127.0.0.1:"):
+        process.kill()
+        sys.exit(f"portal bench: the portal did not start: {url!r}")
+    return process, url
+
+
+def refresh(bin_dir, folder, jobs, extra=()):
+    """(wall seconds, peak RSS KiB, the --json reports in finishing order)."""
+    out = os.path.join(folder, "refresh.jsonl")
+    argv = [os.path.join(bin_dir, "socload"), "refresh", "--jobs", str(jobs), "--json", "--quiet", *extra]
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss, open(out, "w") as stdout:
+        start = time.perf_counter()
+        process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, cwd=folder, stdout=stdout,
+                                 stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
+        peak = int(rss.read().strip().splitlines()[-1])
+    reports = [json.loads(line) for line in open(out) if line.strip()]
+    failed = [r for r in reports if r.get("status") == "failed"]
+    if process.returncode != 0 or failed:
+        sys.exit(f"portal bench: refresh failed ({process.returncode}): {failed[:3]} "
+                 f"{process.stderr.decode('utf-8', 'replace')[-2000:]}")
+    return wall, peak, reports
+
+
+def row_counts(bin_dir, db):
+    process = subprocess.run([os.path.join(bin_dir, "socload"), "tables", "--db", db, "--format", "json"],
+                             capture_output=True, text=True, check=True)
+    return {row["table"]: row["rows"] for row in json.loads(process.stdout)}
+
+
+def measure(args, url, db, label):
+    folder = tempfile.mkdtemp(prefix="socload-portal-")
+    try:
+        project = {"database": db, "datasets": [{"search": {"domain": url, "catalog": url}, "name": "portal"}]}
+        with open(os.path.join(folder, "socload.json"), "w") as file:
+            json.dump(project, file)
+        result = {"database": label}
+        wall, peak, reports = refresh(args.bin_dir, folder, 4)
+        result["first"] = (wall, peak)
+        expected = {d["id"].replace("-", "_"): d["rows"] for d in get(url + "/_datasets")}
+        counts = row_counts(args.bin_dir, db)
+        wrong = [t for t, rows in expected.items() if counts.get(t) != rows]
+        if wrong:
+            sys.exit(f"portal bench: {len(wrong)} tables have wrong row counts, e.g. {wrong[:3]}")
+        result["rows"] = sum(expected.values())
+        small = [r["seconds"] for r in reports if r.get("status") == "loaded" and r.get("rows", 0) <= 2000]
+        result["fixed"] = (statistics.median(small[:100]), statistics.median(small[-100:])) if len(small) >= 200 else None
+        for jobs in (4, 1):
+            wall, peak, reports = refresh(args.bin_dir, folder, jobs)
+            assert all(r["status"] == "up_to_date" for r in reports), reports[:3]
+            result[f"noop{jobs}"] = (wall, peak)
+        get(url + "/_change?fraction=0.05&seed=11")
+        wall, peak, reports = refresh(args.bin_dir, folder, 4)
+        result["changed"] = (wall, peak, sum(1 for r in reports if r["status"] == "loaded"))
+        # 5% changed again, their pages failing first (twice each: 500, 429, a cut body; a slow one once).
+        faults_before = get(url + "/_stats").get("faults", 0)
+        get(url + "/_change?fraction=0.05&seed=12&faulty=1")
+        wall, peak, reports = refresh(args.bin_dir, folder, 4)
+        get(url + "/_faults?fraction=0&seed=1")
+        result["faulty"] = (wall, peak, get(url + "/_stats").get("faults", 0) - faults_before)
+        # One fetch of the dataset nearest 200 rows, into the mirror and into an empty database.
+        nearest = min(get(url + "/_datasets"), key=lambda d: abs(d["rows"] - 200))
+        fetch = [os.path.join(args.bin_dir, "socload"), "fetch", nearest["id"], "--domain", url, "--force", "--quiet"]
+        into_mirror = statistics.median(run_measured(fetch + ["--db", db])[0] for _ in range(args.runs))
+        empty = db + "-empty" if not db.startswith("postgresql") else db
+        empty_schema = [] if not db.startswith("postgresql") else ["--schema", "empty_one"]
+        into_empty = statistics.median(run_measured(fetch + ["--db", empty] + empty_schema)[0] for _ in range(args.runs))
+        result["fetch200"] = (nearest["rows"], into_mirror, into_empty)
+        return result
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def report(args, results):
+    lines = [BEGIN, "", f"## A whole portal every night ({args.n:,} datasets)", "",
+             f"`python3 bench/portal.py --n {args.n}` (part of `make bench`), {platform.machine()}, "
+             f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}: a simulated portal (`socload-datasets serve-portal`, "
+             "sizes drawn as real portals have them) mirrored through a catalog-search entry with `socload refresh`, "
+             "SODA 2.1 pages by key (the default without an app token). PostgreSQL with fsync on.", "",
+             "| | " + " | ".join(r["database"] for r in results) + " |", "|---|" + "---|" * len(results)]
+
+    def row(name, cell):
+        lines.append(f"| {name} | " + " | ".join(cell(r) for r in results) + " |")
+
+    row("rows mirrored (every table's count checked)", lambda r: f"{r['rows']:,}")
+    row("first mirror, --jobs 4", lambda r: f"{r['first'][0]:.1f} s, {r['first'][1] / 1024:.0f} MB")
+    row("no-op refresh, --jobs 4", lambda r: f"{r['noop4'][0]:.1f} s, {r['noop4'][1] / 1024:.0f} MB")
+    row("no-op refresh, --jobs 1", lambda r: f"{r['noop1'][0]:.1f} s")
+    row("5% changed, --jobs 4", lambda r: f"{r['changed'][0]:.1f} s ({r['changed'][2]} reloaded), {r['changed'][1] / 1024:.0f} MB")
+    row("5% changed, their pages faulty, --jobs 4", lambda r: f"{r['faulty'][0]:.1f} s ({r['faulty'][2]} faults met)")
+    row("first / last 100 small datasets (median load)",
+        lambda r: "n/a" if not r["fixed"] else f"{r['fixed'][0] * 1000:.0f} / {r['fixed'][1] * 1000:.0f} ms "
+                                               f"({r['fixed'][1] / r['fixed'][0]:.2f}x)")
+    row("fetch of one ~200-row dataset: into the mirror / an empty database",
+        lambda r: f"{r['fetch200'][1]:.2f} / {r['fetch200'][2]:.2f} s ({r['fetch200'][1] / r['fetch200'][2]:.2f}x)")
+    lines += ["", END]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=1000)
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--postgres", help="also mirror into this PostgreSQL database (schema public)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results.md"))
+    args = parser.parse_args()
+    scratch = tempfile.mkdtemp(prefix="socload-portal-db-")
+    results = []
+    try:
+        for label, db in [("SQLite", os.path.join(scratch, "portal.sqlite"))] + ([("PostgreSQL", args.postgres)] if args.postgres else []):
+            portal, url = start_portal(args.bin_dir, args.n, args.scale)
+            try:
+                results.append(measure(args, url, db, label))
+            finally:
+                portal.kill()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    section = report(args, results)
+    print(section)
+    text = open(args.out).read() if os.path.exists(args.out) else ""
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END) + 1:]
+    else:
+        text = text + ("\n" if text and not text.endswith("\n\n") else "") + section
+    with open(args.out, "w") as out:
+        out.write(text)
+
+
+if __name__ == "__main__":
+    main()
