@@ -25,12 +25,12 @@ final class ProjectJobsTests: XCTestCase {
 
     private var folder: URL { URL(fileURLWithPath: directory.path("")) }
 
-    private func writeProject(database: String = "jobs.sqlite", defaults: String = "", retries: Int = 0) throws {
+    private func writeProject(database: String = "jobs.sqlite", defaults: String = "", retries: Int = 0, api: String = "rows") throws {
         let entries = portals.enumerated().map { index, portal in
             #"{"id": "jobs-000\#(index + 1)", "domain": "\#(portal.baseURL)", "name": "d\#(index + 1)"}"#
         }
         // rows.json: what a refresh downloads ahead of its turn (a query API's pages are read in it).
-        let project = #"{"database": "\#(database)", "defaults": {"retries": \#(retries), "api": "rows"\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
+        let project = #"{"database": "\#(database)", "defaults": {"retries": \#(retries), "api": "\#(api)"\#(defaults)}, "datasets": [\#(entries.joined(separator: ", "))]}"#
         try Data(project.utf8).write(to: URL(fileURLWithPath: directory.path("socload.json")))
     }
 
@@ -69,6 +69,31 @@ final class ProjectJobsTests: XCTestCase {
         let bad = try SocloadProcess.run(["refresh", "--jobs", "0"], directory: folder)
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.contains("--jobs needs a number above 0"), bad.stderr)
+    }
+
+    /// A query API's pages are downloaded ahead too: a dataset whose page waits out its retries
+    /// holds no turn, and nothing is left in the temporary folder.
+    func testAPageRetryingHoldsNobodysTurnOnSQLite() throws {
+        try writeProject(retries: 3, api: "soda2")
+        let spoolDirectory = directory.path("spool")
+        try FileManager.default.createDirectory(atPath: spoolDirectory, withIntermediateDirectories: true)
+        // The first dataset's first page answers 503 twice, asking for 1.5 s each time.
+        let refused = Mutex(0)
+        portals[0].inject { request in
+            guard request.route.hasPrefix("/resource/"), refused.withLock({ count in defer { count += 1 }; return count < 2 }) else { return nil }
+            return .init(status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "1.5")],
+                         body: Array(#"{"message":"busy"}"#.utf8))
+        }
+        let run = try SocloadProcess.run(["refresh", "--json"], environment: ["TMPDIR": spoolDirectory], directory: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let order = try finishingOrder(run)
+        XCTAssertEqual(order.last, "d1", "the others loaded while the first waited out its retries:\n\(run.stdout)\n\(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("Retrying: HTTP 503"), run.stderr)
+        XCTAssertEqual(try rows(directory.path("jobs.sqlite")),
+                       "table,rows,in_sql\r\njobs_0001,40,jobs_0001\r\njobs_0002,80,jobs_0002\r\njobs_0003,120,jobs_0003\r\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spoolDirectory), [], "no spooled page is left")
+        let json = try XCTUnwrap(run.stdout.split(separator: "\n").first.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        XCTAssertEqual(json?["api"] as? String, "SODA 2.1", "the spooled pages are the API's")
     }
 
     func testDownloadsAheadAreConditionalAndLeaveNoFileBehind() throws {

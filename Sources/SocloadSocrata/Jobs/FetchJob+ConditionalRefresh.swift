@@ -20,7 +20,7 @@ extension FetchJob {
         let view: ViewMetadata?
         switch request.prefetched {
         case .download(_, let since)? where since == entry.fetchedAt: return false
-        case .description(let described)?: view = described
+        case .description(let described)?, .spooledPages(_, _, let described)?: view = described
         case .cachedCopy?, .cachedPages?: return false
         case .download?, nil: view = try? loader.fetchView(portal)
         }

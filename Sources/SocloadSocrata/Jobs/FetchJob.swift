@@ -79,6 +79,11 @@ struct FetchJob {
             try loadCachedPages(directory, portal: portal, transaction: transaction, state: state)
             return nil
         }
+        if case .spooledPages(let directory, _, _)? = request.prefetched {
+            try loadCachedPages(directory, portal: portal, transaction: transaction, state: state)
+            if let portal { state.source = api == .soda3 ? portal.soda3URL : portal.resourceURL }
+            return nil
+        }
         switch api {
         case .rows, .auto:
             switch try loadRowsJSON(request, previous: previous, transaction: transaction, state: state) {

@@ -18,6 +18,11 @@ package enum PrefetchedSource: Sendable {
     /// A query API's pages from the download cache (`DownloadCache.Version.pages`), with the
     /// description kept beside them, read instead of the portal.
     case cachedPages(directory: String)
+    /// A query API's pages downloaded ahead of the writer's turn (`spoolingPages`), laid out as
+    /// the cache keeps pages, in `directory` under the temporary folder `root` (removed after), of
+    /// the version `view` describes: a load that finds its table already at that version (an
+    /// earlier dataset of the batch loaded it meanwhile) writes nothing.
+    case spooledPages(directory: String, root: String, view: ViewMetadata)
 }
 
 extension DatasetLoader {
@@ -28,8 +33,8 @@ extension DatasetLoader {
     /// rows.json download starts into a temporary file in `directory`. The request that comes
     /// back carries what was found (`prefetched`); load it when its turn comes.
     ///
-    /// A rows.json fetch from a portal is downloaded ahead; for a query API's paged fetch (which
-    /// asks page by page as it writes) only the description is read; a file comes back as it was.
+    /// A rows.json fetch from a portal is downloaded ahead, and so are a whole dataset's query
+    /// pages (`spoolingPages`); a file comes back as it was.
     package static func prefetch(_ request: LoadRequest, previous: (String) throws -> CatalogEntry?,
                                 http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                 cancellation: LoadCancellation? = nil, onRetry: (@Sendable (String) -> Void)? = nil,
@@ -37,8 +42,22 @@ extension DatasetLoader {
         guard case .url(let url) = request.reference.location, request.prefetched == nil else { return request }
         let entry = try previousEntry(for: request, lookup: previous)
         var request = describedAhead(request, since: entry, http: http, retry: retry, cancellation: cancellation, onRetry: onRetry)
-        guard try request.resolvedAPI(hasCredentials: http.hasCredentials) == .rows else { return request }
-        if case .description(let view)? = request.prefetched, view.rowsUpdatedAtText == entry?.rowsUpdatedAt { return request }
+        if request.isSettled(since: entry) { return request }
+        let api = try request.resolvedAPI(hasCredentials: http.hasCredentials)
+        guard api == .rows else {
+            // A query API's pages are downloaded ahead too, when the dataset is described.
+            var described: ViewMetadata?
+            if case .description(let view)? = request.prefetched {
+                described = view
+            } else if let portal = SocrataPortal(reference: request.reference) {
+                let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
+                                           onRetry: onRetry)
+                described = try? loader.viewIfAvailable(portal)
+            }
+            guard let view = described else { return request }
+            return try spoolingPages(request, view: view, api: api, http: http, retry: retry, cancellation: cancellation,
+                                     onRetry: onRetry, directory: directory)
+        }
         let download = HTTPRequest(url: url, headers: conditionalHeaders(since: entry))
         request.prefetched = .download(try SpooledDownload(download, http: http, cancellation: cancellation, directory: directory),
                                        since: entry?.fetchedAt)
@@ -109,6 +128,10 @@ extension LoadRequest {
     /// Stops a download started ahead (`DatasetLoader.prefetch`) that the load no longer reads:
     /// call it when the load has ended, whichever way.
     package func abandonPrefetch() {
-        if case .download(let spool, _)? = prefetched { spool.abandon() }
+        switch prefetched {
+        case .download(let spool, _)?: spool.abandon()
+        case .spooledPages(_, let root, _)?: try? FileManager.default.removeItem(atPath: root)
+        default: break
+        }
     }
 }

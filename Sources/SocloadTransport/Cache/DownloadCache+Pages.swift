@@ -56,15 +56,16 @@ extension DownloadCache {
         return rows
     }
 
-    /// A new pages copy, written page by page as the load reads them, kept only once complete.
-    public func startPages() throws -> PagesWriter {
+    /// A new pages copy, written page by page as the load reads them, kept only once complete;
+    /// compressed at zlib's `level` (a spool read back at once takes 1, the fastest).
+    public func startPages(level: Int32 = 6) throws -> PagesWriter {
         let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).pages")
         do {
             try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         } catch {
             throw GzipFileError(path: directory, reason: "the cache folder cannot be made: \(error.localizedDescription)")
         }
-        return PagesWriter(cache: self, temporary: temporary)
+        return PagesWriter(cache: self, temporary: temporary, level: level)
     }
 
     /// One load's pages on their way into the cache. A page read again (a retry) is written
@@ -72,13 +73,15 @@ extension DownloadCache {
     public final class PagesWriter {
         private let cache: DownloadCache
         private let temporary: String
+        private let level: Int32
         private var done = false
         /// The rows of each page finished so far, by page number.
         private var rows: [Int: Int] = [:]
 
-        init(cache: DownloadCache, temporary: String) {
+        init(cache: DownloadCache, temporary: String, level: Int32) {
             self.cache = cache
             self.temporary = temporary
+            self.level = level
         }
 
         deinit {
@@ -88,7 +91,7 @@ extension DownloadCache {
         /// The file of page `number` (from 1), empty.
         public func page(_ number: Int) throws -> PageFile {
             let name = String(repeating: "0", count: max(0, 6 - String(number).count)) + "\(number).json.gz"
-            return PageFile(writer: try GzipFileWriter(path: (temporary as NSString).appendingPathComponent(name)))
+            return PageFile(writer: try GzipFileWriter(path: (temporary as NSString).appendingPathComponent(name), level: level))
         }
 
         /// Page `number` arrived whole with `rowCount` rows: its file is complete.

@@ -11,12 +11,12 @@ final class GzipFileWriter {
     private var output = [UInt8](repeating: 0, count: 1 << 16)
     private var isOpen = true
 
-    /// Creates (or truncates) `path`.
-    init(path: String) throws {
+    /// Creates (or truncates) `path`, compressing at zlib's `level` (1 fastest, 9 smallest).
+    init(path: String, level: Int32 = 6) throws {
         self.path = path
         descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw GzipFileError(path: path, reason: String(cString: strerror(errno))) }
-        guard socload_deflate_init_gzip(&stream, 6) == Z_OK else {
+        guard socload_deflate_init_gzip(&stream, level) == Z_OK else {
             close(descriptor)
             throw GzipFileError(path: path, reason: "zlib cannot start compressing")
         }
