@@ -81,16 +81,20 @@ def serve(directory):
     return server
 
 
-def soda_portal(bin_dir, base):
-    """The project's own Swift loopback server serving the new-shape rows as SODA 2.1 pages (a
-    Python server would compete with socload for the two cores)."""
-    process = subprocess.Popen([os.path.join(bin_dir, "socload-datasets"), "serve-soda", base],
-                               stdout=subprocess.PIPE, text=True)
+def serve_tool(bin_dir, *arguments):
+    """`socload-datasets ARGUMENTS...`, a loopback server of the project's own (a Python server
+    would compete with socload for the two cores): the process and the URL it printed."""
+    process = subprocess.Popen([os.path.join(bin_dir, "socload-datasets"), *arguments], stdout=subprocess.PIPE, text=True)
     url = process.stdout.readline().strip()
     if not url.startswith("http://127.0.0.1:"):
         process.kill()
-        sys.exit(f"bench: the SODA portal did not start: {url!r}")
+        sys.exit(f"bench: socload-datasets {' '.join(arguments)} did not start: {url!r}")
     return process, url
+
+
+def soda_portal(bin_dir, base):
+    """The new-shape rows served as SODA 2.1 and SODA3 pages."""
+    return serve_tool(bin_dir, "serve-soda", base)
 
 
 SODA2_CASE = "socload fetch --api soda2 (pages of 50,000 by key over loopback)"

@@ -25,7 +25,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, run_measured  # noqa: E402
+from bench import ROOT, run_measured, serve_tool  # noqa: E402
 
 BEGIN, END = "<!-- portal -->", "<!-- /portal -->"
 
@@ -33,16 +33,6 @@ BEGIN, END = "<!-- portal -->", "<!-- /portal -->"
 def get(url):
     with urllib.request.urlopen(url) as response:
         return json.loads(response.read())
-
-
-def start_portal(bin_dir, n, scale):
-    process = subprocess.Popen([os.path.join(bin_dir, "socload-datasets"), "serve-portal", str(n), str(scale)],
-                               stdout=subprocess.PIPE, text=True)
-    url = process.stdout.readline().strip()
-    if not url.startswith("http://127.0.0.1:"):
-        process.kill()
-        sys.exit(f"portal bench: the portal did not start: {url!r}")
-    return process, url
 
 
 def refresh(bin_dir, folder, jobs, extra=()):
@@ -151,7 +141,7 @@ def main():
     results = []
     try:
         for label, db in [("SQLite", os.path.join(scratch, "portal.sqlite"))] + ([("PostgreSQL", args.postgres)] if args.postgres else []):
-            portal, url = start_portal(args.bin_dir, args.n, args.scale)
+            portal, url = serve_tool(args.bin_dir, "serve-portal", str(args.n), str(args.scale))
             try:
                 results.append(measure(args, url, db, label))
             finally:

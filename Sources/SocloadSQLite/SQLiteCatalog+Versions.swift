@@ -75,6 +75,6 @@ extension SQLiteCatalog {
     }
 
     private func tableExists(_ name: String) throws -> Bool {
-        try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [name]) != nil
+        try db.tableExists(name)
     }
 }

@@ -68,10 +68,8 @@ public final class SQLiteCatalog: CatalogStore {
     }
 
     public func plans(claiming names: Set<String>) throws -> [LoadPlan] {
-        guard !names.isEmpty, try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-                                                arguments: [Self.tableName]) != nil else { return [] }
-        guard try version() >= CatalogVersion.current, try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-                                                                          arguments: [TableNameIndex.tableName]) != nil else {
+        guard !names.isEmpty, try db.tableExists(Self.tableName) else { return [] }
+        guard try version() >= CatalogVersion.current, try db.tableExists(TableNameIndex.tableName) else {
             return try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
         }
         let sorted = names.sorted()
@@ -90,8 +88,7 @@ public final class SQLiteCatalog: CatalogStore {
 
     /// The entry for a table name (any case) or a dataset id (`n5m4-mism`); nil when there is none.
     public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
-        guard try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-                                arguments: [Self.tableName]) != nil else { return nil }
+        guard try db.tableExists(Self.tableName) else { return nil }
         // The columns there are (an older socload's catalog lacks the newer ones until a load).
         let present = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')")
         let selected = present.filter { withDescription || $0 != "description" }.map(\.quotedDatabaseIdentifier)
@@ -117,8 +114,7 @@ public final class SQLiteCatalog: CatalogStore {
     }
 
     public func recordedPlans() throws -> [LoadPlan] {
-        guard try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-                                arguments: [Self.tableName]) != nil else { return [] }
+        guard try db.tableExists(Self.tableName) else { return [] }
         return try db.fetchAll(String.self, sql: "SELECT \"plan_json\" FROM \"_socload_datasets\" WHERE \"plan_json\" IS NOT NULL")
             .compactMap { try? JSONDecoder().decode(LoadPlan.self, from: Data($0.utf8)) }
     }
@@ -154,7 +150,7 @@ public final class SQLiteCatalog: CatalogStore {
         if tableName.lowercased().hasPrefix("_socload_") || tableName.lowercased().hasPrefix("sqlite_") {
             throw ReadError.notALoadedTable(tableName, what: "socload's catalog or one of SQLite's own tables")
         }
-        let existing = try db.fetchAll(String.self, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
+        let existing = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_list(?) WHERE schema = 'main' AND type = 'table'",
                                        arguments: [tableName])
         guard entry != nil || !existing.isEmpty else { return nil }
         let plans = try recordedPlans()

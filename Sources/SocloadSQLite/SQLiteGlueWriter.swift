@@ -37,8 +37,7 @@ final class SQLiteGlueWriter: TableWriter {
     func finish(strict: Bool) throws -> [String] {
         let writing = GlueWriting(table: table, glue: glue, dialect: SQLiteDialect())
         let existing = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
-        let otherExists = try db.fetchValue(sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE",
-                                            arguments: [glue.otherTable]) != nil
+        let otherExists = try db.tableExists(glue.otherTable)
         // Rows are upserted in order, so a pair given twice keeps its later element's attributes.
         // (WHERE true: SQLite reads an ON after the SELECT as a join's unless it has a WHERE.)
         let select = "SELECT \(SQLiteTableWriter.quotedList(table.primaryKey + writing.attributes)), 1 "

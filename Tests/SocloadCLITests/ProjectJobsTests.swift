@@ -96,6 +96,25 @@ final class ProjectJobsTests: XCTestCase {
         XCTAssertEqual(json?["api"] as? String, "SODA 2.1", "the spooled pages are the API's")
     }
 
+    /// A dataset waiting out a backoff lends its job slot: with two jobs and the first two
+    /// datasets retrying, the third loads meanwhile.
+    func testADatasetWaitingOutItsRetriesLendsItsJobSlot() throws {
+        try writeProject(retries: 3, api: "soda2")
+        for portal in portals.prefix(2) {
+            let refused = Mutex(0)
+            portal.inject { request in
+                guard request.route.hasPrefix("/resource/"), refused.withLock({ count in defer { count += 1 }; return count < 2 }) else { return nil }
+                return .init(status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "1.5")],
+                             body: Array(#"{"message":"busy"}"#.utf8))
+            }
+        }
+        let run = try SocloadProcess.run(["refresh", "--json", "--jobs", "2"], directory: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try finishingOrder(run).first, "d3", "the third dataset took a slot lent by a waiting one:\n\(run.stdout)")
+        XCTAssertEqual(try rows(directory.path("jobs.sqlite")),
+                       "table,rows,in_sql\r\njobs_0001,40,jobs_0001\r\njobs_0002,80,jobs_0002\r\njobs_0003,120,jobs_0003\r\n")
+    }
+
     func testDownloadsAheadAreConditionalAndLeaveNoFileBehind() throws {
         try writeProject(retries: 1)
         let spoolDirectory = directory.path("spool")

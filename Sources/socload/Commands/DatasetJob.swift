@@ -1,5 +1,6 @@
 import Foundation
 import SocloadSocrata
+import SocloadTransport
 
 /// What each dataset of a batch (`refresh`, `fetch A B C`) is loaded with.
 ///
@@ -21,6 +22,9 @@ final class DatasetJob: Sendable {
         self.showsProgress = showsProgress
     }
 
+    /// Threads standing ready per job slot, to take a dataset while another waits out a backoff.
+    static let standbyPerJob = 4
+
     /// A job for one dataset alone.
     static let alone = DatasetJob(stop: LoadCancellation(), turn: nil, showsProgress: true)
 
@@ -35,17 +39,25 @@ final class DatasetJob: Sendable {
     /// Runs `body` for indexes 0..<count, `jobs` at a time on threads of their own (on this
     /// thread when `jobs` is 1), each index once, in order of starting. An index not started
     /// when `stop` is set is not run: its result is nil.
+    ///
+    /// A job slot is lent while its dataset waits out a retry's backoff (`BackoffLending`): more
+    /// threads than slots stand ready (`standbyPerJob` a slot), and one of them takes the next
+    /// dataset meanwhile, so a faulty portal costs the batch its retries' waits once, not once
+    /// per slot.
     static func run<T>(_ count: Int, jobs: Int, stop: LoadCancellation, _ body: @escaping (Int) -> T) -> [T?] {
         let state = Work<T>(count: count, body: body)
         guard jobs > 1 else {
             state.work(stop: stop)
             return state.results
         }
+        let slots = DispatchSemaphore(value: jobs)
         let group = DispatchGroup()
-        for _ in 0..<min(jobs, count) {
+        for _ in 0..<min(jobs * standbyPerJob, count) {
             group.enter()
             let thread = Thread { [state] in
-                state.work(stop: stop)
+                BackoffLending.lending(release: { slots.signal() }, reacquire: { slots.wait() }) {
+                    state.work(stop: stop, slots: slots)
+                }
                 group.leave()
             }
             thread.stackSize = 8 << 20
@@ -69,16 +81,22 @@ final class DatasetJob: Sendable {
             results = Array(repeating: nil, count: count)
         }
 
-        func work(stop: LoadCancellation) {
+        /// Runs indexes until none is left; with `slots`, each while holding one.
+        func work(stop: LoadCancellation, slots: DispatchSemaphore? = nil) {
             while true {
+                slots?.wait()
                 let index: Int? = lock.withLock {
                     guard next < count, !stop.isCancelled else { return nil }
                     defer { next += 1 }
                     return next
                 }
-                guard let index else { return }
+                guard let index else {
+                    slots?.signal()
+                    return
+                }
                 let result = body(index)
                 lock.withLock { results[index] = result }
+                slots?.signal()
             }
         }
     }
