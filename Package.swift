@@ -60,6 +60,8 @@ let package = Package(
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
         .systemLibrary(name: "CFileSystem"),
+        // glibc's mallopt (malloc.h), for the command's arena limit.
+        .systemLibrary(name: "CMalloc"),
         .target(name: "SocloadSQLite", dependencies: ["SocloadCore", "SocloadDatabase", "CSQLite", "CFileSystem"]),
 
         // The PostgreSQL destination: libpq, binary COPY into a new table swapped in at the end.
@@ -83,7 +85,8 @@ let package = Package(
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",
-                         dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadProject"]),
+                         dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadProject",
+                                        "CMalloc"]),
 
         // What the tools and the tests share, outside the production targets and free of test
         // code: the reference decoder and the converter's self-checks (the fuzzer's oracle), a

@@ -38,11 +38,11 @@ extension DatasetLoader {
         return spooled
     }
 
-    /// Every page, by key, into `cache`'s pages writer (fastest compression); nil when the pages
+    /// Every page, by key, into `cache`'s pages writer (stored, not compressed: read back at once); nil when the pages
     /// cannot be had by key.
     private func spool(_ request: LoadRequest, portal: SocrataPortal, api: DatasetAPI, view: ViewMetadata,
                        into cache: DownloadCache) throws -> DownloadCache.PagesWriter? {
-        let writer = try cache.startPages(level: 1)
+        let writer = try cache.startPages(level: 0)
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, request.pageSize)
         var cursor = PageCursor()

@@ -57,7 +57,7 @@ extension DownloadCache {
     }
 
     /// A new pages copy, written page by page as the load reads them, kept only once complete;
-    /// compressed at zlib's `level` (a spool read back at once takes 1, the fastest).
+    /// compressed at zlib's `level` (0 stores: a spool read back at once).
     public func startPages(level: Int32 = 6) throws -> PagesWriter {
         let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).pages")
         do {

@@ -1,6 +1,5 @@
 import Foundation
 import SocloadSocrata
-import SocloadTransport
 
 /// What each dataset of a batch (`refresh`, `fetch A B C`) is loaded with.
 ///
@@ -23,7 +22,7 @@ final class DatasetJob: Sendable {
     }
 
     /// Threads standing ready per job slot, to take a dataset while another waits out a backoff.
-    static let standbyPerJob = 4
+    static let standbyPerJob = 8
 
     /// A job for one dataset alone.
     static let alone = DatasetJob(stop: LoadCancellation(), turn: nil, showsProgress: true)

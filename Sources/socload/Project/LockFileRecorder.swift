@@ -16,6 +16,8 @@ final class LockFileRecorder: @unchecked Sendable {
     private let previous: SocloadLockFile
     private var next: SocloadLockFile
     private var database: (any LoadedDatabase)?
+    /// The datasets recorded as they committed (not hashed again at the end).
+    private var recorded: Set<String> = []
     private let lock = NSLock()
 
     init(project: Project, chosen: [Project.Dataset], fetches: [DatasetFetch], context: CommandContext) throws {
@@ -38,6 +40,7 @@ final class LockFileRecorder: @unchecked Sendable {
         guard outcome.wroteTable else { return }
         try lock.withLock {
             try record(name, outcome)
+            recorded.insert(name)
             try next.write(to: path)
         }
     }
@@ -45,7 +48,7 @@ final class LockFileRecorder: @unchecked Sendable {
     /// Records every dataset that finished and writes the lock file when it changed.
     func finish(_ results: [(name: String, result: DatasetBatch.Result)]) throws {
         try lock.withLock {
-            for case let (name, .done(outcome)) in results {
+            for case let (name, .done(outcome)) in results where !recorded.contains(name) {
                 try record(name, outcome)
             }
             if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }
@@ -53,10 +56,18 @@ final class LockFileRecorder: @unchecked Sendable {
     }
 
     private func record(_ name: String, _ outcome: DatasetOutcome) throws {
+        let search = chosen.first { $0.name == name }?.search ?? previous.datasets[name]?.search
+        // Up to date since the load the lock records (the same fetch): that entry, unread again.
+        if !outcome.wroteTable, var locked = previous.datasets[name], let entry = outcome.summary?.catalogEntry,
+           locked.fetchedAt == entry.fetchedAt, locked.table == entry.tableName, locked.rowCount == entry.rowCount {
+            locked.search = search
+            next.datasets[name] = locked
+            return
+        }
         guard let database = try openDatabase(for: name) else { return }
         var entry = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
                                               unchanged: !outcome.wroteTable)
-        entry?.search = chosen.first { $0.name == name }?.search ?? previous.datasets[name]?.search
+        entry?.search = search
         next.datasets[name] = entry
     }
 
