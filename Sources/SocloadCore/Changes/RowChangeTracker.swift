@@ -13,6 +13,8 @@ public final class RowChangeTracker: PreviousCopyComparing {
     private let keptRefreshes: Int
     private let keepsHistory: Bool
     private let names: (kept: String, new: String)
+    /// True when the new fingerprints go straight into the kept table (none was kept before).
+    private let writesKeptDirectly: Bool
     private let fingerprinter: RowFingerprinter
     private let fingerprintWriter: any TableWriter
     /// What `compare` found; nil before it ran, or when there was nothing to compare with (a
@@ -31,7 +33,11 @@ public final class RowChangeTracker: PreviousCopyComparing {
         self.keptRefreshes = keptRefreshes
         names = RowChangeSQL.fingerprintTables(of: table.name, dialect: sql.dialect)
         fingerprinter = RowFingerprinter(table: table)
-        fingerprintWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: names.new, for: table))
+        // With no fingerprints kept yet (a first load), the new ones are written where they are
+        // kept: nothing to compare them with, nothing to move after.
+        writesKeptDirectly = try !sql.tableExists(names.kept)
+        fingerprintWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: writesKeptDirectly ? names.kept : names.new,
+                                                                                      for: table))
     }
 
     /// `base`, writing each batch's fingerprints too.
@@ -63,9 +69,9 @@ public final class RowChangeTracker: PreviousCopyComparing {
         let dialect = sql.dialect
         _ = try fingerprintWriter.finish(strict: false)
         let statements = RowChangeSQL(dialect: dialect, newKey: table.primaryKey, oldKey: comparableOldKey ?? [],
-                                      newFingerprints: names.new, oldFingerprints: names.kept)
+                                      newFingerprints: writesKeptDirectly ? names.kept : names.new, oldFingerprints: names.kept)
         try sql.execute(statements.preparationStatement(indexName: "_socload_fingerprint_key_" + Self.uniqueSuffix()), [])
-        if let previous, let oldKey = comparableOldKey, try sql.tableExists(names.kept) {
+        if !writesKeptDirectly, let previous, let oldKey = comparableOldKey, try sql.tableExists(names.kept) {
             counts = try count(statements)
             StepPause.at("row-counts")
             // The log needs the old rows; a destination that could not keep them logs nothing.
@@ -89,8 +95,10 @@ public final class RowChangeTracker: PreviousCopyComparing {
         if try sql.tableExists(RowChangeLog.tableName) {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
-        try sql.dropTable(names.kept)
-        try sql.renameTable(names.new, to: names.kept)
+        if !writesKeptDirectly {
+            try sql.dropTable(names.kept)
+            try sql.renameTable(names.new, to: names.kept)
+        }
         StepPause.at("fingerprints")
     }
 

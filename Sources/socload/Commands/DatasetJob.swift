@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import SocloadSocrata
 
@@ -39,10 +40,9 @@ final class DatasetJob: Sendable {
     /// thread when `jobs` is 1), each index once, in order of starting. An index not started
     /// when `stop` is set is not run: its result is nil.
     ///
-    /// A job slot is lent while its dataset waits out a retry's backoff (`BackoffLending`): more
-    /// threads than slots stand ready (`standbyPerJob` a slot), and one of them takes the next
-    /// dataset meanwhile, so a faulty portal costs the batch its retries' waits once, not once
-    /// per slot.
+    /// A job slot is lent while its dataset waits out a retry's backoff (`BackoffLending`): a
+    /// thread is started then (up to `standbyPerJob` a slot in all) to take the next dataset
+    /// meanwhile, so a faulty portal costs the batch its retries' waits once, not once per slot.
     static func run<T>(_ count: Int, jobs: Int, stop: LoadCancellation, _ body: @escaping (Int) -> T) -> [T?] {
         let state = Work<T>(count: count, body: body)
         guard jobs > 1 else {
@@ -51,10 +51,20 @@ final class DatasetJob: Sendable {
         }
         let slots = DispatchSemaphore(value: jobs)
         let group = DispatchGroup()
-        for _ in 0..<min(jobs * standbyPerJob, count) {
+        let started = Mutex(0)
+        @Sendable func startWorker() {
+            // Never more threads than datasets, nor than the standby allows.
+            guard started.withLock({ count in
+                guard count < min(jobs * standbyPerJob, state.count), state.hasWork(stop: stop) else { return false }
+                count += 1
+                return true
+            }) else { return }
             group.enter()
-            let thread = Thread { [state] in
-                BackoffLending.lending(release: { slots.signal() }, reacquire: { slots.wait() }) {
+            let thread = Thread {
+                BackoffLending.lending(release: {
+                    slots.signal()
+                    startWorker()
+                }, reacquire: { slots.wait() }) {
                     state.work(stop: stop, slots: slots)
                 }
                 group.leave()
@@ -62,6 +72,7 @@ final class DatasetJob: Sendable {
             thread.stackSize = 8 << 20
             thread.start()
         }
+        for _ in 0..<min(jobs, count) { startWorker() }
         group.wait()
         return state.results
     }
@@ -69,7 +80,7 @@ final class DatasetJob: Sendable {
     /// The indexes still to run and the results so far, shared by the threads.
     private final class Work<T>: @unchecked Sendable {
         private let lock = NSLock()
-        private let count: Int
+        let count: Int
         private let body: (Int) -> T
         private var next = 0
         private(set) var results: [T?]
@@ -78,6 +89,11 @@ final class DatasetJob: Sendable {
             self.count = count
             self.body = body
             results = Array(repeating: nil, count: count)
+        }
+
+        /// True while an index is left to start.
+        func hasWork(stop: LoadCancellation) -> Bool {
+            lock.withLock { next < count && !stop.isCancelled }
         }
 
         /// Runs indexes until none is left; with `slots`, each while holding one.
