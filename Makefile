@@ -22,7 +22,7 @@ help:
 	@echo "make install  install socload into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make fuzz     run libFuzzer on the readers ($(FUZZ_TARGETS)) for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds each"
 	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
-	@echo "make bench    benchmark against sqlite3's .import and psql's \\copy (N=$(N)); writes bench/results.md"
+	@echo "make bench    benchmark against sqlite3's .import and psql's \\copy (N=$(N)), then a simulated portal (PORTAL_N=$(PORTAL_N)); writes bench/results.md"
 	@echo "make datasets regenerate the bundled sample datasets"
 	@echo "make clean    remove build products"
 
