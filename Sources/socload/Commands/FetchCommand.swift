@@ -86,17 +86,19 @@ struct FetchCommand: ParsableCommand {
             }
             return
         }
+        // One read connection for the batch's lookups (`CatalogReader`).
+        let reader = dryRun ? nil : CatalogReader(database: database, context: context)
         try DatasetBatch.run(references.map { dataset in
-            DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job) }
+            DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job, reader: reader) }
         }, jobs: dryRun ? 1 : jobs, oneWriter: database.capabilities(context).writers == .one, quiet: quiet, verbose: verbose,
            report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
-    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone) throws -> DatasetOutcome {
+    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone, reader: CatalogReader? = nil) throws -> DatasetOutcome {
         try DatasetFetch(spec: try loadSpec(for: dataset, context: context), database: database, network: network,
                          geoPackage: shape.geopackage, quiet: quiet, dryRun: dryRun,
-                         datasetsDirectories: DatasetFetch.datasetsDirectories(datasets, context.environment))
+                         datasetsDirectories: DatasetFetch.datasetsDirectories(datasets, context.environment), catalogReader: reader)
             .run(context: context, job: job)
     }
 
