@@ -84,6 +84,9 @@ public struct SocloadLockFile: Codable, Equatable, Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)
         data.append(0x0A)
+        // A write a kill interrupted left its temporary file: gone now.
+        AbandonedFiles.remove(in: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
+                              prefix: (path as NSString).lastPathComponent + ".socload-")
         let temporary = path + ".socload-\(getpid())"
         do {
             try data.write(to: URL(fileURLWithPath: temporary))

@@ -55,6 +55,11 @@ extension DocCommentExamples {
         XCTAssertEqual(try queue.read { db in try SQLiteCatalog(db: db).plans(claiming: ["n5m4_mism"]).map(\.mainTable.name) }, ["n5m4_mism"])
     }
 
+    /// `AbandonedFiles`: what killed processes left in a folder.
+    func testAbandonedFilesExample() {
+        AbandonedFiles.remove(in: NSTemporaryDirectory(), prefix: "socload-pages-")
+    }
+
     /// `LoadSpec.syncs(tableRows:)`: big tables kept by sync, a first load whole.
     func testIncrementalAboveExample() {
         var spec = LoadSpec(source: .dataset("abcd-1234"))

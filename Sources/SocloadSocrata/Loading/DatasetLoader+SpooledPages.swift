@@ -20,13 +20,20 @@ extension DatasetLoader {
               let stamp = view.rowsUpdatedAtText else { return request }
         let root = (directory as NSString).appendingPathComponent("socload-pages-\(getpid())-\(UUID().uuidString)")
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation, onRetry: onRetry)
+        AbandonedFiles.remove(in: directory, prefix: "socload-pages-")
         do {
-            guard let pages = try loader.spool(request, portal: portal, api: api, view: view, into: DownloadCache(directory: root)),
-                  try loader.viewIfAvailable(portal)?.rowsUpdatedAtText == stamp else {
-                try? FileManager.default.removeItem(atPath: root)
-                return request
+            // Failures read as a load's would (the hint about anonymous throttling among them).
+            try loader.explainingThrottling {
+                // Pages are not a snapshot: the description once more after the last of several.
+                guard let (pages, count) = try loader.spool(request, portal: portal, api: api, view: view,
+                                                           into: DownloadCache(directory: root)),
+                      try count == 1 || loader.viewIfAvailable(portal)?.rowsUpdatedAtText == stamp else {
+                    try? FileManager.default.removeItem(atPath: root)
+                    return
+                }
+                try pages.keep(datasetID: portal.datasetID, rowsUpdatedAt: stamp, description: view.descriptionJSON)
             }
-            try pages.keep(datasetID: portal.datasetID, rowsUpdatedAt: stamp, description: view.descriptionJSON)
+            guard FileManager.default.fileExists(atPath: root) else { return request }
         } catch {
             try? FileManager.default.removeItem(atPath: root)
             throw error
@@ -41,7 +48,7 @@ extension DatasetLoader {
     /// Every page, by key, into `cache`'s pages writer (stored, not compressed: read back at once); nil when the pages
     /// cannot be had by key.
     private func spool(_ request: LoadRequest, portal: SocrataPortal, api: DatasetAPI, view: ViewMetadata,
-                       into cache: DownloadCache) throws -> DownloadCache.PagesWriter? {
+                       into cache: DownloadCache) throws -> (DownloadCache.PagesWriter, pages: Int)? {
         let writer = try cache.startPages(level: 0)
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
         let pageSize = max(1, request.pageSize)
@@ -74,7 +81,7 @@ extension DatasetLoader {
             } catch let error as HTTPError {
                 throw PageError(number: number, underlying: error)
             }
-            if rows < pageSize { return writer }
+            if rows < pageSize { return (writer, number) }
             // A page that ends where the one before did: a server that ignores the key.
             if lastRow == previousLastRow { return nil }
             previousLastRow = lastRow

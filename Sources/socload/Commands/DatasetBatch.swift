@@ -127,7 +127,7 @@ enum DatasetBatch {
         if upToDate > 0 {
             let count = NumberText.grouped(upToDate)
             StandardError.line(shown.isEmpty
-                ? "  \(upToDate == 1 ? "the dataset is" : "all \(count) datasets are") up to date (--verbose lists them)"
+                ? "  \(upToDate == 1 ? "the dataset is up to date (--verbose lists it)" : "all \(count) datasets are up to date (--verbose lists them)")"
                 : "  and \(count) more up to date (--verbose lists them)")
         }
     }

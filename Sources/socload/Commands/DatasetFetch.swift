@@ -131,12 +131,12 @@ struct DatasetFetch {
         return upToDate(previous, source: request.reference.displaySource)
     }
 
-    /// The outcome of a dataset found up to date before its load began.
+    /// The outcome of a dataset of a batch found up to date before its load began: no line of its
+    /// own (the batch's closing table counts it, `--verbose` lists it), so a nightly refresh of a
+    /// thousand unchanged datasets prints one line.
     private func upToDate(_ entry: CatalogEntry, source: String) -> DatasetOutcome {
-        let summary = LoadSummary(tableName: entry.tableName, rowCount: entry.rowCount, columnCount: 0, source: source, elapsed: 0,
-                                  catalogEntry: entry, isUpToDate: true)
-        if !quiet { StandardError.line(Self.upToDateLine(summary)) }
-        return Self.upToDateOutcome(summary)
+        Self.upToDateOutcome(LoadSummary(tableName: entry.tableName, rowCount: entry.rowCount, columnCount: 0, source: source,
+                                         elapsed: 0, catalogEntry: entry, isUpToDate: true))
     }
 
     static func upToDateLine(_ summary: LoadSummary) -> String {

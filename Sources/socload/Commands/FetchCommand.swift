@@ -26,7 +26,7 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets, then PREFIX/share/socload/Datasets beside the binary")
     var datasets: String?
     @OptionGroup var network = NetworkOptions()
-    @Option(valueName: "dir", help: "Keep a gzip copy of every rows.json downloaded, under its version (refresh --locked reads it).")
+    @Option(valueName: "dir", help: "Keep a gzip copy of every version downloaded (rows.json, or a whole dataset's query pages), under its version (refresh --locked reads it).")
     var cache: String?
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
     @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
