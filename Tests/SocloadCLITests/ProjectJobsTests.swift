@@ -96,6 +96,21 @@ final class ProjectJobsTests: XCTestCase {
         XCTAssertEqual(json?["api"] as? String, "SODA 2.1", "the spooled pages are the API's")
     }
 
+    /// A page that fails for good while downloaded ahead fails its dataset as the load would:
+    /// the page, the hint about anonymous throttling, the table left as it was.
+    func testAPageDownloadedAheadThatFailsForGoodSaysSoAsALoadWould() throws {
+        try writeProject(retries: 0, api: "soda2")
+        portals[0].inject { request in
+            request.route.hasPrefix("/resource/") ? .init(status: 429, body: Array(#"{"message":"slow down"}"#.utf8)) : nil
+        }
+        let run = try SocloadProcess.run(["refresh"], directory: folder)
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("(page 1)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("anonymous requests are throttled"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("jobs_0001 was not changed"), run.stderr)
+        XCTAssertTrue(try rows(directory.path("jobs.sqlite")).contains("jobs_0002,80,"), "the others loaded")
+    }
+
     /// A dataset waiting out a backoff lends its job slot: with two jobs and the first two
     /// datasets retrying, the third loads meanwhile.
     func testADatasetWaitingOutItsRetriesLendsItsJobSlot() throws {

@@ -66,13 +66,13 @@ struct DatasetFetch {
             // In a batch, what can be settled without writing is settled without the writer's turn.
             let previous = reader.previousEntry(for: request)
             if let settled = settledByCatalog(since: previous, request: request) { return settled }
-            request = job.turn != nil && !syncing ? try downloadingAhead(request, context: context, job: job)
+            request = job.turn != nil && !syncing ? try failingAsALoad(request) { try downloadingAhead(request, context: context, job: job) }
                 : DatasetLoader.describedAhead(request, since: previous, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                                retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
                                                onRetry: LoadSetup.retryNotices(quiet: quiet))
             if let previous, request.isSettled(since: previous) { return upToDate(previous, source: request.reference.displaySource) }
         } else if job.turn != nil, !syncing {
-            request = try downloadingAhead(request, context: context, job: job)
+            request = try failingAsALoad(request) { try downloadingAhead(request, context: context, job: job) }
         }
         defer { request.abandonPrefetch() }
         try request.waitForPrefetch(cancellation: job.stop)
@@ -82,12 +82,30 @@ struct DatasetFetch {
         }
     }
 
+    /// A download ahead of the load fails as the load would: naming the table it left unchanged.
+    private func failingAsALoad(_ request: LoadRequest, _ body: () throws -> LoadRequest) throws -> LoadRequest {
+        do {
+            return try body()
+        } catch let error as LoadError {
+            if case .interrupted = error { throw error }
+            throw LoadFailure(underlying: error, table: tableName(of: request))
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw LoadFailure(underlying: error, table: tableName(of: request))
+        }
+    }
+
+    /// The table the load of `request` writes: `--table`, else the dataset id's.
+    private func tableName(of request: LoadRequest) -> String? {
+        spec.tableName ?? request.reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
+    }
+
     /// Whether this fetch syncs its table rather than reloading it: `--incremental`, or a table
     /// of more rows than `--incremental-above`; never a table not loaded yet (a first load is whole).
     private func syncs(_ request: LoadRequest, reader: CatalogReader) -> Bool {
         guard spec.incremental || spec.incrementalAbove != nil else { return false }
-        let table = spec.tableName ?? request.reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) } ?? spec.sourceText
-        return spec.syncs(tableRows: reader.entry(for: table)?.rowCount)
+        return spec.syncs(tableRows: reader.entry(for: tableName(of: request) ?? spec.sourceText)?.rowCount)
     }
 
     /// The load of `request` into the database, once it may write: a sync when `syncing`, and a
@@ -101,7 +119,7 @@ struct DatasetFetch {
             if syncing { try database.requireExisting(context) }
         }
         defer { session.finish() }
-        let table = spec.tableName ?? request.reference.datasetID.map { LoadPlan.tableName(forDatasetID: $0) }
+        let table = tableName(of: request)
         if syncing {
             do {
                 let synced = try SyncCommand.sync(table ?? spec.sourceText, session: session, pageSize: spec.pageSize,
