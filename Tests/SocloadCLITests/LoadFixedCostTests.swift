@@ -14,6 +14,18 @@ final class LoadFixedCostTests: XCTestCase {
         XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)", file: file, line: line)
     }
 
+    /// A batch into a SQLite file whose folder is missing fails once, before any download, not
+    /// once a dataset.
+    func testABatchIntoAMissingFolderFailsOnceBeforeItStarts() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("a.json")
+        try Data(#"[{"k": 1}]"#.utf8).write(to: URL(fileURLWithPath: file))
+        let run = try SocloadProcess.run(["fetch", file, file, "--db", directory.path("missing/x.sqlite")])
+        XCTAssertEqual(run.status, 74, run.stderr)
+        XCTAssertEqual(run.stderr, "Error: cannot create the database '\(directory.path("missing/x.sqlite"))': its folder "
+                       + "'\(directory.path("missing"))' does not exist\n")
+    }
+
     func testALoadReadsOnlyThePlansItCanClashWithAndRenamesNoSmallTable() throws {
         let directory = try TemporaryDirectory()
         let postgreSQL = try TestPostgreSQL.makeDatabase()

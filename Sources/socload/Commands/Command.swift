@@ -79,6 +79,18 @@ struct DatabaseOptions: ParsableArguments {
         return path
     }
 
+    /// Fails once, before a batch of datasets starts, when the SQLite file cannot be created
+    /// because its folder does not exist (each dataset would fail alike, after its download).
+    func requireFolder(_ context: CommandContext, command: CommandSpec) throws {
+        guard try postgreSQL(context, command: command) == nil else { return }
+        let path = path(context)
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: path),
+              !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue else { return }
+        throw StagedDatabaseError.cannotCreate(target: path, reason: "its folder '\(folder)' does not exist")
+    }
+
     /// Fails unless the database file exists: only `fetch` creates one.
     func requireExisting(_ context: CommandContext) throws {
         let path = path(context)

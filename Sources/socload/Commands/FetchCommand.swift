@@ -86,6 +86,7 @@ struct FetchCommand: ParsableCommand {
             }
             return
         }
+        try database.requireFolder(context, command: Self.spec)
         // One read connection for the batch's lookups (`CatalogReader`).
         let reader = dryRun ? nil : CatalogReader(database: database, context: context)
         try DatasetBatch.run(references.map { dataset in

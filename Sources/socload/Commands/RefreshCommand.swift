@@ -64,6 +64,7 @@ struct RefreshCommand: ParsableCommand {
             readers[key] = fetch.catalogReader
             return fetch
         }
+        try fetches.first?.database.requireFolder(context, command: Self.spec)
         let oneWriter = fetches.first.map { $0.database.capabilities(context).writers == .one } ?? true
         if locked {
             return try refreshLocked(chosen, fetches: fetches, project: file, lockFile: lockFile, oneWriter: oneWriter,
