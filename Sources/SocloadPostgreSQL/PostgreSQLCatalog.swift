@@ -66,7 +66,7 @@ public final class PostgreSQLCatalog: CatalogStore {
         guard !names.isEmpty, try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return [] }
         let index = PostgreSQLTypes.qualified(TableNameIndex.tableName, schema: schema)
         guard try version() >= CatalogVersion.current, try run().value("SELECT to_regclass($1) IS NOT NULL", [index]) == "t" else {
-            return try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
+            return try plansReadingEveryPlan(claiming: names)
         }
         let sorted = names.sorted()
         let owners = try run().execute(TableNameIndex(dialect: PostgreSQLDialect(schema: schema)).ownersStatement(count: sorted.count),

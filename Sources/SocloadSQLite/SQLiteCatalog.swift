@@ -70,7 +70,7 @@ public final class SQLiteCatalog: CatalogStore {
     public func plans(claiming names: Set<String>) throws -> [LoadPlan] {
         guard !names.isEmpty, try db.tableExists(Self.tableName) else { return [] }
         guard try version() >= CatalogVersion.current, try db.tableExists(TableNameIndex.tableName) else {
-            return try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
+            return try plansReadingEveryPlan(claiming: names)
         }
         let sorted = names.sorted()
         let owners = try db.fetchAll(String.self, sql: TableNameIndex(dialect: SQLiteDialect()).ownersStatement(count: sorted.count),

@@ -211,6 +211,12 @@ public protocol CatalogStore: AnyObject {
 extension CatalogStore {
     /// Every plan, filtered: for a store without an index of names.
     public func plans(claiming names: Set<String>) throws -> [LoadPlan] {
+        try plansReadingEveryPlan(claiming: names)
+    }
+
+    /// The plans that claim one of `names`, found by reading every plan: what a store does without
+    /// an index of names, or with one it cannot trust (a catalog an older release wrote).
+    public func plansReadingEveryPlan(claiming names: Set<String>) throws -> [LoadPlan] {
         try recordedPlans().filter { !TableNameIndex.names(claimedBy: $0).isDisjoint(with: names) }
     }
 

@@ -21,22 +21,24 @@ extension DatasetLoader {
         let root = (directory as NSString).appendingPathComponent("socload-pages-\(getpid())-\(UUID().uuidString)")
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation, onRetry: onRetry)
         AbandonedFiles.remove(in: directory, prefix: "socload-pages-")
+        let kept: Bool
         do {
             // Failures read as a load's would (the hint about anonymous throttling among them).
-            try loader.explainingThrottling {
+            kept = try loader.explainingThrottling {
                 // Pages are not a snapshot: the description once more after the last of several.
                 guard let (pages, count) = try loader.spool(request, portal: portal, api: api, view: view,
                                                            into: DownloadCache(directory: root)),
-                      try count == 1 || loader.viewIfAvailable(portal)?.rowsUpdatedAtText == stamp else {
-                    try? FileManager.default.removeItem(atPath: root)
-                    return
-                }
+                      try count == 1 || loader.viewIfAvailable(portal)?.rowsUpdatedAtText == stamp else { return false }
                 try pages.keep(datasetID: portal.datasetID, rowsUpdatedAt: stamp, description: view.descriptionJSON)
+                return true
             }
-            guard FileManager.default.fileExists(atPath: root) else { return request }
         } catch {
             try? FileManager.default.removeItem(atPath: root)
             throw error
+        }
+        guard kept else {
+            try? FileManager.default.removeItem(atPath: root)
+            return request
         }
         var spooled = request
         spooled.prefetched = .spooledPages(directory: DownloadCache(directory: root).pagesDirectory(datasetID: portal.datasetID,
@@ -45,8 +47,8 @@ extension DatasetLoader {
         return spooled
     }
 
-    /// Every page, by key, into `cache`'s pages writer (stored, not compressed: read back at once); nil when the pages
-    /// cannot be had by key.
+    /// Every page, by key, into `cache`'s pages writer (stored, not compressed: read back at
+    /// once), with the number of pages; nil when the pages cannot be had by key.
     private func spool(_ request: LoadRequest, portal: SocrataPortal, api: DatasetAPI, view: ViewMetadata,
                        into cache: DownloadCache) throws -> (DownloadCache.PagesWriter, pages: Int)? {
         let writer = try cache.startPages(level: 0)
@@ -63,7 +65,8 @@ extension DatasetLoader {
             var (rows, lastRow) = (0, [UInt8]())
             do {
                 try retry.run(cancellation: cancellation, onRetry: retryNotice) {
-                    (rows, lastRow) = (0, [])
+                    rows = 0
+                    lastRow.removeAll(keepingCapacity: true)
                     let file = try writer.page(number)
                     let reader = JSONArrayReader()
                     try downloader.download(pageRequest, onResponse: { _ in }, onChunk: { chunk in
@@ -71,7 +74,9 @@ extension DatasetLoader {
                         try reader.feed(chunk) { element in
                             guard element.isWhole else { return nil }
                             rows += 1
-                            lastRow = Array(element.bytes[element.start...])
+                            // One buffer for the page, not an array a row.
+                            lastRow.removeAll(keepingCapacity: true)
+                            lastRow.append(contentsOf: element.bytes[element.start...])
                             return nil
                         }
                     })
