@@ -4,7 +4,8 @@ real portals have them, `socload-datasets serve-portal`), mirrored through a cat
 entry into SQLite and PostgreSQL: the first mirror, a no-op refresh (--jobs 4 and --jobs 1), a
 refresh after 5% of the datasets changed, and one after another 5% changed with their pages
 failing first (500, 429, cut and slow bodies). Also a load's fixed cost: the first and last 100 small datasets
-of the first mirror, and one fetch of a ~200-row dataset into the mirror against an empty database.
+of the first mirror, and one fetch of a ~200-row dataset into a database of 400 datasets and into the
+mirror, against an empty database.
 
 Writes the section between <!-- portal --> and <!-- /portal --> of bench/results.md (appended
 when absent), after bench.py has written the rest.
@@ -59,12 +60,45 @@ def row_counts(bin_dir, db):
     return {row["table"]: row["rows"] for row in json.loads(process.stdout)}
 
 
+def write_project(folder, url, db, schema=None):
+    project = {"database": db, "datasets": [{"search": {"domain": url, "catalog": url}, "name": "portal"}]}
+    if schema:
+        project["defaults"] = {"schema": schema}
+    with open(os.path.join(folder, "socload.json"), "w") as file:
+        json.dump(project, file)
+
+
+def fetch_nearest_200(args, url, db, schema):
+    """Median seconds of `fetch --force` of the portal's dataset nearest 200 rows into `db` (and
+    its rows)."""
+    nearest = min(get(url + "/_datasets"), key=lambda d: abs(d["rows"] - 200))
+    fetch = [os.path.join(args.bin_dir, "socload"), "fetch", nearest["id"], "--domain", url, "--force", "--quiet", "--db", db]
+    fetch += ["--schema", schema] if schema else []
+    return nearest["rows"], statistics.median(run_measured(fetch)[0] for _ in range(max(args.runs, 9)))
+
+
+def fixed_cost_at_400(args, db):
+    """The issue's measure of a load's fixed cost: one fetch of a ~200-row dataset into a
+    database of 400 datasets (a portal of 400 small ones mirrored first) against an empty one."""
+    portal, url = serve_tool(args.bin_dir, "serve-portal", "400", str(0.05 * args.scale))
+    folder = tempfile.mkdtemp(prefix="socload-portal-400-")
+    try:
+        postgres = db.startswith("postgresql")
+        mirror = db if postgres else db + "-400"
+        write_project(folder, url, mirror, "portal400" if postgres else None)
+        refresh(args.bin_dir, folder, 4)
+        _, into_400 = fetch_nearest_200(args, url, mirror, "portal400" if postgres else None)
+        _, into_empty = fetch_nearest_200(args, url, db if postgres else db + "-400-empty", "empty_400" if postgres else None)
+        return into_400, into_empty
+    finally:
+        portal.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def measure(args, url, db, label):
     folder = tempfile.mkdtemp(prefix="socload-portal-")
     try:
-        project = {"database": db, "datasets": [{"search": {"domain": url, "catalog": url}, "name": "portal"}]}
-        with open(os.path.join(folder, "socload.json"), "w") as file:
-            json.dump(project, file)
+        write_project(folder, url, db)
         result = {"database": label}
         wall, peak, reports = refresh(args.bin_dir, folder, 4)
         result["first"] = (wall, peak)
@@ -90,13 +124,11 @@ def measure(args, url, db, label):
         get(url + "/_faults?fraction=0&seed=1")
         result["faulty"] = (wall, peak, get(url + "/_stats").get("faults", 0) - faults_before)
         # One fetch of the dataset nearest 200 rows, into the mirror and into an empty database.
-        nearest = min(get(url + "/_datasets"), key=lambda d: abs(d["rows"] - 200))
-        fetch = [os.path.join(args.bin_dir, "socload"), "fetch", nearest["id"], "--domain", url, "--force", "--quiet"]
-        into_mirror = statistics.median(run_measured(fetch + ["--db", db])[0] for _ in range(args.runs))
-        empty = db + "-empty" if not db.startswith("postgresql") else db
-        empty_schema = [] if not db.startswith("postgresql") else ["--schema", "empty_one"]
-        into_empty = statistics.median(run_measured(fetch + ["--db", empty] + empty_schema)[0] for _ in range(args.runs))
-        result["fetch200"] = (nearest["rows"], into_mirror, into_empty)
+        postgres = db.startswith("postgresql")
+        rows, into_mirror = fetch_nearest_200(args, url, db, None)
+        _, into_empty = fetch_nearest_200(args, url, db if postgres else db + "-empty", "empty_one" if postgres else None)
+        result["fetch200"] = (rows, into_mirror, into_empty)
+        result["fetch400"] = fixed_cost_at_400(args, db)
         return result
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -122,8 +154,10 @@ def report(args, results):
     row("first / last 100 small datasets (median load)",
         lambda r: "n/a" if not r["fixed"] else f"{r['fixed'][0] * 1000:.0f} / {r['fixed'][1] * 1000:.0f} ms "
                                                f"({r['fixed'][1] / r['fixed'][0]:.2f}x)")
-    row("fetch of one ~200-row dataset: into the mirror / an empty database",
-        lambda r: f"{r['fetch200'][1]:.2f} / {r['fetch200'][2]:.2f} s ({r['fetch200'][1] / r['fetch200'][2]:.2f}x)")
+    row("fetch of one ~200-row dataset: into 400 datasets / an empty database",
+        lambda r: f"{r['fetch400'][0]:.3f} / {r['fetch400'][1]:.3f} s ({r['fetch400'][0] / r['fetch400'][1]:.2f}x)")
+    row(f"the same into the {args.n:,}-dataset mirror / an empty database",
+        lambda r: f"{r['fetch200'][1]:.3f} / {r['fetch200'][2]:.3f} s ({r['fetch200'][1] / r['fetch200'][2]:.2f}x)")
     lines += ["", END]
     return "\n".join(lines) + "\n"
 

@@ -116,6 +116,12 @@ public final class Database {
         return statement
     }
 
+    /// Finalizes the statements `cachedStatement(sql:)` kept: a connection that outlives many
+    /// loads (a batch's) does not keep each load's statements.
+    public func releaseCachedStatements() {
+        statementCache.removeAll()
+    }
+
     /// True when a statement for this SQL is in the cache (for the tests: `@testable import`).
     func isCached(sql: String) -> Bool {
         statementCache[sql] != nil

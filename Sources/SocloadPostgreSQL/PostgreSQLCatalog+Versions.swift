@@ -24,6 +24,7 @@ extension PostgreSQLCatalog {
             try run().execute("ALTER TABLE \(refreshLog) ADD COLUMN IF NOT EXISTS \(name.quotedDatabaseIdentifier) "
                               + dialect.declaredType(type))
         }
+        for statement in CatalogLookupIndexes.createStatements(dialect) { try run().execute(statement) }
         let index = PostgreSQLTypes.qualified(TableNameIndex.tableName, schema: schema)
         if try version() < CatalogVersion.current || !exists(index) {
             // A catalog from before the index, or written since by a release that did not keep

@@ -78,22 +78,36 @@ public final class PostgreSQLCatalog: CatalogStore {
     /// dataset id; nil when there is none.
     public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
         guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return nil }
-        // The columns there are (an older socload's catalog lacks the newer ones until a load).
-        let present = try presentColumns()
-        let columns = Self.textColumns.map { name in
-            present.contains(name) && (withDescription || name != "description") ? name.quotedDatabaseIdentifier : "NULL::text"
-        }.joined(separator: ", ")
         let result = try run().execute("""
-            SELECT \(columns) FROM \(qualifiedName) WHERE "table_name" IN ($1, $2) OR "dataset_id" = $1
+            SELECT \(try selectedColumns(withDescription: withDescription)) FROM \(qualifiedName)
+            WHERE "table_name" IN ($1, $2) OR "dataset_id" = $1
             ORDER BY "table_name" IN ($1, $2) DESC, "fetched_at" DESC LIMIT 1
             """, [tableOrDatasetID, LoadPlan.shortenedName(tableOrDatasetID, toBytes: 63)])
-        guard let row = result.rows.first else { return nil }
-        return CatalogEntry(tableName: row[0] ?? "", datasetID: row[1], domain: row[2], name: row[3], sourceURL: row[4] ?? "",
-                            fetchedAt: row[5] ?? "", rowsUpdatedAt: row[6], rowCount: Int(row[7] ?? "") ?? 0,
-                            columnsJSON: row[8] ?? "[]", columnMappingJSON: row[9] ?? "{}", etag: row[10],
-                            lastModified: row[11], requestSignature: row[12], planJSON: row[13],
-                            invalidCellsJSON: row[14], partialReason: row[15], dictionaryJSON: row[16],
-                            datasetDescription: row[17])
+        return result.rows.first.map(Self.entry(from:))
+    }
+
+    /// Every entry, without descriptions, in one read (`CatalogReader.catalogEntries()`).
+    public func entries() throws -> [CatalogEntry] {
+        guard try run().value("SELECT to_regclass($1) IS NOT NULL", [qualifiedName]) == "t" else { return [] }
+        return try run().execute("SELECT \(try selectedColumns(withDescription: false)) FROM \(qualifiedName) ORDER BY \"table_name\"")
+            .rows.map(Self.entry(from:))
+    }
+
+    /// `textColumns` in order; NULL for those an older socload's catalog lacks until a load.
+    private func selectedColumns(withDescription: Bool) throws -> String {
+        let present = try presentColumns()
+        return Self.textColumns.map { name in
+            present.contains(name) && (withDescription || name != "description") ? name.quotedDatabaseIdentifier : "NULL::text"
+        }.joined(separator: ", ")
+    }
+
+    private static func entry(from row: [String?]) -> CatalogEntry {
+        CatalogEntry(tableName: row[0] ?? "", datasetID: row[1], domain: row[2], name: row[3], sourceURL: row[4] ?? "",
+                     fetchedAt: row[5] ?? "", rowsUpdatedAt: row[6], rowCount: Int(row[7] ?? "") ?? 0,
+                     columnsJSON: row[8] ?? "[]", columnMappingJSON: row[9] ?? "{}", etag: row[10],
+                     lastModified: row[11], requestSignature: row[12], planJSON: row[13],
+                     invalidCellsJSON: row[14], partialReason: row[15], dictionaryJSON: row[16],
+                     datasetDescription: row[17])
     }
 
     public func recordedPlans() throws -> [LoadPlan] {

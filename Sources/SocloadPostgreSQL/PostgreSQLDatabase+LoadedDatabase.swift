@@ -12,6 +12,10 @@ extension PostgreSQLDatabase: LoadedDatabase {
         try catalog.entry(for: tableOrDatasetID, withDescription: withDescription)
     }
 
+    public func catalogEntries() throws -> [CatalogEntry] {
+        try catalog.entries()
+    }
+
     public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
         try catalog.schemaChanges(of: table)
     }

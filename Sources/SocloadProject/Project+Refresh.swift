@@ -108,7 +108,9 @@ extension Project {
             entry?.search = dataset.search ?? previous.datasets[result.name]?.search
             next.datasets[result.name] = entry
         }
-        if next != previous || !FileManager.default.fileExists(atPath: lockPath) { try next.write(to: lockPath) }
+        if next != previous || !FileManager.default.fileExists(atPath: lockPath) || SocloadLockFile.hasJournal(lock: lockPath) {
+            try next.write(to: lockPath)
+        }
     }
 }
 

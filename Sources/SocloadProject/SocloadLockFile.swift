@@ -42,8 +42,14 @@ public struct SocloadLockFile: Codable, Equatable, Sendable {
         return name + ".lock"
     }
 
-    /// The lock file at `path`; an empty one when there is none yet.
+    /// The lock file at `path`, with what its journal recorded since it was written (a refresh
+    /// that SIGKILL stopped); an empty one when there is none yet.
     public static func read(_ path: String) throws -> SocloadLockFile {
+        try readWritten(path).applyingJournal(of: path)
+    }
+
+    /// The lock file at `path` as written, without its journal.
+    private static func readWritten(_ path: String) throws -> SocloadLockFile {
         guard let data = FileManager.default.contents(atPath: path) else { return SocloadLockFile() }
         do {
             let file = try JSONDecoder().decode(SocloadLockFile.self, from: data)
@@ -78,7 +84,8 @@ public struct SocloadLockFile: Codable, Equatable, Sendable {
                      rowCount: catalog.rowCount, contentHash: contentHash)
     }
 
-    /// Written whole to a new file beside `path`, then renamed over it.
+    /// Written whole to a new file beside `path`, then renamed over it; its journal, folded in,
+    /// is removed.
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -93,6 +100,7 @@ public struct SocloadLockFile: Codable, Equatable, Sendable {
             guard rename(temporary, path) == 0 else {
                 throw ProjectFileSystemError("\(path) cannot be written: \(String(cString: strerror(errno)))")
             }
+            unlink(Self.journalPath(forLock: path))
         } catch {
             unlink(temporary)
             if error is ProjectFileSystemError { throw error }

@@ -18,6 +18,7 @@ extension SQLiteCatalog {
             try db.execute(sql: "ALTER TABLE \(RefreshLog.tableName.quotedDatabaseIdentifier) ADD COLUMN \(name.quotedDatabaseIdentifier) "
                                 + dialect.declaredType(type))
         }
+        for statement in CatalogLookupIndexes.createStatements(dialect) { try db.execute(sql: statement) }
         if try version() < CatalogVersion.current || !tableExists(TableNameIndex.tableName) {
             // A catalog from before the index, or written since by a release that did not keep
             // it: filled again from every plan.

@@ -89,14 +89,28 @@ public final class SQLiteCatalog: CatalogStore {
     /// The entry for a table name (any case) or a dataset id (`n5m4-mism`); nil when there is none.
     public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
         guard try db.tableExists(Self.tableName) else { return nil }
-        // The columns there are (an older socload's catalog lacks the newer ones until a load).
-        let present = try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')")
-        let selected = present.filter { withDescription || $0 != "description" }.map(\.quotedDatabaseIdentifier)
         let rows = try db.fetchRows(sql: """
-            SELECT \(selected.joined(separator: ", ")) FROM "_socload_datasets" WHERE "table_name" = ?1 COLLATE NOCASE OR "dataset_id" = ?1
+            SELECT \(try selectedColumns(withDescription: withDescription)) FROM "_socload_datasets"
+            WHERE "table_name" = ?1 COLLATE NOCASE OR "dataset_id" = ?1
             ORDER BY "table_name" = ?1 DESC, "table_name" = ?1 COLLATE NOCASE DESC, "fetched_at" DESC LIMIT 1
             """, arguments: [tableOrDatasetID])
-        guard let row = rows.first else { return nil }
+        return rows.first.map(Self.entry(from:))
+    }
+
+    /// Every entry, without descriptions, in one read (`CatalogReader.catalogEntries()`).
+    public func entries() throws -> [CatalogEntry] {
+        guard try db.tableExists(Self.tableName) else { return [] }
+        return try db.fetchRows(sql: "SELECT \(try selectedColumns(withDescription: false)) FROM \"_socload_datasets\" ORDER BY \"table_name\"")
+            .map(Self.entry(from:))
+    }
+
+    /// The columns there are (an older socload's catalog lacks the newer ones until a load).
+    private func selectedColumns(withDescription: Bool) throws -> String {
+        try db.fetchAll(String.self, sql: "SELECT name FROM pragma_table_info('_socload_datasets')")
+            .filter { withDescription || $0 != "description" }.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+    }
+
+    private static func entry(from row: Row) -> CatalogEntry {
         func text(_ name: String) -> String? {
             if case .text(let value)? = row[name] { return value }
             return nil

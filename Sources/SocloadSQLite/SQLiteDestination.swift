@@ -63,7 +63,7 @@ public struct SQLiteDestination: LoadDestination, CatalogReadingThrough {
     /// the file alone holds the data even if the connection is never closed.
     public func performLoad<T>(_ body: (any LoadTransaction) throws -> T) throws -> T {
         let isEmpty = try !keepsWriteAheadLog && queue.inDatabase { db in
-            try db.fetchValue(sql: "SELECT count(*) FROM sqlite_schema") == .integer(0)
+            try db.fetchValue(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema)") == .integer(0)
         }
         // Durability is never traded for speed: a committed load survives a power cut, whatever
         // the connection was set to before.

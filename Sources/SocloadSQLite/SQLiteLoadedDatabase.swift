@@ -59,6 +59,10 @@ public final class SQLiteLoadedDatabase: LoadedDatabase {
         try queue.read { db in try SQLiteCatalog(db: db).entry(for: tableOrDatasetID, withDescription: withDescription) }
     }
 
+    public func catalogEntries() throws -> [CatalogEntry] {
+        try queue.read { db in try SQLiteCatalog(db: db).entries() }
+    }
+
     public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] {
         try queue.read { db in try SQLiteCatalog(db: db).schemaChanges(of: table) }
     }

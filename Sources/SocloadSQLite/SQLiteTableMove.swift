@@ -52,7 +52,7 @@ enum SQLiteTableMove {
     /// made again as it is (a constraint's own index, a partial or expression index), or the table
     /// has no rowid.
     private static func copyableIndexes(of name: String, movedTo newName: String, db: Database) throws -> [String]? {
-        guard try db.fetchOne(Int.self, sql: "SELECT count(*) FROM pragma_table_list WHERE name = ? AND schema = 'main' "
+        guard try db.fetchOne(Int.self, sql: "SELECT count(*) FROM pragma_table_list(?) WHERE schema = 'main' "
                                             + "AND type = 'table' AND wr = 0", arguments: [name]) == 1 else { return nil }
         var statements: [String] = []
         for index in try db.fetchRows(sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [name]) {

@@ -76,4 +76,51 @@ final class LoadFixedCostTests: XCTestCase {
             XCTAssertEqual(refilled.stdout.split(whereSeparator: \.isNewline), ["n", "3"], refilled.stderr)
         }
     }
+
+    /// A batch (`fetch A B C`, `refresh`) into a SQLite file that exists opens at most two
+    /// connections, however many datasets it loads: one reads the whole catalog once, before any
+    /// load writes (not at all with `--force`), and the loads and the lock file's records share the other (each new connection, or
+    /// one whose schema another changed, reads the whole schema first). Catalog lookups of one
+    /// table go through an index.
+    func testABatchOpensSQLiteOnceForItsLoadsAndReadsItsCatalogOnce() throws {
+        let directory = try TemporaryDirectory()
+        // Six rows.json exports: the bundled one under six dataset ids.
+        let export = String(decoding: try Fixtures.bundled("n5m4-mism"), as: UTF8.self)
+        let files = try (1...6).map { number -> String in
+            let file = directory.path("dd00-000\(number).json")
+            try Data(export.replacingOccurrences(of: "\"n5m4-mism\"", with: "\"dd00-000\(number)\"").utf8).write(to: URL(fileURLWithPath: file))
+            return file
+        }
+        let db = directory.path("batch.sqlite")
+        try succeed(["fetch"] + files + ["--quiet"], db: db)
+        let log = directory.path("fetch.log")
+        try succeed(["fetch"] + files + ["--force", "--jobs", "3", "--quiet"], db: db, environment: ["SOCLOAD_SQL_LOG": log])
+        var statements = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(statements.filter { $0 == "-- connection opened" }.count, 1, "--force looks up no last load")
+        XCTAssertEqual(statements.filter { $0.hasPrefix("INSERT INTO \"_socload_refreshes\"") }.count, 6, "the loads")
+
+        // A refresh: the catalog read once for every dataset's last load, and the lock it leaves
+        // (recorded through the loads' connection) agrees with the database.
+        let project = directory.path("socload.json")
+        try Data(("{\"database\": \"batch.sqlite\", \"datasets\": [" + (1...6).map { "{\"file\": \"dd00-000\($0).json\"}" }
+                  .joined(separator: ", ") + "]}").utf8).write(to: URL(fileURLWithPath: project))
+        for force in [true, false] {
+            let refreshLog = directory.path("refresh-\(force).log")
+            let refresh = try SocloadProcess.run(["refresh", "--project", project, "--jobs", "3", "--quiet"] + (force ? ["--force"] : []),
+                                                 environment: ["SOCLOAD_SQL_LOG": refreshLog])
+            XCTAssertEqual(refresh.status, 0, refresh.stderr)
+            statements = try String(contentsOfFile: refreshLog, encoding: .utf8).split(separator: "\n")
+            XCTAssertEqual(statements.filter { $0 == "-- connection opened" }.count, force ? 1 : 2, statements.joined(separator: "\n"))
+            XCTAssertEqual(statements.filter { $0.contains("FROM \"_socload_datasets\" ORDER BY") }.count, force ? 0 : 1)
+            XCTAssertEqual(statements.filter { $0.hasPrefix("INSERT INTO \"_socload_refreshes\"") }.count, force ? 6 : 0, "the loads")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("socload.lock-journal")))
+            let verify = try SocloadProcess.run(["verify", "--locked", "--project", project])
+            XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        }
+
+        let plan = try SocloadProcess.run(["query", "EXPLAIN QUERY PLAN SELECT * FROM _socload_datasets WHERE table_name = 'dd00_0001' "
+                                           + "COLLATE NOCASE OR dataset_id = 'dd00-0001'", "--format", "csv", "--db", db])
+        XCTAssertTrue(plan.stdout.contains("_socload_datasets_by_name") && plan.stdout.contains("_socload_datasets_by_dataset"),
+                      plan.stdout + plan.stderr)
+    }
 }

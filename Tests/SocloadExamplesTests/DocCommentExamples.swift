@@ -260,12 +260,12 @@ final class DocCommentExamples: ExampleTestCase {
     }
 
     /// Every line of every code example in the doc comments of the libraries is in this file (or
-    /// its extension), so
+    /// its extensions), so
     /// an example that stops compiling or working fails here. (A block of output, such as an
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
     func testTheDocCommentsExamplesAreTheseOnes() throws {
         let folder = Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests")
-        let here = try ["DocCommentExamples.swift", "DocCommentExamples+Library.swift"].map {
+        let here = try ["DocCommentExamples.swift", "DocCommentExamples+Library.swift", "DocCommentExamples+Catalog.swift"].map {
             try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
         }.joined(separator: "\n")
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })

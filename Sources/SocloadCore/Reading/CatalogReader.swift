@@ -17,6 +17,10 @@ public protocol CatalogReader {
     /// without the dataset's description unless `withDescription` (see `CatalogStore`).
     func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry?
 
+    /// Every table's entry, without descriptions, in one read: what a batch of loads looks its
+    /// tables up in (`CatalogSnapshot`) instead of a query each.
+    func catalogEntries() throws -> [CatalogEntry]
+
     /// The plan socload recorded for the table of exactly this name (nil: none, or not loaded
     /// by socload).
     func planTable(named table: String) throws -> PlanTable?
@@ -46,8 +50,19 @@ extension CatalogReadingThrough {
     public func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? {
         try catalogReader.entry(for: tableOrDatasetID, withDescription: withDescription)
     }
+    public func catalogEntries() throws -> [CatalogEntry] { try catalogReader.catalogEntries() }
     public func planTable(named table: String) throws -> PlanTable? { try catalogReader.planTable(named: table) }
     public func tableExists(_ table: String) throws -> Bool { try catalogReader.tableExists(table) }
     public func schemaChanges(of table: String) throws -> [RecordedSchemaChange] { try catalogReader.schemaChanges(of: table) }
     public func refreshes(of table: String) throws -> [RefreshRecord] { try catalogReader.refreshes(of: table) }
+}
+
+extension CatalogReader {
+    /// Each of `tables()`'s entries, one lookup each (a reader with a catalog of its own reads it
+    /// in one query instead).
+    public func catalogEntries() throws -> [CatalogEntry] {
+        try tables().compactMap { table in
+            try entry(for: table.name, withDescription: false).flatMap { $0.tableName == table.name ? $0 : nil }
+        }
+    }
 }

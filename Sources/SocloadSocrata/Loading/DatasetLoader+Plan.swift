@@ -103,6 +103,7 @@ struct NoDestination: LoadDestination {
     var place: String { "no database" }
     func tables() throws -> [TableSummary] { [] }
     func entry(for tableOrDatasetID: String, withDescription: Bool) throws -> CatalogEntry? { nil }
+    func catalogEntries() throws -> [CatalogEntry] { [] }
     func planTable(named table: String) throws -> PlanTable? { nil }
     func tableExists(_ table: String) throws -> Bool { false }
     func schemaChanges(of table: String) throws -> [RecordedSchemaChange] { [] }

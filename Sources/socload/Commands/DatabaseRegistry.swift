@@ -36,9 +36,10 @@ extension DatabaseOptions {
     /// `postgresql://` URL, else a SQLite file, checked (`sqliteChecks` runs after the path is). Unless
     /// `mustExist`, a SQLite file that is new is built beside its target (`staged`) and moved into
     /// place only when the load commits. With `geoPackage`, or a path ending in `.gpkg`, the
-    /// SQLite file becomes a GeoPackage.
+    /// SQLite file becomes a GeoPackage. In a `batch`, a SQLite file that exists is written
+    /// through the batch's one connection (`BatchDatabase.writer`), left open for the next load.
     func openDestination(mustExist: Bool, geoPackage: Bool = false, _ context: CommandContext, command: CommandSpec,
-                         sqliteChecks: () throws -> Void = {})
+                         batch: BatchDatabase? = nil, sqliteChecks: () throws -> Void = {})
         throws -> (destination: any LoadDestination, close: () -> Void, staged: StagedDatabaseFile?) {
         if let (connectionString, schema) = try postgreSQL(context, command: command) {
             if geoPackage {
@@ -53,14 +54,19 @@ extension DatabaseOptions {
         if mustExist { try requireExisting(context) }
         try WritableFile.check(path)
         try sqliteChecks()
-        let staged = mustExist || FileManager.default.fileExists(atPath: path) ? nil : try StagedDatabaseFile(target: path)
-        let queue = try DatabaseQueue(path: staged?.path ?? path)
-        SQLLogFile.attach(to: queue, environment: context.environment)
+        let exists = FileManager.default.fileExists(atPath: path)
         let makesGeoPackage = geoPackage || path.lowercased().hasSuffix(".gpkg")
         if geoPackage, !path.lowercased().hasSuffix(".gpkg") {
             StandardError.line("Warning: \(TerminalText.escaped(path)) becomes a GeoPackage; GIS programs expect its name to end in "
                                + ".gpkg (GDAL warns on every other)")
         }
+        if let batch, exists {
+            let queue = try batch.writer(command: command)
+            return (SQLiteDestination(queue: queue, geoPackage: makesGeoPackage), { queue.inDatabase { $0.releaseCachedStatements() } }, nil)
+        }
+        let staged = mustExist || exists ? nil : try StagedDatabaseFile(target: path)
+        let queue = try DatabaseQueue(path: staged?.path ?? path)
+        SQLLogFile.attach(to: queue, environment: context.environment)
         return (SQLiteDestination(queue: queue, geoPackage: makesGeoPackage), { queue.close() }, staged)
     }
 }

@@ -19,8 +19,9 @@ struct DatasetFetch {
     /// When the catalog search that found the dataset says its data last changed: equal to the
     /// table's, the dataset is up to date without a request (`refresh` of a search entry).
     var catalogDataUpdatedAt: String?
-    /// The batch's shared read connection to the catalog (nil: one alone, opened when needed).
-    var catalogReader: CatalogReader?
+    /// The database as the batch shares it: its catalog read once, SQLite's one write connection
+    /// (nil: a fetch alone, which opens its own).
+    var batch: BatchDatabase?
 
     /// The load this fetch asks for (a reference that is no dataset: exit 64).
     func request(context: CommandContext) throws -> LoadRequest {
@@ -33,8 +34,11 @@ struct DatasetFetch {
 
     /// Fetches the dataset: what happened, for the closing table of several. In a batch of
     /// datasets side by side, `job` says when it may write (`DatasetJob`). `adjusting` changes
-    /// the request first (`refresh --locked`: the version, a cached copy).
-    func run(context: CommandContext, job: DatasetJob = .alone, adjusting: (inout LoadRequest) -> Void = { _ in }) throws -> DatasetOutcome {
+    /// the request first (`refresh --locked`: the version, a cached copy). `whenCommitted` runs
+    /// after a load that wrote its table, still in the writer's turn (`refresh` records the lock
+    /// entry there, reading through the batch's connection).
+    func run(context: CommandContext, job: DatasetJob = .alone, adjusting: (inout LoadRequest) -> Void = { _ in },
+             whenCommitted: (DatasetOutcome) throws -> Void = { _ in }) throws -> DatasetOutcome {
         var request = try self.request(context: context)
         adjusting(&request)
         let reference = request.reference
@@ -60,11 +64,11 @@ struct DatasetFetch {
             context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
-        let reader = catalogReader ?? (spec.incremental || spec.incrementalAbove != nil ? CatalogReader(database: database, context: context) : nil)
+        let reader = batch ?? (spec.incremental || spec.incrementalAbove != nil ? BatchDatabase(database: database, context: context) : nil)
         let syncing = reader.map { syncs(request, reader: $0) } ?? false
-        if let reader = catalogReader {
+        if let batch {
             // In a batch, what can be settled without writing is settled without the writer's turn.
-            let previous = reader.previousEntry(for: request)
+            let previous = batch.previousEntry(for: request)
             if let settled = settledByCatalog(since: previous, request: request) { return settled }
             request = job.turn != nil && !syncing ? try failingAsALoad(request) { try downloadingAhead(request, context: context, job: job) }
                 : DatasetLoader.describedAhead(request, since: previous, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
@@ -78,7 +82,9 @@ struct DatasetFetch {
         try request.waitForPrefetch(cancellation: job.stop)
         return try job.writing {
             try job.stop.check()
-            return try load(request, syncing: syncing, context: context, showsProgress: job.showsProgress)
+            let outcome = try load(request, syncing: syncing, context: context, showsProgress: job.showsProgress)
+            if outcome.wroteTable { try whenCommitted(outcome) }
+            return outcome
         }
     }
 
@@ -103,7 +109,7 @@ struct DatasetFetch {
 
     /// Whether this fetch syncs its table rather than reloading it: `--incremental`, or a table
     /// of more rows than `--incremental-above`; never a table not loaded yet (a first load is whole).
-    private func syncs(_ request: LoadRequest, reader: CatalogReader) -> Bool {
+    private func syncs(_ request: LoadRequest, reader: BatchDatabase) -> Bool {
         guard spec.incremental || spec.incrementalAbove != nil else { return false }
         return spec.syncs(tableRows: reader.entry(for: tableName(of: request) ?? spec.sourceText)?.rowCount)
     }
@@ -115,10 +121,14 @@ struct DatasetFetch {
             throw UsageError("--distribute-by needs a PostgreSQL database with Citus (--db postgresql://...)", command: FetchCommand.spec)
         }
         let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: showsProgress,
-                                                              geoPackage: geoPackage, context, command: FetchCommand.spec) {
+                                                              geoPackage: geoPackage, context, command: FetchCommand.spec,
+                                                              batch: batch) {
             if syncing { try database.requireExisting(context) }
         }
-        defer { session.finish() }
+        defer {
+            session.finish()
+            session.close()
+        }
         let table = tableName(of: request)
         if syncing {
             do {
@@ -190,7 +200,7 @@ struct DatasetFetch {
     /// `request` with its download started into a temporary file while it waits for its turn,
     /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
     private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
-        let reader = catalogReader ?? CatalogReader(database: database, context: context)
+        let reader = batch ?? BatchDatabase(database: database, context: context)
         return try DatasetLoader.prefetch(request, previous: { reader.entry(for: $0) },
                                           http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                           retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,

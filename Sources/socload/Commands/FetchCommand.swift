@@ -87,19 +87,20 @@ struct FetchCommand: ParsableCommand {
             return
         }
         try database.requireFolder(context, command: Self.spec)
-        // One read connection for the batch's lookups (`CatalogReader`).
-        let reader = dryRun ? nil : CatalogReader(database: database, context: context)
+        // The catalog read once, SQLite's one write connection (`BatchDatabase`).
+        let batch = dryRun ? nil : BatchDatabase(database: database, context: context)
+        defer { batch?.close() }
         try DatasetBatch.run(references.map { dataset in
-            DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job, reader: reader) }
+            DatasetBatch.Entry(name: dataset) { job in try fetch(dataset, context: context, job: job, batch: batch) }
         }, jobs: dryRun ? 1 : jobs, oneWriter: database.capabilities(context).writers == .one, quiet: quiet, verbose: verbose,
            report: report)
     }
 
     /// Fetches one dataset with these options: what happened, for the closing table of several.
-    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone, reader: CatalogReader? = nil) throws -> DatasetOutcome {
+    func fetch(_ dataset: String, context: CommandContext, job: DatasetJob = .alone, batch: BatchDatabase? = nil) throws -> DatasetOutcome {
         try DatasetFetch(spec: try loadSpec(for: dataset, context: context), database: database, network: network,
                          geoPackage: shape.geopackage, quiet: quiet, dryRun: dryRun,
-                         datasetsDirectories: DatasetFetch.datasetsDirectories(datasets, context.environment), catalogReader: reader)
+                         datasetsDirectories: DatasetFetch.datasetsDirectories(datasets, context.environment), batch: batch)
             .run(context: context, job: job)
     }
 

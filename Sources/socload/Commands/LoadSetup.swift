@@ -46,9 +46,10 @@ enum LoadSetup {
     /// file that appears meanwhile is never replaced (see `perform`).
     static func openForLoading(_ database: DatabaseOptions, network: NetworkOptions, quiet: Bool, progress: Bool = true,
                                geoPackage: Bool = false, _ context: CommandContext, command: CommandSpec,
+                               batch: BatchDatabase? = nil,
                                sqliteChecks: () throws -> Void = {}) throws -> (Session, StagedDatabaseFile?) {
         let opened = try database.openDestination(mustExist: false, geoPackage: geoPackage, context, command: command,
-                                                  sqliteChecks: sqliteChecks)
+                                                  batch: batch, sqliteChecks: sqliteChecks)
         return (try session(destination: opened.destination, close: opened.close, appToken: network.appToken,
                         retries: network.retries, quiet: quiet, progress: progress, context), opened.staged)
     }

@@ -55,15 +55,16 @@ struct RefreshCommand: ParsableCommand {
         let selection = try ProjectSelection.of(file, names: names, lock: lockFile, fromLock: locked, context: context,
                                                 command: Self.spec)
         let chosen = selection.datasets
-        var readers: [String: CatalogReader] = [:]
+        var batches: [String: BatchDatabase] = [:]
         let fetches = try chosen.map { dataset in
             var fetch = try DatasetFetch(project: file, dataset: dataset, quiet: quiet, force: force || locked, cache: cache, context: context)
-            // One read connection per database (and schema) for the whole refresh.
+            // One catalog read and one SQLite write connection per database (and schema) for the whole refresh.
             let key = "\(fetch.database.db ?? "")\u{0}\(fetch.database.schema ?? "")\u{0}\(fetch.database.project ?? "")"
-            fetch.catalogReader = readers[key] ?? CatalogReader(database: fetch.database, context: context)
-            readers[key] = fetch.catalogReader
+            fetch.batch = batches[key] ?? BatchDatabase(database: fetch.database, context: context)
+            batches[key] = fetch.batch
             return fetch
         }
+        defer { batches.values.forEach { $0.close() } }
         try fetches.first?.database.requireFolder(context, command: Self.spec)
         let oneWriter = fetches.first.map { $0.database.capabilities(context).writers == .one } ?? true
         if locked {
@@ -73,9 +74,7 @@ struct RefreshCommand: ParsableCommand {
         let recorder = try LockFileRecorder(project: file, chosen: chosen, fetches: fetches, context: context)
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in
-                let outcome = try fetch.run(context: context, job: job)
-                try recorder.committed(dataset.name, outcome)
-                return outcome
+                try fetch.run(context: context, job: job, whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
             }
         } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context)) { results in

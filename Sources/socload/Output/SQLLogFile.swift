@@ -4,10 +4,13 @@ import SocloadPostgreSQL
 
 /// With `$SOCLOAD_SQL_LOG=FILE`, every SQL statement the database runs is appended to FILE, as
 /// written, with its placeholders (`?` for SQLite, `$1` for PostgreSQL): bound values never
-/// appear in it (a way to audit that data is never spliced into SQL).
+/// appear in it (a way to audit that data is never spliced into SQL). Each SQLite connection
+/// opened starts with the comment line `-- connection opened` (a new connection reads the whole
+/// schema first).
 enum SQLLogFile {
     static func attach(to queue: DatabaseQueue, environment: [String: String]) {
         guard let write = writer(environment: environment) else { return }
+        write("-- connection opened")
         queue.inDatabase { db in db.trace(write) }
     }
 

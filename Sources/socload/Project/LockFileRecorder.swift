@@ -3,8 +3,9 @@ import SocloadProject
 import SocloadSocrata
 
 /// Keeps `socload.lock` in step with the database during a refresh: each dataset that wrote its
-/// table is recorded as soon as its transaction committed, so a refresh stopped by SIGINT or
-/// SIGKILL leaves a lock that `verify --locked` agrees with for what was committed; at the end
+/// table is recorded as soon as its transaction committed, in the writer's turn (its line in the
+/// lock's journal, `SocloadLockFile.journal`), so a refresh stopped by SIGINT or SIGKILL leaves a
+/// lock that `verify --locked` agrees with for what was committed; at the end
 /// (or on interruption) every dataset that finished is recorded and datasets no longer in the
 /// project dropped. Loads side by side record one at a time.
 final class LockFileRecorder: @unchecked Sendable {
@@ -15,7 +16,6 @@ final class LockFileRecorder: @unchecked Sendable {
     private let context: CommandContext
     private let previous: SocloadLockFile
     private var next: SocloadLockFile
-    private var database: (any LoadedDatabase)?
     /// The datasets recorded as they committed (not hashed again at the end).
     private var recorded: Set<String> = []
     private let lock = NSLock()
@@ -35,13 +35,14 @@ final class LockFileRecorder: @unchecked Sendable {
         }
     }
 
-    /// Records one dataset that committed a new copy of its table, and writes the lock file.
+    /// Records one dataset that committed a new copy of its table, in the lock's journal (one
+    /// line, whatever the number of datasets; `finish` folds it into the lock).
     func committed(_ name: String, _ outcome: DatasetOutcome) throws {
         guard outcome.wroteTable else { return }
         try lock.withLock {
             try record(name, outcome)
             recorded.insert(name)
-            try next.write(to: path)
+            if let entry = next.datasets[name] { try SocloadLockFile.journal(name, entry, lock: path) }
         }
     }
 
@@ -51,7 +52,9 @@ final class LockFileRecorder: @unchecked Sendable {
             for case let (name, .done(outcome)) in results where !recorded.contains(name) {
                 try record(name, outcome)
             }
-            if next != previous || !FileManager.default.fileExists(atPath: path) { try next.write(to: path) }
+            if next != previous || !FileManager.default.fileExists(atPath: path) || SocloadLockFile.hasJournal(lock: path) {
+                try next.write(to: path)
+            }
         }
     }
 
@@ -64,18 +67,14 @@ final class LockFileRecorder: @unchecked Sendable {
             next.datasets[name] = locked
             return
         }
-        guard let database = try openDatabase(for: name) else { return }
-        var entry = try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name],
-                                              unchanged: !outcome.wroteTable)
+        guard let index = chosen.firstIndex(where: { $0.name == name }) else { return }
+        // Through the batch's connection: on SQLite the one the loads write through, called in
+        // the writer's turn, which has the schema as it is now (another would read it all again).
+        let batch = fetches[index].batch ?? BatchDatabase(database: fetches[index].database, context: context)
+        var entry = try batch.reading { database in
+            try SocloadLockFile.entry(for: outcome.table, in: database, previous: previous.datasets[name], unchanged: !outcome.wroteTable)
+        }
         entry?.search = search
         next.datasets[name] = entry
-    }
-
-    /// The database of the first dataset recorded (an entry may name its own schema), opened once.
-    private func openDatabase(for name: String) throws -> (any LoadedDatabase)? {
-        if let database { return database }
-        guard let index = chosen.firstIndex(where: { $0.name == name }) else { return nil }
-        database = try fetches[index].database.openLoaded(context, command: FetchCommand.spec, watched: false)
-        return database
     }
 }

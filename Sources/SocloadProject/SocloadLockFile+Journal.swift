@@ -1,0 +1,57 @@
+import Foundation
+
+/// `socload.lock-journal`, beside the lock: what a refresh records as each dataset commits, one
+/// line each (`{"dataset": NAME, "entry": {...}}`), so that recording a dataset costs the same
+/// however many datasets the lock holds (rewriting the whole lock at each commit made a refresh of
+/// N datasets write N² entries). `read` applies it over the lock; a refresh folds it into the lock
+/// when it ends or is interrupted (`write(to:)` removes it), and one that SIGKILL stopped leaves it
+/// for the next read, so `verify --locked` agrees with what was committed either way.
+extension SocloadLockFile {
+    /// The journal beside the lock at `path`: `socload.lock` → `socload.lock-journal`.
+    public static func journalPath(forLock path: String) -> String {
+        path + "-journal"
+    }
+
+    /// One line of the journal.
+    private struct JournalLine: Codable {
+        var dataset: String
+        var entry: Entry
+    }
+
+    /// Appends a dataset's new entry to the journal of the lock at `path`, in one write. Each line
+    /// starts and ends a line, so a line a kill cut short stays apart from the next.
+    public static func journal(_ name: String, _ entry: Entry, lock path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var line = Data([0x0A])
+        line.append(try encoder.encode(JournalLine(dataset: name, entry: entry)))
+        line.append(0x0A)
+        let journal = journalPath(forLock: path)
+        let descriptor = open(journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ProjectFileSystemError("\(journal) cannot be written: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let written = line.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == line.count else {
+            throw ProjectFileSystemError("\(journal) cannot be written: \(written < 0 ? String(cString: strerror(errno)) : "disk full")")
+        }
+    }
+
+    /// The lock with its journal's lines applied in order (a line cut short is skipped).
+    func applyingJournal(of path: String) -> SocloadLockFile {
+        guard let data = FileManager.default.contents(atPath: Self.journalPath(forLock: path)) else { return self }
+        var file = self
+        let decoder = JSONDecoder()
+        for line in data.split(separator: 0x0A) {
+            guard let applied = try? decoder.decode(JournalLine.self, from: Data(line)) else { continue }
+            file.datasets[applied.dataset] = applied.entry
+        }
+        return file
+    }
+
+    /// True when the lock at `path` has a journal not folded in yet.
+    public static func hasJournal(lock path: String) -> Bool {
+        FileManager.default.fileExists(atPath: journalPath(forLock: path))
+    }
+}

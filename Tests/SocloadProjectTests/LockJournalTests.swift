@@ -1,0 +1,59 @@
+import Foundation
+import SocloadProject
+import XCTest
+
+/// `socload.lock-journal`: a refresh's records as each dataset commits, one line each, applied
+/// over the lock when it is read and folded into it when the lock is written.
+final class LockJournalTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("socload-journal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func entry(_ table: String, rows: Int) throws -> SocloadLockFile.Entry {
+        try JSONDecoder().decode(SocloadLockFile.Entry.self, from: Data("""
+            {"table": "\(table)", "source_url": "https://example.org/\(table).json", "fetched_at": "2026-12-04T10:00:00Z",
+             "schema_hash": "0123456789abcdef", "row_count": \(rows), "content_hash": "00000000000000000000000000000000"}
+            """.utf8))
+    }
+
+    func testTheJournalIsReadOverTheLockAndFoldedInWhenTheLockIsWritten() throws {
+        let path = folder.appendingPathComponent("socload.lock").path
+        var lock = SocloadLockFile()
+        lock.datasets = ["a": try entry("a", rows: 1), "b": try entry("b", rows: 2)]
+        try lock.write(to: path)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        try SocloadLockFile.journal("b", try entry("b", rows: 20), lock: path)
+        try SocloadLockFile.journal("c", try entry("c", rows: 3), lock: path)
+        // A line a kill cut short is skipped; the line after it still counts.
+        let journal = SocloadLockFile.journalPath(forLock: path)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"dataset":"a","entry":{"table":"#.utf8))
+        try handle.close()
+        try SocloadLockFile.journal("b", try entry("b", rows: 200), lock: path)
+
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), written, "the lock itself is not rewritten")
+        let read = try SocloadLockFile.read(path)
+        XCTAssertEqual(read.datasets.mapValues { $0.rowCount }, ["a": 1, "b": 200, "c": 3])
+        XCTAssertTrue(SocloadLockFile.hasJournal(lock: path))
+
+        try read.write(to: path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
+        XCTAssertEqual(try SocloadLockFile.read(path), read)
+    }
+
+    func testAJournalThatCannotBeWrittenSaysWhichFile() throws {
+        let path = folder.appendingPathComponent("missing/socload.lock").path
+        XCTAssertThrowsError(try SocloadLockFile.journal("a", try entry("a", rows: 1), lock: path)) { error in
+            XCTAssertEqual("\(error)", "\(path)-journal cannot be written: No such file or directory")
+        }
+    }
+}
