@@ -18,11 +18,12 @@ enum SocloadProcess {
             .appendingPathComponent("socload")
     }
 
+    /// Runs socload with `arguments`, or `through` another program (`timeout`) that runs it.
     @discardableResult
     static func run(_ arguments: [String], environment: [String: String] = [:],
-                    directory: URL? = nil, stdin: Data? = nil) throws -> SocloadRun {
+                    directory: URL? = nil, stdin: Data? = nil, through program: URL? = nil) throws -> SocloadRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in ["SOCLOAD_DB", "SOCLOAD_DOMAIN", "SOCLOAD_DATASETS", "SOCRATA_APP_TOKEN", "SOCLOAD_CREDENTIALS"] { env[key] = nil }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The simulated portal's answers: the catalog, descriptions, SODA 2.1 pages, and `/_stats`,
-/// `/_datasets` (each id with its rows now), `/_change?fraction=F&seed=S[&faulty=1]` and
-/// `/_faults?fraction=F&seed=S` for a bench script to drive it.
+/// `/_datasets` (each id with its rows now), `/_change?fraction=F&seed=S[&faulty=1[&kind=slow]]` and
+/// `/_faults?fraction=F&seed=S` (or `?id=ID&kind=K`, one dataset) for a bench script to drive it.
 extension SimulatedPortal {
     func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
         let route = request.route
@@ -18,10 +18,15 @@ extension SimulatedPortal {
             return .init(body: Array("[\(list)]".utf8))
         case "/_change":
             let ids = change(fraction: Double(query["fraction"] ?? "") ?? 0.05, seed: UInt64(query["seed"] ?? "") ?? 1)
-            // `faulty=1`: the changed datasets' pages fail first (the kinds in turn).
-            if query["faulty"] == "1" { arm(ids) }
+            // `faulty=1`: the changed datasets' pages fail first (the kinds in turn, or all `kind`).
+            if query["faulty"] == "1" { arm(ids, kind: query["kind"].flatMap(Fault.init(rawValue:))) }
             return .init(body: Array("{\"changed\": \(ids.count)}".utf8))
         case "/_faults":
+            // `id=ID&kind=K`: that one dataset's pages fail first, as K says.
+            if let id = query["id"] {
+                arm([id], kind: query["kind"].flatMap(Fault.init(rawValue:)))
+                return .init(body: Array("{\"faulty\": 1}".utf8))
+            }
             let ids = arm(fraction: Double(query["fraction"] ?? "") ?? 0.05, seed: UInt64(query["seed"] ?? "") ?? 1)
             return .init(body: Array("{\"faulty\": \(ids.count)}".utf8))
         default:

@@ -80,6 +80,7 @@ public final class HTTPDownloader {
                     configure(handle, request: request, sendsSecrets: sendsSecrets, context: context,
                               errorBuffer: errorBuffer, headerList: &headerList)
                     let code = curl_easy_perform(handle)
+                    state.slowResponse.end()
                     try finish(code, state: state, url: url, errorBuffer: errorBuffer)
                 }
                 return state.head
@@ -141,9 +142,10 @@ public final class HTTPDownloader {
         })
         _ = socload_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         _ = socload_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-        _ = socload_curl_setopt_xferinfo_callback(handle, { context, _, _, _, _ in
+        _ = socload_curl_setopt_xferinfo_callback(handle, { context, _, received, _, _ in
             guard let context else { return 0 }
             let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+            state.slowResponse.observe(received: Int64(received))
             return state.cancellation?.isCancelled == true ? 1 : 0
         })
         _ = socload_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
@@ -193,6 +195,8 @@ private final class TransferState {
     var isErrorResponse = false
     var errorBody: [UInt8] = []
     var thrownError: (any Error)?
+    /// A slow response lends the thread's job slot until it ends (`WaitLending`).
+    var slowResponse = SlowResponseWatch()
 
     init(handle: UnsafeMutableRawPointer, cancellation: LoadCancellation?,
          onResponse: @escaping (HTTPResponseHead) throws -> Void,

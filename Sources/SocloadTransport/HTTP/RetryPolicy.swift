@@ -44,8 +44,8 @@ public struct RetryPolicy: Sendable {
                 retry += 1
                 let wait = delay(beforeRetry: retry, after: error)
                 onRetry(error, retry, wait)
-                // A batch's job slot is lent to another dataset meanwhile (`BackoffLending`).
-                try BackoffLending.whileWaiting { try Self.sleep(wait, cancellation: cancellation) }
+                // A batch's job slot is lent to another dataset meanwhile (`WaitLending`).
+                try WaitLending.whileWaiting { try Self.sleep(wait, cancellation: cancellation) }
             }
         }
     }

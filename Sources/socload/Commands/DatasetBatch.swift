@@ -48,7 +48,7 @@ enum DatasetBatch {
         let trap = SignalTrap { stop.cancel(signal: $0) }
         defer { trap.restore() }
         let sideBySide = jobs > 1 && entries.count > 1
-        let job = DatasetJob(stop: stop, turn: sideBySide && oneWriter ? NSLock() : nil, showsProgress: !sideBySide)
+        let job = DatasetJob(stop: stop, turn: sideBySide && oneWriter ? NSLock() : nil, sideBySide: sideBySide)
         let reportLock = NSLock()
         let outcomes = DatasetJob.run(entries.count, jobs: sideBySide ? jobs : 1, stop: stop) { index -> Result in
             let entry = entries[index]

@@ -70,12 +70,13 @@ struct DatasetFetch {
             // In a batch, what can be settled without writing is settled without the writer's turn.
             let previous = batch.previousEntry(for: request)
             if let settled = settledByCatalog(since: previous, request: request) { return settled }
-            request = job.turn != nil && !syncing ? try failingAsALoad(request) { try downloadingAhead(request, context: context, job: job) }
+            request = downloadsAhead(job: job, syncing: syncing, previous: previous)
+                ? try failingAsALoad(request) { try downloadingAhead(request, context: context, job: job) }
                 : DatasetLoader.describedAhead(request, since: previous, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                                retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
                                                onRetry: LoadSetup.retryNotices(quiet: quiet))
             if let previous, request.isSettled(since: previous) { return upToDate(previous, source: request.reference.displaySource) }
-        } else if job.turn != nil, !syncing {
+        } else if downloadsAhead(job: job, syncing: syncing, previous: nil) {
             request = try failingAsALoad(request) { try downloadingAhead(request, context: context, job: job) }
         }
         defer { request.abandonPrefetch() }
@@ -86,6 +87,16 @@ struct DatasetFetch {
             if outcome.wroteTable { try whenCommitted(outcome) }
             return outcome
         }
+    }
+
+    /// Whether the rows are downloaded ahead of the load, so that what the download waits for
+    /// (retries, slow responses) holds no turn and no connection and lends its job slot: on
+    /// SQLite always with `--jobs` (one dataset writes at a time); on PostgreSQL, where loads run
+    /// side by side, a dataset whose last load fit in one page (most of a portal's), while a
+    /// bigger one streams its pages into its COPY as they come.
+    private func downloadsAhead(job: DatasetJob, syncing: Bool, previous: CatalogEntry?) -> Bool {
+        guard job.sideBySide, !syncing else { return false }
+        return job.turn != nil || previous.map { $0.rowCount < spec.pageSize } ?? false
     }
 
     /// A download ahead of the load fails as the load would: naming the table it left unchanged.

@@ -13,36 +13,47 @@ final class DatasetJob: Sendable {
     let stop: LoadCancellation
     /// Held while a dataset writes, when loads run side by side on a database of one writer.
     let turn: NSLock?
+    /// True when datasets load side by side (`--jobs` above 1): a dataset's rows are downloaded
+    /// ahead of its load (`DatasetLoader.prefetch`), so what it waits for on the network holds no
+    /// turn and no database connection, and lends its slot (`WaitLending`).
+    let sideBySide: Bool
     /// False when datasets load side by side: one progress line cannot show several.
-    let showsProgress: Bool
+    var showsProgress: Bool { !sideBySide }
 
-    init(stop: LoadCancellation, turn: NSLock?, showsProgress: Bool) {
+    init(stop: LoadCancellation, turn: NSLock?, sideBySide: Bool) {
         self.stop = stop
         self.turn = turn
-        self.showsProgress = showsProgress
+        self.sideBySide = sideBySide
     }
 
-    /// Threads standing ready per job slot, to take a dataset while another waits out a backoff.
-    static let standbyPerJob = 8
+    /// Threads per job slot, to take a dataset while another only waits on the network: as many
+    /// as a portal's bad night keeps waiting at once (5% of a thousand datasets), so their waits
+    /// overlap. Sleeping threads cost little; the portal still sees at most `jobs` requests at a
+    /// time but for slow responses.
+    static let standbyPerJob = 16
 
     /// A job for one dataset alone.
-    static let alone = DatasetJob(stop: LoadCancellation(), turn: nil, showsProgress: true)
+    static let alone = DatasetJob(stop: LoadCancellation(), turn: nil, sideBySide: false)
 
-    /// `body` while holding the turn, when there is one to take.
+    /// `body` while holding the turn, when there is one to take. A dataset that writes lends no
+    /// slot while it waits (`WaitLending.withoutLending`): on SQLite the threads waiting for its
+    /// turn hold the slots, and it would wait for one of them forever; on PostgreSQL it holds a
+    /// connection, and lending would open more than the server may take.
     func writing<T>(_ body: () throws -> T) rethrows -> T {
-        guard let turn else { return try body() }
+        guard let turn else { return try WaitLending.withoutLending(body) }
         turn.lock()
         defer { turn.unlock() }
-        return try body()
+        return try WaitLending.withoutLending(body)
     }
 
     /// Runs `body` for indexes 0..<count, `jobs` at a time on threads of their own (on this
     /// thread when `jobs` is 1), each index once, in order of starting. An index not started
     /// when `stop` is set is not run: its result is nil.
     ///
-    /// A job slot is lent while its dataset waits out a retry's backoff (`BackoffLending`): a
-    /// thread is started then (up to `standbyPerJob` a slot in all) to take the next dataset
-    /// meanwhile, so a faulty portal costs the batch its retries' waits once, not once per slot.
+    /// A job slot is lent while its dataset only waits on the network, out a retry's backoff or on
+    /// a slow response (`WaitLending`), outside the writer's turn: a thread is started then (up
+    /// to `standbyPerJob` a slot in all) to take the next dataset meanwhile, so a faulty portal
+    /// costs the batch its waits about once, not once per slot.
     static func run<T>(_ count: Int, jobs: Int, stop: LoadCancellation, _ body: @escaping (Int) -> T) -> [T?] {
         let state = Work<T>(count: count, body: body)
         guard jobs > 1 else {
@@ -61,7 +72,7 @@ final class DatasetJob: Sendable {
             }) else { return }
             group.enter()
             let thread = Thread {
-                BackoffLending.lending(release: {
+                WaitLending.lending(release: {
                     slots.signal()
                     startWorker()
                 }, reacquire: { slots.wait() }) {
