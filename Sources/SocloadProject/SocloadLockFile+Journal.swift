@@ -1,7 +1,7 @@
 import Foundation
 
 /// `socload.lock-journal`, beside the lock: what a refresh records as each dataset commits, one
-/// line each (`{"dataset": NAME, "entry": {...}}`), so that recording a dataset costs the same
+/// line each (`{"dataset":NAME,"entry":{...}}`), so that recording a dataset costs the same
 /// however many datasets the lock holds (rewriting the whole lock at each commit made a refresh of
 /// N datasets write N² entries). `read` applies it over the lock; a refresh folds it into the lock
 /// when it ends or is interrupted (`write(to:)` removes it), and one that SIGKILL stopped leaves it
@@ -18,20 +18,22 @@ extension SocloadLockFile {
         var entry: Entry
     }
 
-    /// Appends a dataset's new entry to the journal of the lock at `path`, in one write. Each line
-    /// starts and ends a line, so a line a kill cut short stays apart from the next.
+    /// Appends a dataset's new entry to the journal of the lock at `path`, one line in one write.
+    /// A line a kill cut short is ended first, so it stays apart from the next.
     public static func journal(_ name: String, _ entry: Entry, lock path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var line = Data([0x0A])
-        line.append(try encoder.encode(JournalLine(dataset: name, entry: entry)))
+        var line = try encoder.encode(JournalLine(dataset: name, entry: entry))
         line.append(0x0A)
         let journal = journalPath(forLock: path)
-        let descriptor = open(journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(journal, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw ProjectFileSystemError("\(journal) cannot be written: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        var last: UInt8 = 0x0A
+        let size = lseek(descriptor, 0, SEEK_END)
+        if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != 0x0A { line.insert(0x0A, at: line.startIndex) }
         let written = line.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else {
             throw ProjectFileSystemError("\(journal) cannot be written: \(written < 0 ? String(cString: strerror(errno)) : "disk full")")

@@ -219,6 +219,25 @@ final class ProjectJobsTests: XCTestCase {
         XCTAssertEqual(afterKill.status, 0, afterKill.stdout + afterKill.stderr)
     }
 
+    /// The closing table of an interrupted refresh counts the datasets it never started.
+    func testAnInterruptCountsTheDatasetsNotStarted() throws {
+        try writeProject()
+        portals[0].rowsDelivery = .partialThenStall(bytes: 4096, seconds: 30)
+        let process = Process()
+        process.executableURL = SocloadProcess.executable
+        process.arguments = ["refresh", "--jobs", "1"]
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 130, stderr)
+        XCTAssertTrue(stderr.contains("  and 2 not started (they keep their previous copy)\n"), stderr)
+    }
+
     func testPostgreSQLLoadsSideBySideIntoANewSchema() throws {
         let database = try TestPostgreSQL.makeDatabase()
         try writeProject(database: database.url, defaults: #", "schema": "jobs_side""#)

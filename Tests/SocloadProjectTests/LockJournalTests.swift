@@ -41,6 +41,9 @@ final class LockJournalTests: XCTestCase {
         try SocloadLockFile.journal("b", try entry("b", rows: 200), lock: path)
 
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), written, "the lock itself is not rewritten")
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 5, "three whole lines, the cut one ended, and the end: \(lines)")
+        XCTAssertTrue(lines[0].hasPrefix(#"{"dataset":"b","entry":{"#), "\(lines[0])")
         let read = try SocloadLockFile.read(path)
         XCTAssertEqual(read.datasets.mapValues { $0.rowCount }, ["a": 1, "b": 200, "c": 3])
         XCTAssertTrue(SocloadLockFile.hasJournal(lock: path))

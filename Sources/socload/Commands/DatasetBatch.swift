@@ -82,6 +82,10 @@ enum DatasetBatch {
         }
         if let signal = stop.signal {
             printTable(results, verbose: verbose)
+            if results.count < entries.count {
+                let left = entries.count - results.count
+                StandardError.line("  and \(NumberText.grouped(left)) not started (\(left == 1 ? "it keeps its" : "they keep their") previous copy)")
+            }
             // What finished is recorded (`refresh`'s lock file) before the command stops.
             try? whenDone(results)
             throw LoadError.interrupted(signal: signal)

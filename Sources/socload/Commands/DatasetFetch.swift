@@ -158,7 +158,8 @@ struct DatasetFetch {
             try session.loader.load(request)
         }
         session.meter.clear()
-        return Self.report(summary, session: session)
+        // In a batch an unchanged dataset prints no line of its own, whenever it was found so.
+        return Self.report(summary, session: session, upToDateLine: batch == nil)
     }
 
     /// Up to date by the catalog search's `data_updated_at`: the instant the table's last load
@@ -190,9 +191,9 @@ struct DatasetFetch {
 
     /// The summary lines of a load, and its outcome for the closing table.
     /// From a portal, the summary says which API the rows came through.
-    static func report(_ summary: LoadSummary, session: LoadSetup.Session) -> DatasetOutcome {
+    static func report(_ summary: LoadSummary, session: LoadSetup.Session, upToDateLine printsUpToDate: Bool = true) -> DatasetOutcome {
         if summary.isUpToDate {
-            session.inform(upToDateLine(summary))
+            if printsUpToDate { session.inform(upToDateLine(summary)) }
             return upToDateOutcome(summary)
         }
         let rows = "\(NumberText.grouped(summary.rowCount)) row\(summary.rowCount == 1 ? "" : "s")"

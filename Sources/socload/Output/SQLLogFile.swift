@@ -24,6 +24,11 @@ enum SQLLogFile {
         guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
         // A pipe or FIFO cannot seek: it is written as it comes.
         _ = try? handle.seekToEnd()
-        return { sql in try? handle.write(contentsOf: Data((sql.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)) }
+        return { sql in
+            // SQLite traces a table-valued pragma's inner statement as a comment holding its
+            // bound argument (`-- PRAGMA table_info='x'`): values never go to the log.
+            guard !sql.hasPrefix("-- PRAGMA") else { return }
+            try? handle.write(contentsOf: Data((sql.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+        }
     }
 }
