@@ -37,6 +37,13 @@ public struct SQLiteDestination: LoadDestination, CatalogReadingThrough {
     /// True: never switch to the rollback journal (a pool's readers need the WAL).
     private let keepsWriteAheadLog: Bool
 
+    /// True (the default): the write-ahead log is checkpointed after each load, so the file
+    /// alone holds the data (see `performLoad`). False for a connection kept for many loads (a
+    /// batch's): its log is checkpointed when the connection closes, and by SQLite as it grows
+    /// meanwhile, so nothing but the commit stands between a load's end and what follows it (a
+    /// lock file's record). A commit is as durable either way.
+    public var checkpointsAfterEachLoad = true
+
     private init(queue: DatabaseQueue, geoPackage: Bool, keepsWriteAheadLog: Bool) {
         self.queue = queue
         self.keepsWriteAheadLog = keepsWriteAheadLog
@@ -83,7 +90,7 @@ public struct SQLiteDestination: LoadDestination, CatalogReadingThrough {
             if geoPackage { try GeoPackageFile.synchronize(db, changedTables: transaction.writtenTables) }
             return result
         }
-        queue.checkpoint()
+        if checkpointsAfterEachLoad { queue.checkpoint() }
         return result
     }
 

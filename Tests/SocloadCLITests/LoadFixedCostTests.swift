@@ -114,6 +114,9 @@ final class LoadFixedCostTests: XCTestCase {
             XCTAssertEqual(statements.filter { $0.contains("FROM \"_socload_datasets\" ORDER BY") }.count, force ? 0 : 1)
             XCTAssertEqual(statements.filter { $0.hasPrefix("INSERT INTO \"_socload_refreshes\"") }.count, force ? 6 : 0, "the loads")
             XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("socload.lock-journal")))
+            // The write-ahead log is checkpointed when the batch closes its connection, not after each load.
+            XCTAssertFalse(statements.contains { $0.contains("wal_checkpoint") }, statements.joined(separator: "\n"))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "the log is folded in when the batch ends")
             let verify = try SocloadProcess.run(["verify", "--locked", "--project", project])
             XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         }

@@ -62,7 +62,10 @@ extension DatabaseOptions {
         }
         if let batch, exists {
             let queue = try batch.writer(command: command)
-            return (SQLiteDestination(queue: queue, geoPackage: makesGeoPackage), { queue.inDatabase { $0.releaseCachedStatements() } }, nil)
+            // Checkpointed when the batch closes the connection: a commit's lock record follows it at once.
+            var destination = SQLiteDestination(queue: queue, geoPackage: makesGeoPackage)
+            destination.checkpointsAfterEachLoad = false
+            return (destination, { queue.inDatabase { $0.releaseCachedStatements() } }, nil)
         }
         let staged = mustExist || exists ? nil : try StagedDatabaseFile(target: path)
         let queue = try DatabaseQueue(path: staged?.path ?? path)
