@@ -182,10 +182,12 @@ final class SQLLogTests: XCTestCase {
                                                 environment: ["SOCLOAD_SQL_LOG": log])
             XCTAssertEqual(select.status, 0, select.stderr)
             XCTAssertTrue(select.stdout.contains(secret), select.stdout)
-            // A value bound to a table-valued pragma, which SQLite's trace would spell out.
-            let pragma = try SocloadProcess.run(["query", "select count(*) from pragma_table_info(?)", "--param", "hunter2-secret",
-                                                 "--db", db], environment: ["SOCLOAD_SQL_LOG": log])
-            XCTAssertEqual(pragma.status, db == postgreSQL.url ? 1 : 0, pragma.stderr)
+            if db != postgreSQL.url {
+                // A value bound to a table-valued pragma, which SQLite's trace would spell out.
+                let pragma = try SocloadProcess.run(["query", "select count(*) from pragma_table_info(?)", "--param", "hunter2-secret",
+                                                     "--db", db], environment: ["SOCLOAD_SQL_LOG": log])
+                XCTAssertEqual(pragma.status, 0, pragma.stderr)
+            }
             let text = try String(contentsOfFile: log, encoding: .utf8)
             XCTAssertTrue(text.contains(#"CREATE TABLE "t""; --""#) || text.contains(#"RENAME TO "t""; --""#), text)
             for value in ["s3cret", "12345.678", "98765", "plain value", "2015-10-29", "hunter2"] {
