@@ -37,15 +37,26 @@ final class SQLiteSQLExecutor: SQLExecuting {
     func appendWriter(for table: PlanTable) throws -> any TableWriter {
         try SQLiteAppendWriter(db: db, table: table)
     }
+
+    /// A TEMP table: the load's unqualified statements find it before a table of the file.
+    func scratchWriter(for table: PlanTable) throws -> any TableWriter {
+        try SQLiteAppendWriter(db: db, table: table, temporary: true)
+    }
 }
 
 /// Appends batches to a table of socload's own, made anew, with one prepared INSERT.
 final class SQLiteAppendWriter: TableWriter {
     private let insertStatement: Statement
 
-    init(db: Database, table: PlanTable) throws {
+    init(db: Database, table: PlanTable, temporary: Bool = false) throws {
+        // A table of the name in the file too (left by a release that kept it there) goes.
         try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(table.name.quotedDatabaseIdentifier)") }
-        try db.execute(sql: SQLiteTableWriter.createTableSQL(table))
+        if temporary {
+            try db.execute(sql: "DROP TABLE IF EXISTS main.\(table.name.quotedDatabaseIdentifier)")
+            try db.execute(sql: "CREATE TEMP TABLE" + SQLiteTableWriter.createTableSQL(table).dropFirst("CREATE TABLE".count))
+        } else {
+            try db.execute(sql: SQLiteTableWriter.createTableSQL(table))
+        }
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         insertStatement = try db.makeStatement(

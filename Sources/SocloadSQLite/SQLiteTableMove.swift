@@ -21,8 +21,14 @@ enum SQLiteTableMove {
 
     /// Moves the table; a copy makes its indexes again only `withIndexes` (a copy kept only to be
     /// read once needs none).
+    /// A TEMP table (`SQLExecuting.scratchWriter`) is always copied into the file.
     static func move(_ name: String, to newName: String, withIndexes: Bool = true, db: Database) throws {
-        if let indexes = try copyableIndexes(of: name, movedTo: newName, db: db), try isSmall(name, db: db) {
+        let isScratch = try db.fetchValue(sql: "SELECT 1 FROM pragma_table_list(?) WHERE schema = 'temp' AND type = 'table'",
+                                          arguments: [name]) != nil
+        let indexes = try copyableIndexes(of: name, movedTo: newName, schema: isScratch ? "temp" : "main", db: db)
+        if isScratch {
+            try copy(name, to: newName, indexes: withIndexes ? indexes ?? [] : [], db: db)
+        } else if let indexes, try isSmall(name, db: db) {
             try copy(name, to: newName, indexes: withIndexes ? indexes : [], db: db)
         } else {
             try rename(name, to: newName, db: db)
@@ -51,9 +57,9 @@ enum SQLiteTableMove {
     /// The table's indexes as `CREATE INDEX` statements on `newName`; nil when one cannot be
     /// made again as it is (a constraint's own index, a partial or expression index), or the table
     /// has no rowid.
-    private static func copyableIndexes(of name: String, movedTo newName: String, db: Database) throws -> [String]? {
-        guard try db.fetchOne(Int.self, sql: "SELECT count(*) FROM pragma_table_list(?) WHERE schema = 'main' "
-                                            + "AND type = 'table' AND wr = 0", arguments: [name]) == 1 else { return nil }
+    private static func copyableIndexes(of name: String, movedTo newName: String, schema: String, db: Database) throws -> [String]? {
+        guard try db.fetchOne(Int.self, sql: "SELECT count(*) FROM pragma_table_list(?) WHERE schema = ? "
+                                            + "AND type = 'table' AND wr = 0", arguments: [name, schema]) == 1 else { return nil }
         var statements: [String] = []
         for index in try db.fetchRows(sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [name]) {
             guard case .text(let indexName) = index[0], case .text("c") = index[2], case .integer(0) = index[3] else { return nil }
@@ -73,7 +79,7 @@ enum SQLiteTableMove {
 
     private static func copy(_ name: String, to newName: String, indexes: [String], db: Database) throws {
         let (from, to) = (name.quotedDatabaseIdentifier, newName.quotedDatabaseIdentifier)
-        try db.execute(sql: "CREATE TABLE \(to) AS SELECT * FROM \(from) WHERE 0")
+        try db.execute(sql: "CREATE TABLE main.\(to) AS SELECT * FROM \(from) WHERE 0")
         // A scan of a rowid table is in rowid order: the rows keep theirs.
         try db.execute(sql: "INSERT INTO \(to) SELECT * FROM \(from)")
         try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE \(from)") }

@@ -36,8 +36,9 @@ public final class RowChangeTracker: PreviousCopyComparing {
         // With no fingerprints kept yet (a first load), the new ones are written where they are
         // kept: nothing to compare them with, nothing to move after.
         writesKeptDirectly = try !sql.tableExists(names.kept)
-        fingerprintWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: writesKeptDirectly ? names.kept : names.new,
-                                                                                      for: table))
+        // The new ones are scratch until they replace the kept ones, after the comparison.
+        fingerprintWriter = writesKeptDirectly ? try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: names.kept, for: table))
+            : try sql.scratchWriter(for: RowChangeSQL.fingerprintTable(named: names.new, for: table))
     }
 
     /// `base`, writing each batch's fingerprints too.

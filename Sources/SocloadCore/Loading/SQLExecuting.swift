@@ -19,6 +19,16 @@ public protocol SQLExecuting: AnyObject {
     /// Makes a table of socload's own anew with `table`'s columns (its key columns NOT NULL and
     /// compared as the data table's are, no index) and returns a writer that appends batches to it.
     func appendWriter(for table: PlanTable) throws -> any TableWriter
+    /// As `appendWriter(for:)`, for a table the load reads and moves (`renameTable`) or drops
+    /// before it commits: SQLite makes it TEMP, so making and dropping it leave the file's schema
+    /// alone (each CREATE and DROP there scans the whole schema). Defaults to `appendWriter`.
+    func scratchWriter(for table: PlanTable) throws -> any TableWriter
+}
+
+extension SQLExecuting {
+    public func scratchWriter(for table: PlanTable) throws -> any TableWriter {
+        try appendWriter(for: table)
+    }
 }
 
 /// Compares a new copy of a table with the one it replaces, at the moment both exist: called by
