@@ -49,14 +49,11 @@ final class SQLiteAppendWriter: TableWriter {
     private let insertStatement: Statement
 
     init(db: Database, table: PlanTable, temporary: Bool = false) throws {
-        // A table of the name in the file too (left by a release that kept it there) goes.
         try db.withoutSecureDelete { try db.execute(sql: "DROP TABLE IF EXISTS \(table.name.quotedDatabaseIdentifier)") }
-        if temporary {
-            try db.execute(sql: "DROP TABLE IF EXISTS main.\(table.name.quotedDatabaseIdentifier)")
-            try db.execute(sql: "CREATE TEMP TABLE" + SQLiteTableWriter.createTableSQL(table).dropFirst("CREATE TABLE".count))
-        } else {
-            try db.execute(sql: SQLiteTableWriter.createTableSQL(table))
-        }
+        // A TEMP table is found first by that name: one in the file (a release that kept it
+        // there left it) goes too.
+        if temporary { try db.execute(sql: "DROP TABLE IF EXISTS main.\(table.name.quotedDatabaseIdentifier)") }
+        try db.execute(sql: SQLiteTableWriter.createTableSQL(table, temporary: temporary))
         let columns = table.columns.map { $0.name.quotedDatabaseIdentifier }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
         insertStatement = try db.makeStatement(

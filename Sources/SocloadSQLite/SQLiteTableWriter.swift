@@ -97,8 +97,9 @@ final class SQLiteTableWriter: TableWriter {
     }
 
     /// `CREATE TABLE` with the columns' types; key columns are NOT NULL, and the key itself is a
-    /// unique index built after the rows. In a GeoPackage, with its feature id and geometry.
-    static func createTableSQL(_ table: PlanTable, geoPackage: GeoPackageTable? = nil) -> String {
+    /// unique index built after the rows. In a GeoPackage, with its feature id and geometry;
+    /// `temporary`, a TEMP table (gone with the connection, outside the file's schema).
+    static func createTableSQL(_ table: PlanTable, geoPackage: GeoPackageTable? = nil, temporary: Bool = false) -> String {
         let key = Set(table.primaryKey.map { $0.lowercased() })
         var definitions = geoPackage.map { [$0.leadingDefinition] } ?? []
         definitions += table.storedColumns.map { column in
@@ -115,7 +116,7 @@ final class SQLiteTableWriter: TableWriter {
             definitions.append("FOREIGN KEY (\(lookup.foreignKey.quotedDatabaseIdentifier)) REFERENCES "
                                + "\(lookup.table.quotedDatabaseIdentifier) (\(PlanLookup.keyColumn.quotedDatabaseIdentifier))")
         }
-        return "CREATE TABLE \(table.name.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
+        return "CREATE \(temporary ? "TEMP " : "")TABLE \(table.name.quotedDatabaseIdentifier) (\(definitions.joined(separator: ", ")))"
     }
 
     static func quotedList(_ names: [String]) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the calling thread lends while it only waits on the network: out a retry's backoff
-/// (`RetryPolicy`), or on a response that comes slower than `SlowResponse` says (`HTTPDownloader`).
+/// (`RetryPolicy`), or on a response slower than `SlowResponseWatch` allows (`HTTPDownloader`).
 /// A batch of datasets (`refresh --jobs N`) lends the thread's job slot, so another dataset runs
 /// meanwhile and a faulty or slow portal holds nobody up. The batch installs the lending on each
 /// of its worker threads (`lending(release:reacquire:_:)`) and suspends it while a thread holds

@@ -64,8 +64,7 @@ struct DatasetFetch {
             context.output.write("api \(api.displayName) (\(why))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
-        let reader = batch ?? (spec.incremental || spec.incrementalAbove != nil ? BatchDatabase(database: database, context: context) : nil)
-        let syncing = reader.map { syncs(request, reader: $0) } ?? false
+        let syncing = syncs(request, context: context)
         if let batch {
             // In a batch, what can be settled without writing is settled without the writer's turn.
             let previous = batch.previousEntry(for: request)
@@ -120,9 +119,16 @@ struct DatasetFetch {
 
     /// Whether this fetch syncs its table rather than reloading it: `--incremental`, or a table
     /// of more rows than `--incremental-above`; never a table not loaded yet (a first load is whole).
-    private func syncs(_ request: LoadRequest, reader: BatchDatabase) -> Bool {
+    private func syncs(_ request: LoadRequest, context: CommandContext) -> Bool {
         guard spec.incremental || spec.incrementalAbove != nil else { return false }
-        return spec.syncs(tableRows: reader.entry(for: tableName(of: request) ?? spec.sourceText)?.rowCount)
+        return spec.syncs(tableRows: lastLoad(of: tableName(of: request) ?? spec.sourceText, context: context)?.rowCount)
+    }
+
+    /// The catalog entry of a table (or a dataset id): the batch's, read once for all its
+    /// datasets, or for a fetch alone its own lookup (nil when there is none, or no database).
+    private func lastLoad(of table: String, context: CommandContext) -> CatalogEntry? {
+        if let batch { return batch.entry(for: table) }
+        return (try? database.openLoaded(context, command: FetchCommand.spec, watched: false).entry(for: table, withDescription: false)) ?? nil
     }
 
     /// The load of `request` into the database, once it may write: a sync when `syncing`, and a
@@ -212,8 +218,7 @@ struct DatasetFetch {
     /// `request` with its download started into a temporary file while it waits for its turn,
     /// conditionally as the load would ask (the table's catalog entry read, which needs no turn).
     private func downloadingAhead(_ request: LoadRequest, context: CommandContext, job: DatasetJob) throws -> LoadRequest {
-        let reader = batch ?? BatchDatabase(database: database, context: context)
-        return try DatasetLoader.prefetch(request, previous: { reader.entry(for: $0) },
+        try DatasetLoader.prefetch(request, previous: { lastLoad(of: $0, context: context) },
                                           http: try LoadSetup.httpOptions(appToken: network.appToken, context),
                                           retry: LoadSetup.retryPolicy(retries: network.retries, context), cancellation: job.stop,
                                           onRetry: LoadSetup.retryNotices(quiet: quiet))
