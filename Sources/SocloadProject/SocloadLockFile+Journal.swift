@@ -12,18 +12,23 @@ extension SocloadLockFile {
         path + "-journal"
     }
 
-    /// One line of the journal.
-    private struct JournalLine: Codable {
+    /// One line of the journal: a dataset's new entry, or a load it began (`PendingLoad`).
+    struct JournalLine: Codable {
         var dataset: String
-        var entry: Entry
+        var entry: Entry?
+        var pending: PendingLoad?
     }
 
     /// Appends a dataset's new entry to the journal of the lock at `path`, one line in one write.
     /// A line a kill cut short is ended first, so it stays apart from the next.
     public static func journal(_ name: String, _ entry: Entry, lock path: String) throws {
+        try appendJournal(JournalLine(dataset: name, entry: entry), lock: path)
+    }
+
+    static func appendJournal(_ journalLine: JournalLine, lock path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var line = try encoder.encode(JournalLine(dataset: name, entry: entry))
+        var line = try encoder.encode(journalLine)
         line.append(0x0A)
         let journal = journalPath(forLock: path)
         let descriptor = open(journal, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -40,16 +45,20 @@ extension SocloadLockFile {
         }
     }
 
-    /// The lock with its journal's lines applied in order (a line cut short is skipped).
-    func applyingJournal(of path: String) -> SocloadLockFile {
-        guard let data = FileManager.default.contents(atPath: Self.journalPath(forLock: path)) else { return self }
+    /// The lock with its journal's lines applied in order (a line cut short is skipped), and
+    /// the loads that began without a line saying they committed, in the order they began.
+    func applyingJournal(of path: String) -> (SocloadLockFile, pending: [(String, PendingLoad)]) {
+        guard let data = FileManager.default.contents(atPath: Self.journalPath(forLock: path)) else { return (self, []) }
         var file = self
+        var pending: [(String, PendingLoad)] = []
         let decoder = JSONDecoder()
         for line in data.split(separator: 0x0A) {
             guard let applied = try? decoder.decode(JournalLine.self, from: Data(line)) else { continue }
-            file.datasets[applied.dataset] = applied.entry
+            pending.removeAll { $0.0 == applied.dataset }
+            if let entry = applied.entry { file.datasets[applied.dataset] = entry }
+            if let load = applied.pending { pending.append((applied.dataset, load)) }
         }
-        return file
+        return (file, pending)
     }
 
     /// True when the lock at `path` has a journal not folded in yet.

@@ -43,13 +43,14 @@ public struct SocloadLockFile: Codable, Equatable, Sendable {
     }
 
     /// The lock file at `path`, with what its journal recorded since it was written (a refresh
-    /// that SIGKILL stopped); an empty one when there is none yet.
+    /// that SIGKILL stopped; a load it had begun keeps the entry before it, see
+    /// `read(_:settling:)`); an empty one when there is none yet.
     public static func read(_ path: String) throws -> SocloadLockFile {
-        try readWritten(path).applyingJournal(of: path)
+        try readWritten(path).applyingJournal(of: path).0
     }
 
     /// The lock file at `path` as written, without its journal.
-    private static func readWritten(_ path: String) throws -> SocloadLockFile {
+    static func readWritten(_ path: String) throws -> SocloadLockFile {
         guard let data = FileManager.default.contents(atPath: path) else { return SocloadLockFile() }
         do {
             let file = try JSONDecoder().decode(SocloadLockFile.self, from: data)

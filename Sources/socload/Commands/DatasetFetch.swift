@@ -1,6 +1,7 @@
 import Foundation
 import SocloadDatabase
 import SocloadProject
+import SocloadCore
 import SocloadSocrata
 import SocloadSQLite
 
@@ -36,8 +37,10 @@ struct DatasetFetch {
     /// datasets side by side, `job` says when it may write (`DatasetJob`). `adjusting` changes
     /// the request first (`refresh --locked`: the version, a cached copy). `whenCommitted` runs
     /// after a load that wrote its table, still in the writer's turn (`refresh` records the lock
-    /// entry there, reading through the batch's connection).
+    /// entry there, reading through the batch's connection); `whenWriting` runs in that turn
+    /// before the load begins (`refresh` notes in the lock's journal that it may commit).
     func run(context: CommandContext, job: DatasetJob = .alone, adjusting: (inout LoadRequest) -> Void = { _ in },
+             whenWriting: (LoadRequest) throws -> Void = { _ in },
              whenCommitted: (DatasetOutcome) throws -> Void = { _ in }) throws -> DatasetOutcome {
         var request = try self.request(context: context)
         adjusting(&request)
@@ -82,8 +85,12 @@ struct DatasetFetch {
         try request.waitForPrefetch(cancellation: job.stop)
         return try job.writing {
             try job.stop.check()
+            try whenWriting(request)
             let outcome = try load(request, syncing: syncing, context: context, showsProgress: job.showsProgress)
-            if outcome.wroteTable { try whenCommitted(outcome) }
+            if outcome.wroteTable {
+                StepPause.at("committed")
+                try whenCommitted(outcome)
+            }
             return outcome
         }
     }

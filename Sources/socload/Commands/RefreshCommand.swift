@@ -51,7 +51,7 @@ struct RefreshCommand: ParsableCommand {
             if !quiet { StandardError.line("Waiting for another refresh of \(path) to finish") }
         }
         defer { lock.release() }
-        let lockFile = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
+        let lockFile = try ProjectLockReading.read(file, context: context)
         let selection = try ProjectSelection.of(file, names: names, lock: lockFile, fromLock: locked, context: context,
                                                 command: Self.spec)
         let chosen = selection.datasets
@@ -71,10 +71,11 @@ struct RefreshCommand: ParsableCommand {
             return try refreshLocked(chosen, fetches: fetches, project: file, lockFile: lockFile, oneWriter: oneWriter,
                                      failedSearches: selection.reportedEntries, context: context)
         }
-        let recorder = try LockFileRecorder(project: file, chosen: chosen, fetches: fetches, context: context)
+        let recorder = LockFileRecorder(project: file, previous: lockFile, chosen: chosen, fetches: fetches, context: context)
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in
-                try fetch.run(context: context, job: job, whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
+                try fetch.run(context: context, job: job, whenWriting: { request in try recorder.loading(dataset.name, request) },
+                              whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
             }
         } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context)) { results in

@@ -1,4 +1,5 @@
 import Foundation
+import SocloadCore
 import SocloadProject
 import SocloadSocrata
 
@@ -20,19 +21,33 @@ final class LockFileRecorder: @unchecked Sendable {
     private var recorded: Set<String> = []
     private let lock = NSLock()
 
-    init(project: Project, chosen: [Project.Dataset], fetches: [DatasetFetch], context: CommandContext) throws {
+    /// `previous`: the lock as the refresh read it (`ProjectLockReading`).
+    init(project: Project, previous: SocloadLockFile, chosen: [Project.Dataset], fetches: [DatasetFetch], context: CommandContext) {
         self.project = project
         self.chosen = chosen
         self.fetches = fetches
         self.context = context
         path = SocloadLockFile.path(forProject: project.path)
-        previous = try SocloadLockFile.read(path)
+        self.previous = previous
         next = previous
         // Datasets no longer in the project go (those a search of the project found stay: a
         // search that lists one no longer reports it, see `ProjectExpansion.left`).
         next.datasets = previous.datasets.filter { name, entry in
             project.datasets.contains { $0.name == name } || project.searches.contains { $0.name == entry.search }
         }
+    }
+
+    /// Records, in the writer's turn before a dataset's load writes, that it may commit (its
+    /// line in the journal), so that a refresh SIGKILL stops between the load's COMMIT and its
+    /// entry's line is settled by the next reader (`ProjectLockReading`).
+    func loading(_ name: String, _ request: LoadRequest) throws {
+        let dataset = chosen.first { $0.name == name }
+        let pending = SocloadLockFile.PendingLoad(
+            table: request.spec.tableName ?? previous.datasets[name]?.table, datasetID: request.reference.datasetID,
+            source: request.reference.displaySource, schema: dataset?.connection.schema,
+            search: dataset?.search ?? previous.datasets[name]?.search,
+            startedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))))
+        try lock.withLock { try SocloadLockFile.journal(name, pending: pending, lock: path) }
     }
 
     /// Records one dataset that committed a new copy of its table, in the lock's journal (one

@@ -8,7 +8,7 @@ enum LockedVerification {
     static func run(project path: String, names: [String], output: FormatOptions, context: CommandContext) throws {
         let project = try Project.load(path)
         let lockPath = SocloadLockFile.path(forProject: project.path)
-        let lock = try SocloadLockFile.read(lockPath)
+        let lock = try ProjectLockReading.read(project, context: context)
         let chosen = try ProjectSelection.of(project, names: names, lock: lock, fromLock: true, context: context,
                                             command: VerifyCommand.spec).datasets
         guard !lock.datasets.isEmpty else {
