@@ -46,7 +46,9 @@ extension SocloadLockFile {
     }
 
     /// The lock with its journal's lines applied in order (a line cut short is skipped), and
-    /// the loads that began without a line saying they committed, in the order they began.
+    /// for each dataset whose loads began after its last entry line, the first of them: a
+    /// catalog entry fetched since it began says one of them committed (a refresh killed after
+    /// a COMMIT, then the next one killed before its own).
     func applyingJournal(of path: String) -> (SocloadLockFile, pending: [(String, PendingLoad)]) {
         guard let data = FileManager.default.contents(atPath: Self.journalPath(forLock: path)) else { return (self, []) }
         var file = self
@@ -54,9 +56,13 @@ extension SocloadLockFile {
         let decoder = JSONDecoder()
         for line in data.split(separator: 0x0A) {
             guard let applied = try? decoder.decode(JournalLine.self, from: Data(line)) else { continue }
-            pending.removeAll { $0.0 == applied.dataset }
-            if let entry = applied.entry { file.datasets[applied.dataset] = entry }
-            if let load = applied.pending { pending.append((applied.dataset, load)) }
+            if let entry = applied.entry {
+                file.datasets[applied.dataset] = entry
+                pending.removeAll { $0.0 == applied.dataset }
+            }
+            if let load = applied.pending, !pending.contains(where: { $0.0 == applied.dataset }) {
+                pending.append((applied.dataset, load))
+            }
         }
         return (file, pending)
     }

@@ -86,9 +86,13 @@ final class LockFileKillTests: XCTestCase {
         XCTAssertFalse(journal.contains(#""entry":{"#), journal)
         try verifyLocked("after a kill just after a COMMIT")
 
-        // Killed inside the next load's transaction: nothing committed, the lock agrees still.
+        // Killed inside the next load's transaction, in a later second: nothing more committed,
+        // the lock agrees still (the killed refresh's journal was folded in as this one began).
+        Thread.sleep(forTimeInterval: 1.1)
         updatePortals(2)
         try refreshKilled(at: "fingerprints", arguments: arguments)
+        XCTAssertNotEqual(try String(contentsOfFile: lock, encoding: .utf8), locked,
+                          "the first kill's committed load was settled into the lock")
         try verifyLocked("after a kill inside a load's transaction")
 
         // The next refresh folds the journal into the lock, which agrees with what it loaded.

@@ -53,6 +53,33 @@ final class LockJournalTests: XCTestCase {
         XCTAssertEqual(try SocloadLockFile.read(path), read)
     }
 
+    private func pending(_ table: String, at time: String) -> SocloadLockFile.PendingLoad {
+        SocloadLockFile.PendingLoad(table: table, datasetID: nil, source: table + ".json", schema: nil, search: nil, startedAt: time)
+    }
+
+    /// Loads noted as begun and never recorded as committed are handed to the reader, each
+    /// dataset's first since its last entry (one refresh killed after a COMMIT, the next one
+    /// killed before its own: the first load's time is what says whether one committed).
+    func testLoadsThatBeganAreSettledFromTheFirstSinceTheLastEntry() throws {
+        let path = folder.appendingPathComponent("socload.lock").path
+        try SocloadLockFile.journal("a", pending: pending("a", at: "2026-12-04T10:00:01Z"), lock: path)
+        try SocloadLockFile.journal("a", entry("a", rows: 10), lock: path)
+        try SocloadLockFile.journal("b", pending: pending("b", at: "2026-12-04T10:00:02Z"), lock: path)
+        try SocloadLockFile.journal("a", pending: pending("a", at: "2026-12-04T10:00:03Z"), lock: path)
+        try SocloadLockFile.journal("a", pending: pending("a", at: "2026-12-04T10:00:09Z"), lock: path)
+        try SocloadLockFile.journal("b", entry("b", rows: 20), lock: path)
+
+        var handed: [String: String] = [:]
+        let read = try SocloadLockFile.read(path) { name, load in
+            handed[name] = load.startedAt
+            return name == "a" ? try self.entry("a", rows: 11) : nil
+        }
+        XCTAssertEqual(handed, ["a": "2026-12-04T10:00:03Z"])
+        XCTAssertEqual(read.datasets.mapValues { $0.rowCount }, ["a": 11, "b": 20])
+        XCTAssertEqual(try SocloadLockFile.read(path).datasets.mapValues { $0.rowCount }, ["a": 10, "b": 20],
+                       "read(_:) keeps the entry before the loads that began")
+    }
+
     func testAJournalThatCannotBeWrittenSaysWhichFile() throws {
         let path = folder.appendingPathComponent("missing/socload.lock").path
         XCTAssertThrowsError(try SocloadLockFile.journal("a", try entry("a", rows: 1), lock: path)) { error in

@@ -71,7 +71,7 @@ struct RefreshCommand: ParsableCommand {
             return try refreshLocked(chosen, fetches: fetches, project: file, lockFile: lockFile, oneWriter: oneWriter,
                                      failedSearches: selection.reportedEntries, context: context)
         }
-        let recorder = LockFileRecorder(project: file, previous: lockFile, chosen: chosen, fetches: fetches, context: context)
+        let recorder = try LockFileRecorder(project: file, previous: lockFile, chosen: chosen, fetches: fetches, context: context)
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in
                 try fetch.run(context: context, job: job, whenWriting: { request in try recorder.loading(dataset.name, request) },

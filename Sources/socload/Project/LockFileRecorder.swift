@@ -22,7 +22,7 @@ final class LockFileRecorder: @unchecked Sendable {
     private let lock = NSLock()
 
     /// `previous`: the lock as the refresh read it (`ProjectLockReading`).
-    init(project: Project, previous: SocloadLockFile, chosen: [Project.Dataset], fetches: [DatasetFetch], context: CommandContext) {
+    init(project: Project, previous: SocloadLockFile, chosen: [Project.Dataset], fetches: [DatasetFetch], context: CommandContext) throws {
         self.project = project
         self.chosen = chosen
         self.fetches = fetches
@@ -30,6 +30,9 @@ final class LockFileRecorder: @unchecked Sendable {
         path = SocloadLockFile.path(forProject: project.path)
         self.previous = previous
         next = previous
+        // A journal a killed refresh left is folded in now (its loads settled by the reader):
+        // this refresh's lines start a journal of their own.
+        if SocloadLockFile.hasJournal(lock: path) { try previous.write(to: path) }
         // Datasets no longer in the project go (those a search of the project found stay: a
         // search that lists one no longer reports it, see `ProjectExpansion.left`).
         next.datasets = previous.datasets.filter { name, entry in
