@@ -57,6 +57,12 @@ final class RowChangeCommandTests: XCTestCase {
             }.map { ($0, fields[$0]) }
         }
 
+        /// `export`'s metadata with other rows.
+        init(copying export: Export, rows: [[Any]]) {
+            self = export
+            self.rows = rows
+        }
+
         /// The row's `_id`: the sid when it is text, else the GUID id (as SODA 2's `:id`).
         func key(_ row: [Any]) -> String {
             (row[sid] as? String) ?? String(describing: row[id])

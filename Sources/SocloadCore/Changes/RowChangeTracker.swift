@@ -4,7 +4,8 @@
 /// fingerprint table as the rows go in; the destination's writer calls `compare` once the new
 /// copy is complete and the old one still exists. Then the counts are made set-based from the
 /// two fingerprint tables, the change log gets the rows that differ (the last refreshes' kept),
-/// and the new fingerprints become the table's. All of it inside the load's transaction.
+/// and the kept fingerprints become the new copy's (in place for a table of the same key: only
+/// the changed rows' are written). All of it inside the load's transaction.
 public final class RowChangeTracker: PreviousCopyComparing {
     private let sql: any SQLExecuting
     private let table: PlanTable
@@ -97,8 +98,15 @@ public final class RowChangeTracker: PreviousCopyComparing {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
         if !writesKeptDirectly {
-            try sql.dropTable(names.kept)
-            try sql.renameTable(names.new, to: names.kept)
+            if let counts, counts.reissued == nil, !table.primaryKey.isEmpty, comparableOldKey != nil {
+                if counts.added + counts.removed + counts.changed > 0 {
+                    for statement in statements.keptFingerprintUpdates { try sql.execute(statement, []) }
+                }
+                try sql.dropTable(names.new)
+            } else {
+                try sql.dropTable(names.kept)
+                try sql.renameTable(names.new, to: names.kept)
+            }
         }
         StepPause.at("fingerprints")
     }
