@@ -4,8 +4,8 @@
 /// fingerprint table as the rows go in; the destination's writer calls `compare` once the new
 /// copy is complete and the old one still exists. Then the counts are made set-based from the
 /// two fingerprint tables, the change log gets the rows that differ (the last refreshes' kept),
-/// and the kept fingerprints become the new copy's (in place for a table of the same key: only
-/// the changed rows' are written). All of it inside the load's transaction.
+/// and the new fingerprints become the table's (a refresh that changed no row keeps the kept ones
+/// as they are). All of it inside the load's transaction.
 public final class RowChangeTracker: PreviousCopyComparing {
     private let sql: any SQLExecuting
     private let table: PlanTable
@@ -98,10 +98,8 @@ public final class RowChangeTracker: PreviousCopyComparing {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
         if !writesKeptDirectly {
-            if let counts, counts.reissued == nil, !table.primaryKey.isEmpty, comparableOldKey != nil {
-                if counts.added + counts.removed + counts.changed > 0 {
-                    for statement in statements.keptFingerprintUpdates { try sql.execute(statement, []) }
-                }
+            if let counts, counts.reissued == nil, counts.added + counts.removed + counts.changed == 0 {
+                // Nothing changed: the kept fingerprints are the new copy's already.
                 try sql.dropTable(names.new)
             } else {
                 try sql.dropTable(names.kept)

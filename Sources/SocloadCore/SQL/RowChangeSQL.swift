@@ -57,20 +57,6 @@ public struct RowChangeSQL {
         return "CREATE INDEX \(dialect.kept(indexName).quotedDatabaseIdentifier) ON \(dialect.table(newFingerprints)) (\"kh\", \"h\")"
     }
 
-    /// The kept fingerprints brought to the new copy's in place, for a keyed table whose key
-    /// is the same: those of the rows that went or changed deleted, those of the rows added or
-    /// changed inserted. A refresh that changed a few rows writes a few (replacing the kept
-    /// table wrote all of them again, and their index).
-    public var keptFingerprintUpdates: [String] {
-        let columns = RowFingerprinter.columnNames(keyCount: keyCount).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let same = "\"n\".\"kh\" = \"o\".\"kh\" AND \"n\".\"h\" = \"o\".\"h\""
-        return [
-            "DELETE FROM \(o) WHERE NOT EXISTS (SELECT 1 FROM \(n) WHERE \(same))",
-            "INSERT INTO \(dialect.table(oldFingerprints)) (\(columns)) SELECT \(columns) FROM \(n) "
-                + "WHERE NOT EXISTS (SELECT 1 FROM \(o) WHERE \(same))",
-        ]
-    }
-
     /// One row: the new copy's rows, the old copy's, the rows matched (by key, or by content
     /// without one), and the matched rows whose content is the same.
     public var countStatement: String {
