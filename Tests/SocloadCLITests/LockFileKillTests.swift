@@ -35,26 +35,8 @@ final class LockFileKillTests: XCTestCase {
 
     /// Runs `refresh` paused at `step` and kills it there; fails unless it got there.
     private func refreshKilled(at step: String, arguments: [String] = []) throws {
-        let process = Process()
-        process.executableURL = SocloadProcess.executable
-        process.arguments = ["refresh", "--quiet"] + arguments
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["SOCLOAD_TEST_PAUSE_AT"] = step
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        var said = Data()
-        let deadline = Date().addingTimeInterval(60)
-        while !String(decoding: said, as: UTF8.self).contains("paused at \(step)"), process.isRunning, Date() < deadline {
-            said.append(errors.fileHandleForReading.availableData)
-        }
-        XCTAssertTrue(process.isRunning, "refresh ended before \(step): \(String(decoding: said, as: UTF8.self))")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        let run = try SocloadProcess.killed(["refresh", "--quiet"] + arguments, at: step, directory: folder)
+        XCTAssertTrue(run.reached, "refresh ended before \(step): \(run.said)")
     }
 
     private func updatePortals(_ serial: Int) {

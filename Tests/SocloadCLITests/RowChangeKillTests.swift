@@ -17,25 +17,8 @@ final class RowChangeKillTests: XCTestCase {
 
     /// Runs socload paused at `step` and kills it there; fails unless it got there.
     private func kill(_ arguments: [String], at step: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let process = Process()
-        process.executableURL = SocloadProcess.executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SOCLOAD_TEST_PAUSE_AT"] = step
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        var said = Data()
-        let deadline = Date().addingTimeInterval(60)
-        while !String(decoding: said, as: UTF8.self).contains("paused at \(step)"), process.isRunning, Date() < deadline {
-            said.append(errors.fileHandleForReading.availableData)
-        }
-        XCTAssertTrue(process.isRunning, "socload ended before \(step): \(String(decoding: said, as: UTF8.self))", file: file, line: line)
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal, file: file, line: line)
+        let run = try SocloadProcess.killed(arguments, at: step)
+        XCTAssertTrue(run.reached, "socload ended before \(step): \(run.said)", file: file, line: line)
     }
 
     /// What a reader sees of socload's tables on either database: each table's rows, in order.

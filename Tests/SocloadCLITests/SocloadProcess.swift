@@ -77,3 +77,30 @@ final class TemporaryDirectory {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+extension SocloadProcess {
+    /// Runs socload paused at `step` (`SOCLOAD_TEST_PAUSE_AT`) and kills it there with SIGKILL;
+    /// what it said before, and whether it got there (false: it ended first, or a minute passed).
+    static func killed(_ arguments: [String], at step: String, directory: URL? = nil) throws -> (said: String, reached: Bool) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SOCLOAD_TEST_PAUSE_AT"] = step
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        var said = Data()
+        let deadline = Date().addingTimeInterval(60)
+        while !String(decoding: said, as: UTF8.self).contains("paused at \(step)"), process.isRunning, Date() < deadline {
+            said.append(errors.fileHandleForReading.availableData)
+        }
+        let reached = process.isRunning && String(decoding: said, as: UTF8.self).contains("paused at \(step)")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return (String(decoding: said, as: UTF8.self), reached && process.terminationReason == .uncaughtSignal)
+    }
+}
