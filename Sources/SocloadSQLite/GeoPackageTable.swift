@@ -61,8 +61,18 @@ struct GeoPackageTable {
         return ["insert", "update1", "update2", "update3", "update4", "delete"].map { rtreeName + "_" + $0 }
     }
 
-    /// Builds the index from the rows in the table, then the triggers that keep it (GeoPackage
-    /// 1.3, clause F.3; 1.4's differ, and GDAL 3.6 reads 1.3).
+    /// Each indexed row's feature id and bounds (min x, max x, min y, max y): what the spatial
+    /// index holds (`SQLitePackedRTree` fills it from them).
+    var spatialIndexBoxes: String? {
+        guard let geometry else { return nil }
+        let t = table.name.quotedDatabaseIdentifier
+        let g = geometry.name.quotedDatabaseIdentifier
+        return "SELECT \(featureID.quotedDatabaseIdentifier), ST_MinX(\(t).\(g)), ST_MaxX(\(t).\(g)), ST_MinY(\(t).\(g)), "
+            + "ST_MaxY(\(t).\(g)) FROM \(t) WHERE \(g) NOTNULL AND NOT ST_IsEmpty(\(g))"
+    }
+
+    /// Makes the index (empty: filled from `spatialIndexBoxes`), then the triggers that keep it
+    /// (GeoPackage 1.3, clause F.3; 1.4's differ, and GDAL 3.6 reads 1.3).
     var spatialIndexStatements: [String] {
         guard let geometry, let rtreeName else { return [] }
         let rtree = rtreeName.quotedDatabaseIdentifier
@@ -78,7 +88,6 @@ struct GeoPackageTable {
         return [
             "DROP TABLE IF EXISTS \(rtree)",
             "CREATE VIRTUAL TABLE \(rtree) USING rtree(id, minx, maxx, miny, maxy)",
-            "INSERT INTO \(rtree) SELECT \(i), \(bounds("\(t)")) FROM \(t) WHERE \(g) NOTNULL AND NOT ST_IsEmpty(\(g))",
             trigger("insert", "INSERT", present, "INSERT OR REPLACE INTO \(rtree) VALUES (NEW.\(i), \(bounds("NEW")))"),
             trigger("update1", "UPDATE OF \(g)", "OLD.\(i) = NEW.\(i) AND \(present)",
                     "INSERT OR REPLACE INTO \(rtree) VALUES (NEW.\(i), \(bounds("NEW")))"),
