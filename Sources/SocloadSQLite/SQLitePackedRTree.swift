@@ -46,13 +46,14 @@ enum SQLitePackedRTree {
         let writeParent = try db.makeStatement(sql: "INSERT INTO \((rtree + "_parent").quotedDatabaseIdentifier) (nodeno, parentnode) VALUES (?, ?)")
         var nextNumber: Int64 = 2
         var level = boxes
+        boxes = []
         var depth = 0
         while true {
-            let groups = pack(level, capacity: capacity)
+            let groups = pack(&level, capacity: capacity)
             if groups.count == 1 {
                 // The root is node 1, its first two bytes the tree's depth.
-                try write(groups[0], number: 1, depth: depth, size: Int(size), statement: writeNode)
-                try link(groups[0], to: 1, leaves: depth == 0, rowid: writeRowid, parent: writeParent)
+                try write(level[groups[0]], number: 1, depth: depth, size: Int(size), statement: writeNode)
+                try link(level[groups[0]], to: 1, leaves: depth == 0, rowid: writeRowid, parent: writeParent)
                 return
             }
             var parents: [Box] = []
@@ -60,9 +61,10 @@ enum SQLitePackedRTree {
             for group in groups {
                 let number = nextNumber
                 nextNumber += 1
-                try write(group, number: number, depth: 0, size: Int(size), statement: writeNode)
-                try link(group, to: number, leaves: depth == 0, rowid: writeRowid, parent: writeParent)
-                var around = group.dropFirst().reduce(group[group.startIndex]) { $0.union($1) }
+                let cells = level[group]
+                try write(cells, number: number, depth: 0, size: Int(size), statement: writeNode)
+                try link(cells, to: number, leaves: depth == 0, rowid: writeRowid, parent: writeParent)
+                var around = cells.dropFirst().reduce(cells[cells.startIndex]) { $0.union($1) }
                 around.id = number
                 parents.append(around)
             }
@@ -74,22 +76,24 @@ enum SQLitePackedRTree {
     /// 8 bytes of id, four 4-byte floats.
     static let cellSize = 24
 
-    /// The boxes in groups of at most `capacity`, sort-tile-recursive.
-    static func pack(_ boxes: [Box], capacity: Int) -> [ArraySlice<Box>] {
+    /// The boxes in groups of at most `capacity`, sort-tile-recursive: sorted in place, and
+    /// the groups their ranges (the boxes are held once: 24 bytes each).
+    static func pack(_ boxes: inout [Box], capacity: Int) -> [Range<Int>] {
         let nodes = (boxes.count + capacity - 1) / capacity
         let slices = Int(Double(nodes).squareRoot().rounded(.up))
         let perSlice = slices * capacity
-        let byX = boxes.sorted { $0.centreX < $1.centreX }
-        var groups: [ArraySlice<Box>] = []
+        boxes.sort { $0.centreX < $1.centreX }
+        var groups: [Range<Int>] = []
         var start = 0
-        while start < byX.count {
-            let slice = byX[start..<min(start + perSlice, byX.count)].sorted { $0.centreY < $1.centreY }
-            var offset = 0
-            while offset < slice.count {
-                groups.append(slice[offset..<min(offset + capacity, slice.count)])
+        while start < boxes.count {
+            let end = min(start + perSlice, boxes.count)
+            boxes[start..<end].sort { $0.centreY < $1.centreY }
+            var offset = start
+            while offset < end {
+                groups.append(offset..<min(offset + capacity, end))
                 offset += capacity
             }
-            start += perSlice
+            start = end
         }
         return groups
     }
