@@ -28,6 +28,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import baseline  # noqa: E402
 from documents import measure_documents, report_documents  # noqa: E402
+from geopackage import measure_geopackage, report_geopackage  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = "bnch_0001"
@@ -300,7 +301,7 @@ def version(argv):
         return "unknown"
 
 
-def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None):
+def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None, geopackage=None):
     cpu = "unknown"
     if os.path.exists("/proc/cpuinfo"):
         for line in open("/proc/cpuinfo"):
@@ -358,6 +359,7 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
                 f"--history with nothing changed **{history / logged - 1:+.0%}** on top (target ≤ +10%).",
             ]
     lines += report_documents(documents or {})
+    lines += report_geopackage(geopackage or {})
     lines += [
         "",
         "A first load into a new database uses SQLite's rollback journal (each page written once); a reload",
@@ -473,6 +475,7 @@ def main():
             measured[shape] = (results, json_mb, csv_mb)
             if shape == "new":
                 documents = measure_documents(args, base, scratch, run_measured)
+        geopackage = measure_geopackage(args, generate(args.bin_dir, args.data_dir, args.n, "legacy"), TABLE, scratch, run_measured)
         sizes = memory_per_size(args, args.data_dir, scratch)
         long_description = memory_with_long_description(args, args.data_dir, scratch)
     server.shutdown()
@@ -480,7 +483,7 @@ def main():
     if args.postgres:
         for shape in args.shapes:
             measured_pg[shape] = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
-    text = report(args, measured, sizes, measured_pg, documents, long_description)
+    text = report(args, measured, sizes, measured_pg, documents, long_description, geopackage)
     with open(args.out, "w") as out:
         out.write(text)
     print(text)
