@@ -55,6 +55,21 @@ final class PackedRTreeTests: XCTestCase {
         }
     }
 
+    func testTheSortWithoutABufferSorts() {
+        var generator = SeededGenerator(seed: 9)
+        for count in [0, 1, 2, 17, 18, 1_000, 50_000] {
+            // Many equal keys too (points on a grid).
+            var boxes = (0..<count).map { index -> SQLitePackedRTree.Box in
+                let x = index % 3 == 0 ? Float(Int.random(in: 0...20, using: &generator)) : Float.random(in: -180...180, using: &generator)
+                return SQLitePackedRTree.Box(id: Int64(index), minX: x, maxX: x, minY: 0, maxY: 0)
+            }
+            let expected = boxes.map(\.minX).sorted()
+            SQLitePackedRTree.sortInPlace(&boxes, 0..<count) { $0.centreX }
+            XCTAssertEqual(boxes.map(\.minX), expected, "\(count) boxes")
+            XCTAssertEqual(Set(boxes.map(\.id)).count, count)
+        }
+    }
+
     func testBoundsAreRoundedOutwardsToFloats() {
         for value in [0.1, -0.1, 179.99999999, -89.123456789, 1e-40, 3.0] {
             XCTAssertLessThanOrEqual(Double(SQLitePackedRTree.down(value)), value)
