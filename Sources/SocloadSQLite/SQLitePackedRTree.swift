@@ -36,8 +36,8 @@ enum SQLitePackedRTree {
     static func fill(_ rtree: String, from query: String, db: Database) throws {
         var boxes: [Box] = []
         try db.forEachRow(sql: query) { row in
-            guard case .integer(let id) = row.value(at: 0), let minX = number(row.value(at: 1)), let maxX = number(row.value(at: 2)),
-                  let minY = number(row.value(at: 3)), let maxY = number(row.value(at: 4)) else { return }
+            guard case .integer(let id) = row.value(at: 0) else { return }
+            let (minX, maxX, minY, maxY) = (number(row.value(at: 1)), number(row.value(at: 2)), number(row.value(at: 3)), number(row.value(at: 4)))
             boxes.append(Box(id: id, minX: down(minX), maxX: up(maxX), minY: down(minY), maxY: up(maxY)))
         }
         guard !boxes.isEmpty else { return }
@@ -177,11 +177,13 @@ enum SQLitePackedRTree {
         }
     }
 
-    private static func number(_ value: DatabaseValue) -> Double? {
+    /// A bound as the module reads one (`sqlite3_value_double`): a number as it is, anything
+    /// else (which the envelope functions do not return for a geometry that is not empty) 0.
+    private static func number(_ value: DatabaseValue) -> Double {
         switch value {
-        case .real(let number) where number.isFinite: return number
+        case .real(let number) where !number.isNaN: return number
         case .integer(let number): return Double(number)
-        default: return nil
+        default: return 0
         }
     }
 
