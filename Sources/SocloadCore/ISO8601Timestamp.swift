@@ -32,6 +32,11 @@ public enum ISO8601Timestamp {
         format(microseconds: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()), zone: true)
     }
 
+    /// The current time, to the second (rounded down): what a load records as its time.
+    public static func nowToTheSecond() -> String {
+        format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    }
+
     /// The millisecond nearest to an instant given in seconds since 1970 (what a fixed
     /// timestamp keeps).
     public static func milliseconds(epochSeconds seconds: Double) -> Int64 {

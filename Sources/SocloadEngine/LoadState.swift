@@ -50,7 +50,7 @@ package final class LoadState<Facts> {
 
     /// The current time, to the second, as ISO-8601 UTC.
     package static func now() -> String {
-        ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        ISO8601Timestamp.nowToTheSecond()
     }
 }
 

@@ -87,10 +87,9 @@ enum GeoPackageFile {
         guard let geometry = layout.geometry else { return }
         try db.execute(sql: "INSERT INTO gpkg_geometry_columns VALUES (?, ?, ?, 4326, 0, 0)",
                        arguments: [name, geometry.name, layout.geometryTypeName])
-        let statements = layout.spatialIndexStatements
-        for statement in statements.prefix(2) { try db.execute(sql: statement) }
+        for statement in layout.spatialIndexTable { try db.execute(sql: statement) }
         if let rtree = layout.rtreeName, let boxes = layout.spatialIndexBoxes { try SQLitePackedRTree.fill(rtree, from: boxes, db: db) }
-        for statement in statements.dropFirst(2) { try db.execute(sql: statement) }
+        for statement in layout.spatialIndexTriggers { try db.execute(sql: statement) }
         try db.execute(sql: """
             INSERT OR REPLACE INTO gpkg_extensions VALUES (?, ?, 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree',
             'write-only')

@@ -61,33 +61,43 @@ struct GeoPackageTable {
         return ["insert", "update1", "update2", "update3", "update4", "delete"].map { rtreeName + "_" + $0 }
     }
 
+    /// The index's bounds of a row's geometry (`row`: the table, or `NEW` in a trigger).
+    private func bounds(_ row: String) -> String {
+        guard let geometry else { return "" }
+        let g = geometry.name.quotedDatabaseIdentifier
+        return "ST_MinX(\(row).\(g)), ST_MaxX(\(row).\(g)), ST_MinY(\(row).\(g)), ST_MaxY(\(row).\(g))"
+    }
+
     /// Each indexed row's feature id and bounds (min x, max x, min y, max y): what the spatial
     /// index holds (`SQLitePackedRTree` fills it from them).
     var spatialIndexBoxes: String? {
         guard let geometry else { return nil }
         let t = table.name.quotedDatabaseIdentifier
         let g = geometry.name.quotedDatabaseIdentifier
-        return "SELECT \(featureID.quotedDatabaseIdentifier), ST_MinX(\(t).\(g)), ST_MaxX(\(t).\(g)), ST_MinY(\(t).\(g)), "
-            + "ST_MaxY(\(t).\(g)) FROM \(t) WHERE \(g) NOTNULL AND NOT ST_IsEmpty(\(g))"
+        return "SELECT \(featureID.quotedDatabaseIdentifier), \(bounds(t)) FROM \(t) WHERE \(g) NOTNULL AND NOT ST_IsEmpty(\(g))"
     }
 
-    /// Makes the index (empty: filled from `spatialIndexBoxes`), then the triggers that keep it
-    /// (GeoPackage 1.3, clause F.3; 1.4's differ, and GDAL 3.6 reads 1.3).
-    var spatialIndexStatements: [String] {
+    /// The index, made anew and empty (filled from `spatialIndexBoxes`).
+    var spatialIndexTable: [String] {
+        guard let rtreeName else { return [] }
+        let rtree = rtreeName.quotedDatabaseIdentifier
+        return ["DROP TABLE IF EXISTS \(rtree)", "CREATE VIRTUAL TABLE \(rtree) USING rtree(id, minx, maxx, miny, maxy)"]
+    }
+
+    /// The triggers that keep the index (GeoPackage 1.3, clause F.3; 1.4's differ, and GDAL 3.6
+    /// reads 1.3).
+    var spatialIndexTriggers: [String] {
         guard let geometry, let rtreeName else { return [] }
         let rtree = rtreeName.quotedDatabaseIdentifier
         let t = table.name.quotedDatabaseIdentifier
         let g = geometry.name.quotedDatabaseIdentifier
         let i = featureID.quotedDatabaseIdentifier
-        let bounds = { (row: String) in "ST_MinX(\(row).\(g)), ST_MaxX(\(row).\(g)), ST_MinY(\(row).\(g)), ST_MaxY(\(row).\(g))" }
         let present = "(NEW.\(g) NOTNULL AND NOT ST_IsEmpty(NEW.\(g)))"
         let absent = "(NEW.\(g) ISNULL OR ST_IsEmpty(NEW.\(g)))"
         func trigger(_ suffix: String, _ event: String, _ when: String, _ body: String) -> String {
             "CREATE TRIGGER \((rtreeName + "_" + suffix).quotedDatabaseIdentifier) AFTER \(event) ON \(t) WHEN \(when) BEGIN \(body); END"
         }
         return [
-            "DROP TABLE IF EXISTS \(rtree)",
-            "CREATE VIRTUAL TABLE \(rtree) USING rtree(id, minx, maxx, miny, maxy)",
             trigger("insert", "INSERT", present, "INSERT OR REPLACE INTO \(rtree) VALUES (NEW.\(i), \(bounds("NEW")))"),
             trigger("update1", "UPDATE OF \(g)", "OLD.\(i) = NEW.\(i) AND \(present)",
                     "INSERT OR REPLACE INTO \(rtree) VALUES (NEW.\(i), \(bounds("NEW")))"),

@@ -34,13 +34,13 @@ enum SQLitePackedRTree {
     /// `query` gives each row's id and its bounds (min x, max x, min y, max y); the `rtree`
     /// named `rtree` was just created, with its empty root.
     static func fill(_ rtree: String, from query: String, db: Database) throws {
-        var boxes: [Box] = []
+        var level: [Box] = []
         try db.forEachRow(sql: query) { row in
             guard case .integer(let id) = row.value(at: 0) else { return }
             let (minX, maxX, minY, maxY) = (number(row.value(at: 1)), number(row.value(at: 2)), number(row.value(at: 3)), number(row.value(at: 4)))
-            boxes.append(Box(id: id, minX: down(minX), maxX: up(maxX), minY: down(minY), maxY: up(maxY)))
+            level.append(Box(id: id, minX: down(minX), maxX: up(maxX), minY: down(minY), maxY: up(maxY)))
         }
-        guard !boxes.isEmpty else { return }
+        guard !level.isEmpty else { return }
         let node = rtree + "_node"
         guard case .integer(let size)? = try db.fetchValue(sql: "SELECT length(data) FROM \(node.quotedDatabaseIdentifier) WHERE nodeno = 1"),
               size >= 4 + 2 * cellSize else {
@@ -51,8 +51,6 @@ enum SQLitePackedRTree {
         let writeRowid = try db.makeStatement(sql: "INSERT INTO \((rtree + "_rowid").quotedDatabaseIdentifier) (rowid, nodeno) VALUES (?, ?)")
         let writeParent = try db.makeStatement(sql: "INSERT INTO \((rtree + "_parent").quotedDatabaseIdentifier) (nodeno, parentnode) VALUES (?, ?)")
         var nextNumber: Int64 = 2
-        var level = boxes
-        boxes = []
         var depth = 0
         while true {
             let groups = pack(&level, capacity: capacity)

@@ -98,7 +98,7 @@ public final class RowChangeTracker: PreviousCopyComparing {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
         if !writesKeptDirectly {
-            if let counts, counts.reissued == nil, counts.added + counts.removed + counts.changed == 0 {
+            if let counts, counts.added + counts.removed + counts.changed == 0 {
                 // Nothing changed: the kept fingerprints are the new copy's already.
                 try sql.dropTable(names.new)
             } else {

@@ -8,8 +8,7 @@ extension DatasetFetch {
     init(project: Project, dataset: Project.Dataset, quiet: Bool = false, force: Bool = false, cache: String? = nil,
          context: CommandContext) throws {
         let connection = dataset.connection
-        var arguments = project.database.map { ["--db=" + $0] } ?? []
-        if let schema = connection.schema { arguments.append("--schema=" + schema) }
+        var arguments = Self.databaseArguments(project, schema: connection.schema)
         if let token = connection.appToken { arguments.append("--app-token=" + token) }
         if let retries = connection.retries { arguments.append("--retries=\(retries)") }
         if connection.geoPackage { arguments.append("--geopackage") }
@@ -20,5 +19,10 @@ extension DatasetFetch {
         self.init(spec: spec, database: options.database, network: options.network, geoPackage: connection.geoPackage,
                   quiet: quiet, datasetsDirectories: Self.datasetsDirectories(nil, context.environment),
                   catalogDataUpdatedAt: dataset.catalogDataUpdatedAt)
+    }
+
+    /// The project's database (and an entry's PostgreSQL schema) as `fetch`'s options.
+    static func databaseArguments(_ project: Project, schema: String?) -> [String] {
+        (project.database.map { ["--db=" + $0] } ?? []) + (schema.map { ["--schema=" + $0] } ?? [])
     }
 }

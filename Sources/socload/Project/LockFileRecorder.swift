@@ -49,7 +49,7 @@ final class LockFileRecorder: @unchecked Sendable {
             table: request.spec.tableName ?? previous.datasets[name]?.table, datasetID: request.reference.datasetID,
             source: request.reference.displaySource, schema: dataset?.connection.schema,
             search: dataset?.search ?? previous.datasets[name]?.search,
-            startedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))))
+            startedAt: ISO8601Timestamp.nowToTheSecond())
         try lock.withLock { try SocloadLockFile.journal(name, pending: pending, lock: path) }
     }
 

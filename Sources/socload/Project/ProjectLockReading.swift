@@ -40,8 +40,7 @@ enum ProjectLockReading {
     /// The project's database in `schema`, as its entries' fetches open it; nil when it cannot
     /// be opened (nothing was committed to settle then).
     private static func open(_ project: Project, schema: String?, context: CommandContext) -> (any LoadedDatabase)? {
-        var arguments = project.database.map { ["--db=" + $0] } ?? []
-        if let schema { arguments.append("--schema=" + schema) }
+        let arguments = DatasetFetch.databaseArguments(project, schema: schema)
         guard let options = try? FetchCommand.parsed(arguments + ["--", "lock"]) else { return nil }
         return try? options.database.openLoaded(context, command: FetchCommand.spec, watched: false)
     }
