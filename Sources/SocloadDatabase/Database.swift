@@ -212,8 +212,12 @@ public final class Database {
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int { Int(sqlite3_changes64(handle)) }
 
-    /// The rowid of the last inserted row.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// The rowid of the last inserted row; set to tell whether a statement inserts one (an
+    /// upsert that updates leaves it as it was).
+    public var lastInsertedRowID: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
 
     // MARK: - Transactions
 

@@ -84,24 +84,24 @@ enum SQLiteBatchBinder {
                                    socload_sqlite3_static(), UInt8(SQLITE_UTF8))
     }
 
-    /// Runs `statement` once per row of `batch`; a constraint failure names the row. `perRow` runs
-    /// first for each row, with the arena (for statements of its own, which it must leave unbound).
+    /// Runs `statement` once per row of `batch`; a constraint failure names the row. `stepped`
+    /// runs after each row's step, with the row (to read what the step did).
     /// `geometry` binds the parameter after the batch's columns (a GeoPackage's geometry).
     static func run(_ statement: Statement, over batch: RowBatch, geometry: SQLiteGeometryBinder? = nil,
-                    _ perRow: ((Int, UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) throws {
+                    stepped: ((Int) throws -> Void)? = nil) throws {
         let geometryParameter = Int32(batch.columnCount + 1)
         try runEachRow(statement, of: batch, binding: { row, arena in
-            try perRow?(row, arena)
             statement.reset()
             try bind(batch, row: row, arena: arena, to: statement)
             try geometry?.bind(row: row, of: batch, arena: arena, at: geometryParameter, to: statement)
-        })
+        }, stepped: stepped)
     }
 
     /// Runs `statement` once per row of `batch`, reset and bound by `binding(row, arena)`; a
     /// constraint failure names the row.
     static func runEachRow(_ statement: Statement, of batch: RowBatch,
-                           binding: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                           binding: (Int, UnsafeBufferPointer<UInt8>) throws -> Void,
+                           stepped: ((Int) throws -> Void)? = nil) throws {
         try batch.arena.withUnsafeBufferPointer { arena in
             defer {
                 // Nothing may keep pointing into the arena once it is released.
@@ -115,6 +115,7 @@ enum SQLiteBatchBinder {
                 } catch let error as DatabaseError where error.resultCode == SQLITE_CONSTRAINT {
                     throw LoadError.constraint(row: batch.firstRowNumber + row, message: error.message)
                 }
+                try stepped?(row)
             }
         }
     }

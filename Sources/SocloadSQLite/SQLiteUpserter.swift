@@ -9,8 +9,15 @@ final class SQLiteUpserter: RowUpserter {
     private let db: Database
     private let table: PlanTable
     private let upsertStatement: Statement
-    /// Whether a row's key is in the table already (nil: the table has no key).
+    /// Whether a row's key is in the table already, asked before its upsert where the upsert
+    /// cannot tell (nil: the table has no key, or the last inserted rowid tells).
     private let existsStatement: Statement?
+    /// Whether a new key is known from the last inserted rowid: set to `noInsert` before each
+    /// row's upsert, it changes only if the row was inserted (an update leaves it). True unless
+    /// the rows give the rowid themselves (an INTEGER PRIMARY KEY among their columns), which
+    /// could be any value.
+    private let insertsShowInRowID: Bool
+    private static let noInsert = Int64.min
     private let keyColumns: [Int]
     private let lookups: SQLiteLookups
     /// `sync --deletes`: the keys the portal still has, and the statement that adds them.
@@ -59,20 +66,36 @@ final class SQLiteUpserter: RowUpserter {
                 INSERT INTO \(SQLiteTableWriter.stagingTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
                 """)
         }
+        let integerKeys = try db.fetchAll(String.self, sql: "SELECT lower(name) FROM pragma_table_info(?) WHERE pk > 0 AND upper(type) = 'INTEGER'",
+                                          arguments: [table.name])
+        let rowIDGiven = integerKeys.count == 1 && table.columns.contains { $0.name.lowercased() == integerKeys[0] }
+        insertsShowInRowID = !rowIDGiven
         let matches = table.primaryKey.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        existsStatement = table.primaryKey.isEmpty ? nil : try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE \(matches)")
+        existsStatement = table.primaryKey.isEmpty || insertsShowInRowID ? nil
+            : try db.makeStatement(sql: "SELECT 1 FROM \(quotedTable) WHERE \(matches)")
         keyColumns = table.primaryKey.compactMap { name in table.columns.firstIndex { $0.name == name } }
     }
 
     func upsert(_ batch: RowBatch) throws -> Int {
         guard table.lookups.isEmpty else { return try upsertThroughLookups(batch) }
-        guard let existsStatement else {
+        guard !table.primaryKey.isEmpty else {
             try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry)
             return batch.rowCount
         }
         var inserted = 0
+        guard let existsStatement else {
+            let db = db
+            db.lastInsertedRowID = Self.noInsert
+            try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry) { _ in
+                if db.lastInsertedRowID != Self.noInsert {
+                    inserted += 1
+                    db.lastInsertedRowID = Self.noInsert
+                }
+            }
+            return inserted
+        }
         let keyColumns = keyColumns
-        try SQLiteBatchBinder.run(upsertStatement, over: batch, geometry: geometry) { row, arena in
+        try SQLiteBatchBinder.runEachRow(upsertStatement, of: batch) { row, arena in
             existsStatement.reset()
             for (parameter, column) in keyColumns.enumerated() {
                 try SQLiteBatchBinder.bind(batch.values[row * batch.columnCount + column], of: batch, arena: arena,
@@ -81,6 +104,9 @@ final class SQLiteUpserter: RowUpserter {
             if try !existsStatement.step() { inserted += 1 }
             existsStatement.reset()
             existsStatement.clearBindings() // it pointed into the arena
+            upsertStatement.reset()
+            try SQLiteBatchBinder.bind(batch, row: row, arena: arena, to: upsertStatement)
+            try geometry?.bind(row: row, of: batch, arena: arena, at: Int32(batch.columnCount + 1), to: upsertStatement)
         }
         return inserted
     }

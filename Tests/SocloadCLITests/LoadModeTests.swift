@@ -44,6 +44,37 @@ final class LoadModeTests: DocumentTestCase {
         }
     }
 
+    /// An upsert of rows mostly as they were (the nightly refresh of a document) counts, logs and
+    /// keeps fingerprints for only the rows that changed, and still writes every row: a row
+    /// edited by hand gets the record's values back. A second upsert of the same records finds
+    /// nothing changed, so the kept fingerprints are exactly the table's.
+    func testAnUpsertOfRowsMostlyAsTheyWereCountsOnlyWhatChangedAndWritesEveryRow() throws {
+        func records(_ ids: ClosedRange<Int>, changed: Set<Int> = []) -> String {
+            ids.map { "{\"id\": \($0), \"name\": \"\(changed.contains($0) ? "changed \($0)" : "n\($0)")\", \"amount\": \($0).5}\n" }.joined()
+        }
+        let base = try write(records(1...200), to: "base.ndjson")
+        let nightly = try write(records(1...203, changed: Set(10...14)), to: "nightly.ndjson")
+        for (db, keep) in try databases() {
+            _ = keep
+            try succeed(["load", base, "--table", "n", "--pk", "id", "--quiet"], db: db)
+            try succeed(["query", "UPDATE n SET name = 'edited by hand' WHERE id = 7", "--write"], db: db)
+            let run = try succeed(["load", nightly, "--table", "n", "--mode", "upsert"], db: db)
+            XCTAssertTrue(run.stderr.contains("Upserted 203 records into n (3 new, 200 updated) from "), run.stderr)
+            XCTAssertTrue(run.stderr.contains("Refreshed n: 3 added, 5 changed, 0 removed, 195 unchanged"), run.stderr)
+            XCTAssertEqual(try csv("SELECT name FROM n WHERE id IN (7, 12, 203) ORDER BY id", db: db),
+                           ["name", "n7", "changed 12", "n203"], db)
+            XCTAssertEqual(try csv("SELECT kind, count(*) AS rows FROM _socload_row_changes GROUP BY kind ORDER BY kind", db: db),
+                           ["kind,rows", "added,3", "changed,5"], db)
+            XCTAssertEqual(try csv("SELECT count(*) FROM _socload_row_changes WHERE old_values LIKE '%\"n12\"%'", db: db).last, "1", db)
+            XCTAssertEqual(try csv("SELECT count(*), count(DISTINCT k1) FROM _socload_fingerprints_n", db: db).last, "203,203", db)
+            let again = try succeed(["load", nightly, "--table", "n", "--mode", "upsert"], db: db)
+            XCTAssertTrue(again.stderr.contains("Refreshed n: 0 added, 0 changed, 0 removed, 203 unchanged"), again.stderr)
+            let back = try succeed(["load", base, "--table", "n", "--mode", "upsert"], db: db)
+            XCTAssertTrue(back.stderr.contains("Upserted 200 records into n (0 new, 200 updated) from "), back.stderr)
+            XCTAssertTrue(back.stderr.contains("Refreshed n: 0 added, 5 changed, 0 removed, 195 unchanged"), back.stderr)
+        }
+    }
+
     /// An upserted parent's child rows are its record's elements, whole: a field an element lacks
     /// is NULL in its child row, not the value an earlier element at that place had.
     func testAnUpsertedParentsChildRowsAreItsElementsWhole() throws {

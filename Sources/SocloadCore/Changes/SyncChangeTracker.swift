@@ -28,10 +28,12 @@ public final class SyncChangeTracker {
         let dialect = sql.dialect
         statements = SyncChangeSQL(dialect: dialect, table: table, kept: names.kept, synced: names.new,
                                    batch: dialect.kept("_socload_fingerprints_batch_" + table.name),
+                                   delta: dialect.kept("_socload_fingerprints_delta_" + table.name),
                                    oldRows: dialect.kept("_socload_old_rows_" + table.name))
         fingerprinter = RowFingerprinter(table: table)
         _ = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.synced, for: table))
         batchWriter = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.batch, for: table))
+        _ = try sql.appendWriter(for: RowChangeSQL.fingerprintTable(named: statements.delta, for: table))
         try sql.dropTable(statements.oldRows)
         try sql.execute(statements.createOldRowsStatement, [])
         if keptRefreshes > 0 { try sql.execute(RowChangeLog(dialect: dialect).createStatement, []) }
@@ -57,8 +59,13 @@ public final class SyncChangeTracker {
         _ = try batchWriter.finish(strict: false)
         // PostgreSQL plans the join with the kept fingerprints by the batch's statistics: without
         // them it reads every kept fingerprint for every batch (26 s for a 200,000-row upsert).
-        if keptRefreshes > 0, !sql.dialect.joinsThroughIndexes { try sql.execute("ANALYZE \(sql.dialect.table(statements.batch))", []) }
-        if keptRefreshes > 0 { try sql.execute(statements.captureOldRowsStatement, []) }
+        let analyzes = !sql.dialect.joinsThroughIndexes
+        if analyzes { try sql.execute("ANALYZE \(sql.dialect.table(statements.batch))", []) }
+        try sql.execute(statements.batchDeltaStatement, [])
+        if keptRefreshes > 0 {
+            if analyzes { try sql.execute("ANALYZE \(sql.dialect.table(statements.delta))", []) }
+            try sql.execute(statements.captureOldRowsStatement, [])
+        }
         for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
     }
 
@@ -84,8 +91,9 @@ public final class SyncChangeTracker {
         if !dialect.joinsThroughIndexes { try sql.execute("ANALYZE \(dialect.table(statements.synced))", []) }
         if let row = try sql.rows(statements.countStatement, []).first, row.count == 3 {
             let numbers = row.map { $0.flatMap { Int($0) } ?? 0 }
+            // The sync's fingerprints hold only the rows that were not upserted as they were.
             counts = RowChangeCounts(added: numbers[0] - numbers[1], changed: numbers[1] - numbers[2], removed: removed,
-                                     unchanged: numbers[2])
+                                     unchanged: max(0, rowsFingerprinted - numbers[0] + numbers[2]))
         }
         if keptRefreshes > 0 {
             for statement in statements.logStatements { try sql.execute(statement, [.text(table.name), .text(refreshedAt)]) }
@@ -99,7 +107,7 @@ public final class SyncChangeTracker {
         StepPause.at("sync-history")
         for statement in statements.mergeStatements { try sql.execute(statement, []) }
         StepPause.at("sync-fingerprints")
-        for name in [statements.synced, statements.batch, statements.oldRows] {
+        for name in [statements.synced, statements.batch, statements.delta, statements.oldRows] {
             try sql.dropTable(name)
         }
     }

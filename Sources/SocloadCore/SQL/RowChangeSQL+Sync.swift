@@ -5,15 +5,17 @@
 public struct SyncChangeSQL {
     public let dialect: any SQLDialect
     public let table: PlanTable
-    /// Fingerprint tables: kept, the sync's, one batch's; the changed rows' old values.
-    public let kept: String, synced: String, batch: String, oldRows: String
+    /// Fingerprint tables: kept, the sync's added and changed rows, one batch's rows and its
+    /// added and changed ones; the changed rows' old values.
+    public let kept: String, synced: String, batch: String, delta: String, oldRows: String
 
-    public init(dialect: any SQLDialect, table: PlanTable, kept: String, synced: String, batch: String, oldRows: String) {
+    public init(dialect: any SQLDialect, table: PlanTable, kept: String, synced: String, batch: String, delta: String, oldRows: String) {
         self.dialect = dialect
         self.table = table
         self.kept = kept
         self.synced = synced
         self.batch = batch
+        self.delta = delta
         self.oldRows = oldRows
     }
 
@@ -22,40 +24,55 @@ public struct SyncChangeSQL {
         RowFingerprinter.columnNames(keyCount: table.primaryKey.count).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
     }
 
-    /// The data table's row of fingerprint `alias` (by the key's values).
+    /// The data table joined to fingerprints by its key: named by an alias of socload's own,
+    /// since the table's own name may be one of the fingerprints' aliases (a table named `n`).
+    private var joinedRow: String { "\"_socload_row\"" }
+
+    /// The data table's row (`joinedRow`) of fingerprint `alias` (by the key's values).
     private func locate(_ alias: String) -> String {
-        table.primaryKey.enumerated().map { "\(target).\($1.quotedDatabaseIdentifier) = \"\(alias)\".\"k\($0 + 1)\"" }
+        table.primaryKey.enumerated().map { "\(joinedRow).\($1.quotedDatabaseIdentifier) = \"\(alias)\".\"k\($0 + 1)\"" }
             .joined(separator: " AND ")
     }
 
-    private func object(_ columns: [String]) -> String {
+    private func object(_ columns: [String], of row: String) -> String {
         dialect.jsonObject(columns.map { column in
-            let value = "\(target).\(column.quotedDatabaseIdentifier)"
+            let value = "\(row).\(column.quotedDatabaseIdentifier)"
             return (column, table.storedColumn(named: column).map { dialect.jsonValue(value, type: $0.type) } ?? value)
         })
     }
 
-    private var rowJSON: String { object(table.storedColumns.map(\.name)) }
-    private var keyJSON: String { object(table.primaryKey) }
+    private func rowJSON(of row: String) -> String { object(table.storedColumns.map(\.name), of: row) }
+    private func keyJSON(of row: String) -> String { object(table.primaryKey, of: row) }
 
     public var createOldRowsStatement: String {
         "CREATE TABLE \(dialect.table(oldRows)) (\"kh\" \(dialect.declaredType(.integer)), \"old_values\" TEXT)"
     }
 
-    /// Before a batch is upserted: the old values of its rows whose content changed.
+    /// Before a batch is upserted, first: the batch's fingerprints that are not kept already
+    /// (its added and changed rows) go to the delta table. A row upserted as it was is counted,
+    /// not carried: every later statement (old values, counts, log, history, the merge into the
+    /// kept ones) reads only what changed.
+    public var batchDeltaStatement: String {
+        "INSERT INTO \(dialect.table(delta)) (\(fingerprintColumns)) SELECT \(fingerprintColumns) FROM \(dialect.table(batch)) AS \"n\" "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" = \"n\".\"h\")"
+    }
+
+    /// Then the old values of its changed rows (those of the delta whose key is kept).
     public var captureOldRowsStatement: String {
-        "INSERT INTO \(dialect.table(oldRows)) (\"kh\", \"old_values\") SELECT \"n\".\"kh\", \(rowJSON) FROM (SELECT \"n\".* FROM "
-            + "\(dialect.table(batch)) AS \"n\" JOIN \(dialect.table(kept)) AS \"o\" ON \"o\".\"kh\" = \"n\".\"kh\" AND \"o\".\"h\" <> \"n\".\"h\") "
-            + "AS \"n\" JOIN \(target) ON \(locate("n"))"
+        "INSERT INTO \(dialect.table(oldRows)) (\"kh\", \"old_values\") SELECT \"n\".\"kh\", \(rowJSON(of: joinedRow)) FROM (SELECT \"n\".* FROM "
+            + "\(dialect.table(delta)) AS \"n\" WHERE EXISTS (SELECT 1 FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\")) "
+            + "AS \"n\" JOIN \(target) AS \(joinedRow) ON \(locate("n"))"
     }
 
-    /// After it: the batch's fingerprints join the sync's.
+    /// Then the delta joins the sync's fingerprints, and the batch's tables are emptied.
     public var appendBatchStatements: [String] {
-        ["INSERT INTO \(dialect.table(synced)) (\(fingerprintColumns)) SELECT \(fingerprintColumns) FROM \(dialect.table(batch))",
-         "DELETE FROM \(dialect.table(batch))"]
+        ["INSERT INTO \(dialect.table(synced)) (\(fingerprintColumns)) SELECT \(fingerprintColumns) FROM \(dialect.table(delta))",
+         "DELETE FROM \(dialect.table(delta))", "DELETE FROM \(dialect.table(batch))"]
     }
 
-    /// One row: the rows synced, those whose key the table had, and those of them unchanged.
+    /// One row: the added and changed rows synced (those not upserted as they were), those of
+    /// them whose key the table had, and those of them whose content a kept fingerprint has
+    /// too (0 unless the kept fingerprints hold a key twice).
     public var countStatement: String {
         "SELECT count(*), count(\"o\".\"kh\"), coalesce(sum(CASE WHEN \"n\".\"h\" = \"o\".\"h\" THEN 1 ELSE 0 END), 0) "
             + "FROM \(dialect.table(synced)) AS \"n\" LEFT JOIN \(dialect.table(kept)) AS \"o\" ON \"o\".\"kh\" = \"n\".\"kh\""
@@ -70,18 +87,18 @@ public struct SyncChangeSQL {
     /// Each filters socload's own tables in a subquery before joining the data table: Citus
     /// joins local tables with a distributed one only so.
     public var logStatements: [String] {
-        [logInsert + "'added', \(keyJSON), CAST(NULL AS TEXT), \(rowJSON) FROM (SELECT \"n\".* FROM \(dialect.table(synced)) AS \"n\" "
+        [logInsert + "'added', \(keyJSON(of: joinedRow)), CAST(NULL AS TEXT), \(rowJSON(of: joinedRow)) FROM (SELECT \"n\".* FROM \(dialect.table(synced)) AS \"n\" "
             + "WHERE NOT EXISTS (SELECT 1 FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" = \"n\".\"kh\")) AS \"n\" "
-            + "JOIN \(target) ON \(locate("n"))",
-         logInsert + "'changed', \(keyJSON), \"n\".\"old_values\", \(rowJSON) FROM (SELECT \"n\".*, \"c\".\"old_values\" FROM "
+            + "JOIN \(target) AS \(joinedRow) ON \(locate("n"))",
+         logInsert + "'changed', \(keyJSON(of: joinedRow)), \"n\".\"old_values\", \(rowJSON(of: joinedRow)) FROM (SELECT \"n\".*, \"c\".\"old_values\" FROM "
             + "\(dialect.table(synced)) AS \"n\" JOIN \(dialect.table(oldRows)) AS \"c\" ON \"c\".\"kh\" = \"n\".\"kh\") AS \"n\" "
-            + "JOIN \(target) ON \(locate("n"))"]
+            + "JOIN \(target) AS \(joinedRow) ON \(locate("n"))"]
     }
 
     /// Before `sync --deletes` deletes: the rows outside the key set, logged as removed.
     public func logRemovedStatement(keysTable: String) -> String {
         let missing = KeySetWriting(dialect: dialect, table: table, keysTable: keysTable).missing
-        return logInsert + "'removed', \(keyJSON), \(rowJSON), CAST(NULL AS TEXT) FROM \(target) WHERE \(missing)"
+        return logInsert + "'removed', \(keyJSON(of: target)), \(rowJSON(of: target)), CAST(NULL AS TEXT) FROM \(target) WHERE \(missing)"
     }
 
     /// The sync's fingerprints replace the kept ones of the same keys; those of deleted rows go.
