@@ -53,6 +53,7 @@ extension FetchJob {
                 loader.reportProgress(state)
             case .end(let ending):
                 state.head = ending.head
+                state.fileSignature = ending.fileSignature
                 state.invalidCells = ending.invalidCells
                 return ending.head?.statusCode == 304 ? .notModified : .loaded
             }

@@ -47,7 +47,7 @@ struct FetchJob {
                 domain: request.reference.domain, name: view.name, sourceURL: state.source,
                 fetchedAt: state.refreshedAt, rowsUpdatedAt: view.rowsUpdatedAtText,
                 rowCount: state.rowCount, columnsJSON: view.columnsJSON, columnMappingJSON: plan.columnMappingJSON,
-                etag: try state.head?.etag ?? request.reference.fileSignature(), lastModified: state.head?.lastModified,
+                etag: try state.head?.etag ?? state.fileSignature ?? request.reference.fileSignature(), lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
                 dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain),

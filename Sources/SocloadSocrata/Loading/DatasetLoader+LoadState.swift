@@ -1,11 +1,13 @@
 import SocloadCore
 import SocloadEngine
 
-/// What a Socrata fetch keeps besides what every load does (`LoadState`): the dataset's view
-/// and the response's head.
+/// What a Socrata fetch keeps besides what every load does (`LoadState`): the dataset's view,
+/// the response's head, and a file's signature as it was read.
 struct FetchFacts {
     var view: ViewMetadata?
     var head: HTTPResponseHead?
+    /// `FileSignature.Reading`'s, when the rows came from a file read whole.
+    var fileSignature: String?
 }
 
 extension DatasetLoader {

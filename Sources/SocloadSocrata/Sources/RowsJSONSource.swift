@@ -13,11 +13,13 @@ struct RowsJSONSource: RowSource {
         let view: ViewMetadata
     }
 
-    /// The response's head (nil for a file; a 304 when the portal had nothing new) and the
-    /// cells that were not of their column's type.
+    /// The response's head (nil for a file; a 304 when the portal had nothing new), the
+    /// cells that were not of their column's type, and a file's signature made as it was read
+    /// (nil unless the whole file was).
     struct Ending: Sendable {
         let head: HTTPResponseHead?
         let invalidCells: [InvalidCells]
+        var fileSignature: String?
     }
 
     let request: LoadRequest
@@ -32,7 +34,9 @@ struct RowsJSONSource: RowSource {
         var bytesRead: Int64 = 0
         var bytesExpected: Int64?
         var head: HTTPResponseHead?
+        var signature: FileSignature.Reading?
         let consume = { (chunk: UnsafeRawBufferPointer) throws in
+            signature?.add(chunk)
             try stop.check()
             try reader.feed(chunk, onMetadata: { try rows.start($0) },
                             onRow: { try rows.append($0, bytesRead: bytesRead, bytesExpected: bytesExpected) })
@@ -42,15 +46,18 @@ struct RowsJSONSource: RowSource {
             switch request.reference.location {
             case .file(let path):
                 bytesExpected = FileByteSource.size(of: path)
+                signature = FileSignature.Reading(path: path)
                 try FileByteSource.read(path, cancellation: stop, consume)
                 try reader.finish()
             case .url(let url):
                 head = try download(url, cancellation: stop, consume: consume, onResponse: { bytesExpected = $0.contentLength },
                                     finish: { try reader.finish() }, stated: { rows.stated })
             }
-        } catch is RowsJSONRows.LimitReached {}
+        } catch is RowsJSONRows.LimitReached {
+            signature = nil // not read to its end
+        }
         try rows.flush(bytesRead: bytesRead, bytesExpected: bytesExpected)
-        return Ending(head: head, invalidCells: rows.invalidCells)
+        return Ending(head: head, invalidCells: rows.invalidCells, fileSignature: signature?.text)
     }
 
     /// The export from the download cache, a spool, or the portal; the cache's copy is written

@@ -54,6 +54,40 @@ public struct FileSignature: Equatable, Sendable {
         return try checksum(path) == recorded.checksum
     }
 
+    /// The signature of a file made as it is read once for its load, rather than by reading it
+    /// again after: the size and time it had when the read began, the checksum of the bytes
+    /// read. It describes what was loaded: a file changed while it was read has another time
+    /// (or size) by the next load, which then reads it again.
+    ///
+    ///     var reading = FileSignature.Reading(path: path)
+    ///     try FileByteSource.read(path, cancellation: nil) { reading?.add($0) }
+    ///     let signature = reading?.text // nil unless every byte was read
+    public struct Reading: Sendable {
+        private var signature: FileSignature
+        private var bytesRead: Int64 = 0
+        private var crc = crc32(0, nil, 0)
+
+        /// nil for standard input, a FIFO or a device.
+        public init?(path: String) {
+            guard let (size, modified) = FileSignature.sizeAndTime(path) else { return nil }
+            signature = FileSignature(size: size, modified: modified, checksum: 0)
+        }
+
+        public mutating func add(_ chunk: UnsafeRawBufferPointer) {
+            guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            crc = crc32(crc, base, UInt32(chunk.count))
+            bytesRead += Int64(chunk.count)
+        }
+
+        /// As the catalog keeps it, once as many bytes were read as the file had; else nil.
+        public var text: String? {
+            guard bytesRead == signature.size else { return nil }
+            var whole = signature
+            whole.checksum = UInt32(truncatingIfNeeded: crc)
+            return whole.text
+        }
+    }
+
     private static func sizeAndTime(_ path: String) -> (Int64, Double)? {
         guard path != FileByteSource.standardInput else { return nil }
         var status = stat()
