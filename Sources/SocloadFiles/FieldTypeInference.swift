@@ -99,6 +99,18 @@ package struct FieldTypeInference: Sendable {
         return fields.count - 1
     }
 
+    /// Takes into account what `other` observed of the records after these (the second half of
+    /// a document read by two threads): the same as observing them here, in order.
+    package mutating func merge(_ other: FieldTypeInference) {
+        count += other.count
+        for (position, field) in other.fields.enumerated() {
+            let index = index(of: field)
+            kindsByField[index].formUnion(other.kindsByField[position])
+            notArraysOfObjects[index] = notArraysOfObjects[index] || other.notArraysOfObjects[position]
+            if let theirs = other.elements[field] { elements[field, default: FieldTypeInference()].merge(theirs) }
+        }
+    }
+
     /// Reused between records by `observe(text:...)`.
     private var scratch: [RawMember] = []
     /// Each member key met, by its bytes, to its field's place in `fields`.

@@ -70,41 +70,6 @@ extension DocumentLoadJob {
         return Set(DocumentSystemFields.all.filter { inference.fields.contains($0) })
     }
 
-    /// The inference pass: every record read once, each field's kinds noted.
-    private func inferFields(_ request: DocumentLoadRequest, records: DocumentRecordSource,
-                             spool: DocumentSpool) throws -> FieldTypeInference {
-        var inference = FieldTypeInference()
-        inference.readsTextAsValues = records.isCSV
-        inference.referenceFields = Dictionary(request.document.glues.map { ($0.arrayField, $0.idField) }, uniquingKeysWith: { _, last in last })
-        let state = LoadState<Void>()
-        var flattener = FlattenedRecordBytes(names: [:], keepsPaths: true)
-        try readRecords(spool.path, records, state: state) { record in
-            guard request.document.flatten else {
-                return try inference.observe(text: record.bytes, record: record.number, line: record.line)
-            }
-            // From the bytes, flattened under their paths; a record that is no object, or is
-            // malformed, is parsed whole below for the error that says why.
-            do {
-                return try flattener.flatten(record.bytes) { flat in
-                    try inference.observe(text: flat, record: record.number, line: record.line)
-                }
-            } catch is RawArrayParser.Malformed {
-            } catch is FlattenedRecordBytes.TooDeep {}
-            let value: JSONValue
-            do {
-                value = try JSONValueParser.parse(record.bytes)
-            } catch {
-                throw DocumentError.badRecord(record: record.number, line: record.line, detail: "\(error)")
-            }
-            if case .object(let members) = value {
-                try inference.observe(.object(JSONFlattening.flattenPaths(members)), record: record.number, line: record.line)
-            } else {
-                try inference.observe(value, record: record.number, line: record.line)
-            }
-        }
-        return inference
-    }
-
     /// Every record of the file, in order.
     func readRecords(_ path: String, _ records: DocumentRecordSource, state: LoadState<Void>,
                              _ handle: @escaping (JSONRecordReader.Record) throws -> Void) throws {

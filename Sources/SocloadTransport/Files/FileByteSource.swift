@@ -38,6 +38,28 @@ public enum FileByteSource {
         }
     }
 
+    /// Reads the bytes `range` of a regular file, in chunks (a half of a document that two
+    /// threads read at once).
+    public static func read(_ path: String, bytes range: Range<Int64>, cancellation: LoadCancellation?,
+                            _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let descriptor = try open(path)
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            try cancellation?.check()
+            let count = pread(descriptor, buffer.baseAddress, Int(min(Int64(chunkSize), range.upperBound - offset)), off_t(offset))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LoadError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return }
+            try consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += Int64(count)
+        }
+    }
+
     /// Opens the path without blocking (opening a FIFO for reading blocks until a writer comes,
     /// unless O_NONBLOCK), or duplicates standard input for `-`.
     private static func open(_ path: String) throws -> Int32 {
