@@ -127,6 +127,7 @@ final class ProjectRefreshTests: XCTestCase {
         try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: file)
         let changed = try status()
         XCTAssertTrue(changed.contains("local,local,changed,same,300"), changed)
+        XCTAssertTrue(changed.contains("the file's size, time or bytes are not those of its last load"), changed)
         let edited = try refresh()
         XCTAssertTrue(edited.contains("local: loaded 300 rows (0 added, 1 changed, 0 removed, 299 unchanged)"), edited)
         XCTAssertTrue(try refresh().contains("local: up to date, 300 rows"))

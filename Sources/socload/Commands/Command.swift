@@ -159,7 +159,7 @@ struct TableShapeOptions: ParsableArguments {
             help: "When a refresh finds the columns, key, lookups or child tables changed: warn (take the new shape and "
                 + "print each change), fail (change nothing, exit 65) or evolve (keep the old columns: new ones added, "
                 + "gone ones NULL, renamed ones under their old name). Every change is logged (info TABLE --changes).",
-            default: "warn")
+            default: "warn; fail for load --mode append|upsert")
     var onSchemaChange: SchemaChangePolicy?
     @Option(valueName: "n", help: "The change log keeps the row changes of the table's last N refreshes (socload changes; "
                                 + "kept on refresh).", default: String(RowChangeLog.defaultKeptRefreshes))

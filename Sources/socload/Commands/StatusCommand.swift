@@ -79,6 +79,7 @@ struct StatusCommand: ParsableCommand {
         if case .file(let path) = request.reference.location {
             // A file's size, time and checksum at its last load are kept (`FileSignature`).
             state = try FileSignature.unchanged(path, since: entry.etag) ? "unchanged" : "changed"
+            if state == "changed" { note = "the file's size, time or bytes are not those of its last load" }
         } else if let portalStamp, let local = entry.rowsUpdatedAt {
             state = portalStamp == local ? "unchanged" : "changed"
         } else {
