@@ -20,7 +20,7 @@ package final class LoadState<Facts> {
     package var facts: Facts
     /// When this refresh happened (the catalog's `fetched_at`, the logs' time), and what the
     /// load asked about schema changes, the change log and history.
-    package let options: TableReplacement.Options
+    package var options: TableReplacement.Options
 
     package init(_ facts: Facts, schemaPolicy: SchemaChangePolicy = .warn, keptChangeRefreshes: Int? = nil,
                  keepsHistory: Bool = false) {

@@ -32,7 +32,7 @@ final class SQLiteTableWriter: TableWriter {
     /// costs as much as writing it, which the next refresh pays at its start instead of this
     /// one at its end. The file holds the space either way: a dropped table's pages stay in it,
     /// free, for the next copy.
-    static func previousCopy(of table: String) -> String { "_socload_previous_" + table }
+    static func previousCopy(of table: String) -> String { RowChangeSQL.previousCopy(of: table) }
 
     /// Starts the new copy. With `rowsFromExistingTable`, its rows are those of the table as it
     /// is now (`socload extract`: a table rebuilt with one more lookup), not inserted batches.

@@ -6,7 +6,7 @@
 /// two fingerprint tables, the change log gets the rows that differ (the last refreshes' kept),
 /// and the new fingerprints become the table's (a refresh that changed no row keeps the kept ones
 /// as they are). All of it inside the load's transaction.
-public final class RowChangeTracker: PreviousCopyComparing {
+public final class RowChangeTracker: PreviousCopyComparing, RowChangeCounting {
     private let sql: any SQLExecuting
     private let table: PlanTable
     private let previous: PlanTable?

@@ -1,7 +1,7 @@
 /// Counts and logs what a sync changed: the rows it upserted that were new, changed or the
 /// same, and the rows `--deletes` removed; keeps the table's fingerprints right for the next
 /// refresh. Made only for a table whose fingerprints are kept (`RowChangeTracker` made them).
-public final class SyncChangeTracker {
+public final class SyncChangeTracker: RowChangeCounting {
     private let sql: any SQLExecuting
     private let table: PlanTable
     private let refreshedAt: String
@@ -53,8 +53,17 @@ public final class SyncChangeTracker {
     }
 
     func beforeUpsert(_ batch: RowBatch) throws {
-        guard batch.rowCount > 0 else { return }
-        try batchWriter.insert(fingerprinter.fingerprints(of: batch, firstOrdinal: rowsFingerprinted + 1))
+        _ = try changedRows(of: batch)
+    }
+
+    /// Fingerprints a batch before its upsert, keeps the old values of its changed rows, and
+    /// returns which of its rows (by place in the batch) are added or changed, and every row's
+    /// key hash, in the batch's order.
+    func changedRows(of batch: RowBatch) throws -> (changed: [Int], keyHashes: [Int64]) {
+        guard batch.rowCount > 0 else { return ([], []) }
+        let firstOrdinal = rowsFingerprinted + 1
+        let fingerprints = fingerprinter.fingerprints(of: batch, firstOrdinal: firstOrdinal)
+        try batchWriter.insert(fingerprints)
         rowsFingerprinted += batch.rowCount
         _ = try batchWriter.finish(strict: false)
         // PostgreSQL plans the join with the kept fingerprints by the batch's statistics: without
@@ -66,7 +75,62 @@ public final class SyncChangeTracker {
             if analyzes { try sql.execute("ANALYZE \(sql.dialect.table(statements.delta))", []) }
             try sql.execute(statements.captureOldRowsStatement, [])
         }
+        let changed = try sql.rows("SELECT \"r\" FROM \(sql.dialect.table(statements.delta)) ORDER BY \"r\"", []).compactMap { row in
+            row.first.flatMap { $0.flatMap { Int($0) } }.map { $0 - firstOrdinal }
+        }
         for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
+        let width = fingerprints.columnCount
+        let keyHashes = (0..<batch.rowCount).map { row -> Int64 in
+            if case .integer(let hash) = fingerprints.values[row * width] { return hash }
+            return 0
+        }
+        return (changed, keyHashes)
+    }
+
+    /// Removes the rows whose key hash is not among `seen` (a refresh in place: the rows the
+    /// source no longer has), logging them as removed; returns how many went. The hashes go
+    /// to a temporary table in slices, so memory holds no copy of them.
+    func removeRows(notAmong seen: [Int64]) throws -> Int {
+        let seenTable = PlanTable(name: "_socload_seen_keys", columns: statements.goneTable.columns, primaryKey: [])
+        let seenWriter = try sql.scratchWriter(for: seenTable)
+        for start in stride(from: 0, to: seen.count, by: 65_536) {
+            var slice = RowBatch(columnCount: 1, firstRowNumber: start + 1, expectedRows: 0)
+            slice.values = seen[start..<min(seen.count, start + 65_536)].map { .integer($0) }
+            try seenWriter.insert(slice)
+        }
+        _ = try seenWriter.finish(strict: false)
+        _ = try sql.scratchWriter(for: statements.goneTable)
+        try sql.execute("INSERT INTO \(statements.gone.quotedDatabaseIdentifier) (\"kh\") SELECT \"kh\" FROM \(sql.dialect.table(statements.kept)) "
+                        + "WHERE \"kh\" NOT IN (SELECT \"kh\" FROM \(seenTable.name.quotedDatabaseIdentifier))", [])
+        try sql.dropTable(seenTable.name)
+        let deleted = try sql.rows("SELECT count(*) FROM \(statements.gone.quotedDatabaseIdentifier)", []).first?.first?.flatMap { Int($0) } ?? 0
+        if deleted > 0 {
+            if keptRefreshes > 0 { try sql.execute(statements.logGoneStatement, [.text(table.name), .text(refreshedAt)]) }
+            try sql.execute(statements.deleteGoneStatement, [])
+            try sql.execute(statements.forgetGoneStatement, [])
+        }
+        try sql.dropTable(statements.gone)
+        removed += deleted
+        return deleted
+    }
+
+    /// Drops what the tracker made, having changed nothing else (a refresh that writes a new
+    /// copy after all).
+    func discard() throws {
+        for name in [statements.synced, statements.batch, statements.delta, statements.oldRows] {
+            try sql.dropTable(name)
+        }
+    }
+
+    /// The key's values (as text) of a key hash met in this refresh, or of a kept one.
+    func keyValues(ofKeyHash hash: Int64) throws -> [String?] {
+        for name in [statements.synced, statements.kept] {
+            let columns = (1...table.primaryKey.count).map { "\"k\($0)\"" }.joined(separator: ", ")
+            if let row = try sql.rows("SELECT \(columns) FROM \(sql.dialect.table(name)) WHERE \"kh\" = \(hash)", []).first {
+                return row
+            }
+        }
+        return []
     }
 
     func beforeDeleting(keysTable: String?) throws {

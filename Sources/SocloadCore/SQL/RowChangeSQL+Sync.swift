@@ -6,10 +6,12 @@ public struct SyncChangeSQL {
     public let dialect: any SQLDialect
     public let table: PlanTable
     /// Fingerprint tables: kept, the sync's added and changed rows, one batch's rows and its
-    /// added and changed ones; the changed rows' old values.
-    public let kept: String, synced: String, batch: String, delta: String, oldRows: String
+    /// added and changed ones; the changed rows' old values; the key hashes of rows a refresh in
+    /// place removes (a temporary table, unqualified).
+    public let kept: String, synced: String, batch: String, delta: String, oldRows: String, gone: String
 
-    public init(dialect: any SQLDialect, table: PlanTable, kept: String, synced: String, batch: String, delta: String, oldRows: String) {
+    public init(dialect: any SQLDialect, table: PlanTable, kept: String, synced: String, batch: String, delta: String, oldRows: String,
+                gone: String = "_socload_gone_keys") {
         self.dialect = dialect
         self.table = table
         self.kept = kept
@@ -17,6 +19,35 @@ public struct SyncChangeSQL {
         self.batch = batch
         self.delta = delta
         self.oldRows = oldRows
+        self.gone = gone
+    }
+
+    /// The table of key hashes a refresh in place removes (`kh`).
+    public var goneTable: PlanTable {
+        PlanTable(name: gone, columns: [PlanColumn(name: "kh", type: .integer, source: .field(cell: 0))], primaryKey: [])
+    }
+
+    /// The kept fingerprints of the removed rows, in a subquery of their own.
+    private var goneKept: String {
+        "(SELECT \"o\".* FROM \(dialect.table(kept)) AS \"o\" WHERE \"o\".\"kh\" IN (SELECT \"kh\" FROM \(gone.quotedDatabaseIdentifier))) AS \"g\""
+    }
+
+    /// A refresh in place: the removed rows logged (bind the table's name and the time).
+    public var logGoneStatement: String {
+        logInsert + "'removed', \(keyJSON(of: joinedRow)), \(rowJSON(of: joinedRow)), CAST(NULL AS TEXT) FROM \(goneKept) "
+            + "JOIN \(target) AS \(joinedRow) ON \(locate("g"))"
+    }
+
+    /// Then deleted from the table, by their keys.
+    public var deleteGoneStatement: String {
+        let keys = (1...max(1, table.primaryKey.count)).map { "\"g\".\"k\($0)\"" }.joined(separator: ", ")
+        let own = table.primaryKey.map { "\(target).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+        return "DELETE FROM \(target) WHERE (\(own)) IN (SELECT \(keys) FROM \(goneKept))"
+    }
+
+    /// Then their kept fingerprints.
+    public var forgetGoneStatement: String {
+        "DELETE FROM \(dialect.table(kept)) WHERE \"kh\" IN (SELECT \"kh\" FROM \(gone.quotedDatabaseIdentifier))"
     }
 
     private var target: String { dialect.table(table.name) }

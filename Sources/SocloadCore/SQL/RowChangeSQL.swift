@@ -24,6 +24,10 @@ public struct RowChangeSQL {
         self.oldFingerprints = oldFingerprints
     }
 
+    /// Where a destination that keeps the copy a refresh replaced keeps it (SQLite), until the
+    /// next refresh drops it.
+    public static func previousCopy(of table: String) -> String { "_socload_previous_" + table }
+
     /// Where a table's fingerprints are kept between refreshes, and where a load writes the new ones.
     public static func fingerprintTables(of table: String, dialect: any SQLDialect) -> (kept: String, new: String) {
         (dialect.kept("_socload_fingerprints_" + table), dialect.kept("_socload_fingerprints_new_" + table))

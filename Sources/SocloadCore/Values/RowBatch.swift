@@ -110,6 +110,16 @@ public struct RowBatch: Sendable {
         }
     }
 
+    /// The rows at `rows` (places in this batch, ascending), sharing this batch's text: what a
+    /// refresh in place writes of a batch. Its first row number is the first chosen row's.
+    public func selecting(rows: [Int]) -> RowBatch {
+        var selected = RowBatch(columnCount: columnCount, firstRowNumber: firstRowNumber + (rows.first ?? 0), expectedRows: 0)
+        selected.arena = arena
+        selected.values.reserveCapacity(rows.count * columnCount)
+        for row in rows { selected.values.append(contentsOf: values[(row * columnCount)..<((row + 1) * columnCount)]) }
+        return selected
+    }
+
     /// The text of a `.text` or `.decimal` value.
     public func string(offset: Int32, length: Int32) -> String {
         String(decoding: arena[Int(offset)..<Int(offset + length)], as: UTF8.self)

@@ -6,7 +6,7 @@ extension TableReplacement {
     /// copy where the destination runs SQL (`RowChangeTracker`); `--keep-changes`, `--geometry`
     /// and `--history` are kept in the plan for later refreshes.
     static func startCopy(_ plan: inout LoadPlan, previous: LoadPlan?, options: Options,
-                          transaction: any LoadTransaction) throws -> (any TableWriter, RowChangeTracker?) {
+                          transaction: any LoadTransaction) throws -> (any TableWriter, (any RowChangeCounting)?) {
         if let kept = options.keptChangeRefreshes ?? previous?.options?.keptChangeRefreshes {
             plan.options?.keptChangeRefreshes = kept
         }
@@ -32,11 +32,21 @@ extension TableReplacement {
             try sql.dropTable(kept)
             return (try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable), nil)
         }
-        let tracker = try RowChangeTracker(sql: sql, table: plan.mainTable, previous: previous?.mainTable,
-                                           refreshedAt: options.refreshedAt,
-                                           keptRefreshes: plan.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes,
-                                           keepsHistory: keepsHistory)
-        let writer = try transaction.replaceTable(plan.mainTable, previous: previous?.mainTable, comparison: tracker)
-        return (tracker.writer(wrapping: writer), tracker)
+        let keptRefreshes = plan.options?.keptChangeRefreshes ?? RowChangeLog.defaultKeptRefreshes
+        let settled = plan
+        let newCopy = { () throws -> (writer: any TableWriter, tracker: RowChangeTracker) in
+            let tracker = try RowChangeTracker(sql: sql, table: settled.mainTable, previous: previous?.mainTable,
+                                               refreshedAt: options.refreshedAt, keptRefreshes: keptRefreshes, keepsHistory: keepsHistory)
+            let writer = try transaction.replaceTable(settled.mainTable, previous: previous?.mainTable, comparison: tracker)
+            return (tracker.writer(wrapping: writer), tracker)
+        }
+        if options.refreshesInPlace, !keepsHistory, let previous,
+           let inPlace = try InPlaceRefresh(table: plan.mainTable, previous: previous, plan: plan, sql: sql,
+                                            upserter: { try transaction.upserter(for: settled.mainTable) },
+                                            refreshedAt: options.refreshedAt, keptRefreshes: keptRefreshes, fullCopy: newCopy) {
+            return (inPlace, inPlace)
+        }
+        let (writer, tracker) = try newCopy()
+        return (writer, tracker)
     }
 }

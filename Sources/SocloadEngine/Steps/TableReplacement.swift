@@ -17,6 +17,10 @@ public final class TableReplacement {
         public var keptChangeRefreshes: Int?
         /// `--history`: keep every version of every row (kept for later refreshes in the plan).
         public var keepsHistory: Bool
+        /// A refresh that may write only the rows that changed into the table as it is
+        /// (`InPlaceRefresh`), when the table allows it; false for `--force`, which writes a whole
+        /// new copy, and for a load cut short.
+        public var refreshesInPlace = false
 
         public init(refreshedAt: String, schemaPolicy: SchemaChangePolicy = .warn, keptChangeRefreshes: Int? = nil,
                     keepsHistory: Bool = false) {
@@ -35,7 +39,7 @@ public final class TableReplacement {
     /// How the table's shape changes from its last load (empty on a first load).
     public let schemaChanges: [SchemaChange]
     /// Counts what the refresh changes in the main table's rows (nil: not counted).
-    public let changeTracker: RowChangeTracker?
+    public let changeTracker: (any RowChangeCounting)?
     /// Things the user should know that did not stop the load (an index not rebuilt, a change).
     public let notes: [String]
     /// The plan of the table's last load (nil: a first load, or another dataset's table).

@@ -21,6 +21,8 @@ struct FetchJob {
             let state = DatasetLoader.LoadState(schemaPolicy: request.onSchemaChange,
                                                 keptChangeRefreshes: request.keptChangeRefreshes, keepsHistory: request.keepsHistory)
             state.source = request.reference.displaySource
+            // A refresh writes only what changed, where the table allows; --force a new copy.
+            state.options.refreshesInPlace = !request.force && request.partialReason == nil
             let previous = try previousEntry(for: request, catalog: transaction.catalog)
             if let previous, try sourceUnchanged(portal, since: previous, request: request, state: state) {
                 return upToDate(previous, state: state)
