@@ -101,6 +101,17 @@ final class InPlaceRefreshTests: XCTestCase {
         XCTAssertTrue(failed.stderr.contains("rows 6 and \(duplicated.rows.count)"), failed.stderr)
         XCTAssertEqual(try csv("SELECT * FROM t ORDER BY _id", db: db), before)
 
+        // Every id re-issued, the content the same: said once; the next refresh finds nothing new.
+        var reissued = export
+        for index in reissued.rows.indices { reissued.reissue(index, salt: "again") }
+        let again = directory.path("reissued.json")
+        try reissued.write(to: again)
+        XCTAssertTrue(try run(["fetch", again, "--table", "t"], db: db).stderr.contains("ids re-issued"))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(10)], ofItemAtPath: again)
+        let next = try run(["fetch", again, "--table", "t"], db: db)
+        XCTAssertTrue(next.stderr.contains("Refreshed t: 0 added, 0 changed, 0 removed, \(export.rows.count) unchanged"), next.stderr)
+        XCTAssertEqual(try run(["fetch", base, "--table", "t", "--quiet"], db: db).status, 0)
+
         // Most rows changed: a new copy, as a refresh always wrote.
         for index in export.rows.indices where index % 2 == 0 {
             export.rows[index][text.position] = "\(export.rows[index][text.position]) (edited)"

@@ -98,8 +98,9 @@ public final class RowChangeTracker: PreviousCopyComparing, RowChangeCounting {
             try sql.execute(RowChangeLog(dialect: dialect).pruneStatement(keeping: keptRefreshes), [.text(table.name), .text(table.name)])
         }
         if !writesKeptDirectly {
-            if let counts, counts.added + counts.removed + counts.changed == 0 {
-                // Nothing changed: the kept fingerprints are the new copy's already.
+            if let counts, counts.reissued == nil, counts.added + counts.removed + counts.changed == 0 {
+                // Nothing changed: the kept fingerprints are the new copy's already (not after a
+                // re-issue, which changed every key).
                 try sql.dropTable(names.new)
             } else {
                 try sql.dropTable(names.kept)
