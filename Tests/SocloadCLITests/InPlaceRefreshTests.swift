@@ -34,13 +34,7 @@ final class InPlaceRefreshTests: XCTestCase {
         let text = try XCTUnwrap(export.text)
         let base = directory.path("base.json")
         try export.write(to: base)
-        // Three rows changed, the fifth to ninth removed, two added.
-        for index in 0..<3 { export.rows[index][text.position] = "\(export.rows[index][text.position]) (edited)" }
-        var added = RowChangeCommandTests.Export(copying: export, rows: Array(export.rows[9..<11]))
-        added.reissue(0, salt: "new")
-        added.reissue(1, salt: "new")
-        export.rows.removeSubrange(4..<9)
-        export.rows += added.rows
+        export.editAFew(text: text.position)
         let edited = directory.path("edited.json")
         try export.write(to: edited)
 

@@ -38,13 +38,7 @@ final class KeptFingerprintsTests: XCTestCase {
             ("base", ""), ("edited", "2 added, 3 changed, 5 removed"), ("again", "2 added, 2 changed, 1 removed"),
         ]
         try export.write(to: directory.path("base.json"))
-        // Three rows changed, the fifth to ninth removed, two added.
-        for index in 0..<3 { export.rows[index][text.position] = "\(export.rows[index][text.position]) (edited)" }
-        var added = RowChangeCommandTests.Export(copying: export, rows: Array(export.rows[9..<11]))
-        added.reissue(0, salt: "new")
-        added.reissue(1, salt: "new")
-        export.rows.removeSubrange(4..<9)
-        export.rows += added.rows
+        export.editAFew(text: text.position)
         try export.write(to: directory.path("edited.json"))
         // The first row changed back, the second changed again, two removed rows back, an added one gone.
         export.rows[0] = base.rows[0]

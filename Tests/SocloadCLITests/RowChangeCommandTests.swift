@@ -75,6 +75,17 @@ final class RowChangeCommandTests: XCTestCase {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         }
 
+        /// Three rows changed (their text column at `text`), the fifth to ninth removed, and two
+        /// rows added (copies of the tenth and eleventh under new ids).
+        mutating func editAFew(text: Int) {
+            for index in 0..<3 { rows[index][text] = "\(rows[index][text]) (edited)" }
+            var added = Export(copying: self, rows: Array(rows[9..<11]))
+            added.reissue(0, salt: "new")
+            added.reissue(1, salt: "new")
+            rows.removeSubrange(4..<9)
+            rows += added.rows
+        }
+
         /// A new id for a row, of the kind the export uses (`row-...` or a GUID).
         mutating func reissue(_ index: Int, salt: String) {
             if let sid = rows[index][sid] as? String, sid.hasPrefix("row-") { rows[index][self.sid] = "row-\(salt)-\(index)" }
