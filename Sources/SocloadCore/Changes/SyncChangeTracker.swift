@@ -53,14 +53,32 @@ public final class SyncChangeTracker: RowChangeCounting {
     }
 
     func beforeUpsert(_ batch: RowBatch) throws {
-        _ = try changedRows(of: batch)
+        guard try compare(batch) != nil else { return }
+        for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
     }
 
     /// Fingerprints a batch before its upsert, keeps the old values of its changed rows, and
     /// returns which of its rows (by place in the batch) are added or changed, and every row's
     /// key hash, in the batch's order.
     func changedRows(of batch: RowBatch) throws -> (changed: [Int], keyHashes: [Int64]) {
-        guard batch.rowCount > 0 else { return ([], []) }
+        guard let (fingerprints, firstOrdinal) = try compare(batch) else { return ([], []) }
+        let changed = try sql.rows("SELECT \"r\" FROM \(sql.dialect.table(statements.delta)) ORDER BY \"r\"", []).compactMap { row in
+            row.first.flatMap { $0.flatMap { Int($0) } }.map { $0 - firstOrdinal }
+        }
+        for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
+        let width = fingerprints.columnCount
+        let keyHashes = (0..<batch.rowCount).map { row -> Int64 in
+            if case .integer(let hash) = fingerprints.values[row * width] { return hash }
+            return 0
+        }
+        return (changed, keyHashes)
+    }
+
+    /// The batch's fingerprints written, its added and changed ones in the delta table, the old
+    /// values of its changed rows kept; the fingerprints and the batch's first ordinal (nil: an
+    /// empty batch). The delta is appended to the sync's by `appendBatchStatements` after.
+    private func compare(_ batch: RowBatch) throws -> (fingerprints: RowBatch, firstOrdinal: Int)? {
+        guard batch.rowCount > 0 else { return nil }
         let firstOrdinal = rowsFingerprinted + 1
         let fingerprints = fingerprinter.fingerprints(of: batch, firstOrdinal: firstOrdinal)
         try batchWriter.insert(fingerprints)
@@ -75,16 +93,7 @@ public final class SyncChangeTracker: RowChangeCounting {
             if analyzes { try sql.execute("ANALYZE \(sql.dialect.table(statements.delta))", []) }
             try sql.execute(statements.captureOldRowsStatement, [])
         }
-        let changed = try sql.rows("SELECT \"r\" FROM \(sql.dialect.table(statements.delta)) ORDER BY \"r\"", []).compactMap { row in
-            row.first.flatMap { $0.flatMap { Int($0) } }.map { $0 - firstOrdinal }
-        }
-        for statement in statements.appendBatchStatements { try sql.execute(statement, []) }
-        let width = fingerprints.columnCount
-        let keyHashes = (0..<batch.rowCount).map { row -> Int64 in
-            if case .integer(let hash) = fingerprints.values[row * width] { return hash }
-            return 0
-        }
-        return (changed, keyHashes)
+        return (fingerprints, firstOrdinal)
     }
 
     /// Removes the rows whose key hash is not among `seen` (a refresh in place: the rows the

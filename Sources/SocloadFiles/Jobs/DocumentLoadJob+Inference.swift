@@ -27,14 +27,17 @@ extension DocumentLoadJob {
     static func halfwayLineEnd(records: DocumentRecordSource, path: String) -> Int64? {
         guard !records.isCSV, case .lines = records.layout, let size = FileByteSource.size(of: path),
               size >= halvedInferenceBytes else { return nil }
-        var found: Int64?
+        struct Found: Error { let offset: Int64 }
         var offset = size / 2
-        try? FileByteSource.read(path, bytes: offset..<min(size, offset + (4 << 20)), cancellation: nil) { chunk in
-            guard found == nil else { return }
-            if let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) { found = offset + Int64(newline) + 1 }
-            offset += Int64(chunk.count)
-        }
-        return found.flatMap { $0 < size ? $0 : nil }
+        do {
+            try FileByteSource.read(path, bytes: offset..<min(size, offset + (4 << 20)), cancellation: nil) { chunk in
+                if let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) { throw Found(offset: offset + Int64(newline) + 1) }
+                offset += Int64(chunk.count)
+            }
+        } catch let found as Found {
+            return found.offset < size ? found.offset : nil
+        } catch {}
+        return nil
     }
 
     /// Both halves' kinds, the second's after the first's; nil when either half fails (the
