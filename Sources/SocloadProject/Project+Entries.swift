@@ -46,10 +46,25 @@ struct EntryContext {
             }
         }
         let connection = try self.connection(own, place: place)
+        let expected = try self.expected(own, place: place)
         // Also known by the dataset id its file name or URL holds (`refresh abcd-1234`).
         let id = DatasetID.inFileName((written as NSString).lastPathComponent)
-        return Project.Dataset(name: name ?? spec.tableName ?? written, spec: spec, connection: connection,
-                               aliases: [spec.tableName, written, id].compactMap { $0 })
+        var dataset = Project.Dataset(name: name ?? spec.tableName ?? written, spec: spec, connection: connection,
+                                      aliases: [spec.tableName, written, id].compactMap { $0 })
+        dataset.expected = expected
+        return dataset
+    }
+
+    /// `"expect"` of `members` over the defaults': how often the dataset should change.
+    func expected(_ members: [JSONMember], place: String) throws(ProjectError) -> UpdateInterval? {
+        guard let member = members.first(where: { $0.key == "expect" }) ?? defaults.first(where: { $0.key == "expect" }) else { return nil }
+        let at = members.contains(member) ? place : "defaults"
+        let text = try Project.text(member.value, path: path, place: at, key: member.key)
+        guard let interval = UpdateInterval(text) else {
+            throw ProjectError(path: path, place: at, key: member.key, problem: "is '\(text)', which is no update interval: write hourly, "
+                               + "daily, weekly, monthly, quarterly, annually, \"every 2 weeks\" or an ISO 8601 duration such as P3D")
+        }
+        return interval
     }
 
     /// The spec of `members` (a source key and options) over the defaults.
@@ -58,7 +73,9 @@ struct EntryContext {
             throw ProjectError(path: path, place: place, key: database.key, problem: "is the project's: give it once as \"database\"")
         }
         try checkKeys(members, place: place)
-        let options = { (members: [JSONMember]) in members.filter { !Project.Connection.keys.contains($0.key) } }
+        let options = { (members: [JSONMember]) in
+            members.filter { !Project.Connection.keys.contains($0.key) && !Project.watchKeys.contains($0.key) }
+        }
         var spec: LoadSpec
         do {
             spec = try LoadSpec(entry: options(members), defaults: options(defaults))
@@ -77,7 +94,7 @@ struct EntryContext {
     /// Every key of `members` is a load option or a connection key (a typo is named, with the
     /// key it was probably meant to be).
     private func checkKeys(_ members: [JSONMember], place: String) throws(ProjectError) {
-        let known = LoadSpec.datasetKeys + Project.Connection.keys
+        let known = LoadSpec.datasetKeys + Project.Connection.keys + Project.watchKeys
         for member in members where !LoadSpec.sourceKeys.contains(member.key) && !known.contains(member.key) {
             if Self.commandKeys.contains(member.key) {
                 throw ProjectError(path: path, place: place, key: member.key,

@@ -30,6 +30,9 @@ public struct Project: Sendable {
         public var aliases: [String] = []
         /// The search entry that found it (`ProjectSearch`), when a search did.
         public var search: String?
+        /// How often it should change (`"expect"`): what `status` and `refresh` call it stale by,
+        /// before what the portal states or the refresh log shows (`DatasetWatch`).
+        public var expected: UpdateInterval?
         /// When the catalog says its data last changed (`data_updated_at`), for a dataset a
         /// search found: a refresh compares it with the table's `rowsUpdatedAt` before asking
         /// the portal.
@@ -65,6 +68,9 @@ public struct Project: Sendable {
     public var datasets: [Dataset]
     /// The entries that name a catalog search (see `selection`).
     public var searches: [ProjectSearch] = []
+
+    /// Entry keys that say how a dataset is watched, not how it loads.
+    public static let watchKeys = ["expect"]
 
     /// The keys of the file itself.
     public static let fileKeys: Set<String> = ["database", "domain", "cache", "defaults", "datasets"]

@@ -1,6 +1,9 @@
 /// Process exit codes, following sysexits(3) so pipelines can tell failures apart.
 enum ExitCode: Int32 {
     case success = 0
+    /// `--fail-on` found what it names (a dataset stale, gone, moved or changed): a finding, not
+    /// an error, as diff(1) exits 1 when the files differ.
+    case findings = 1
     /// The command was called wrongly (unknown option, missing argument).
     case usage = 64
     /// The input data was malformed.

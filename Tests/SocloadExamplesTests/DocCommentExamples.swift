@@ -265,7 +265,8 @@ final class DocCommentExamples: ExampleTestCase {
     /// error's text, is not Swift and is left out: a block counts when a line binds or calls.)
     func testTheDocCommentsExamplesAreTheseOnes() throws {
         let folder = Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests")
-        let here = try ["DocCommentExamples.swift", "DocCommentExamples+Library.swift", "DocCommentExamples+Catalog.swift"].map {
+        let here = try ["DocCommentExamples.swift", "DocCommentExamples+Library.swift", "DocCommentExamples+Catalog.swift",
+                        "DocCommentExamples+Watch.swift"].map {
             try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
         }.joined(separator: "\n")
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })

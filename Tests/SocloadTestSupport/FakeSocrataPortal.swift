@@ -111,6 +111,12 @@ public final class FakeSocrataPortal: @unchecked Sendable {
         set { lock.withLock { offsetHandlingValue = newValue } }
     }
     var offsetHandlingValue = OffsetHandling.honoured
+    /// More members of the dataset's description (`metadata`, `description`, `attribution`).
+    public var viewExtras: [String: any Sendable] {
+        get { lock.withLock { viewExtrasValue } }
+        set { lock.withLock { viewExtrasValue = newValue } }
+    }
+    private var viewExtrasValue: [String: any Sendable] = [:]
     public var viewType: String {
         get { lock.withLock { viewTypeValue } }
         set { lock.withLock { viewTypeValue = newValue } }
@@ -213,9 +219,11 @@ public final class FakeSocrataPortal: @unchecked Sendable {
     }
 
     func view(system: Bool) -> [String: Any] {
-        let (updated, type) = lock.withLock { (rowsUpdatedAtValue, viewTypeValue) }
-        return ["id": datasetID, "name": "Fake Dataset", "rowsUpdatedAt": updated, "viewType": type,
-                "newBackend": true, "columns": columnObjects(system: system)]
+        let (updated, type, extras) = lock.withLock { (rowsUpdatedAtValue, viewTypeValue, viewExtrasValue) }
+        var view: [String: Any] = ["id": datasetID, "name": "Fake Dataset", "rowsUpdatedAt": updated, "viewType": type,
+                                   "newBackend": true, "columns": columnObjects(system: system)]
+        for (key, value) in extras { view[key] = value }
+        return view
     }
 
     func viewResponse() -> LoopbackHTTPServer.Response {

@@ -13,10 +13,13 @@ public struct DatasetDictionary: Codable, Sendable, Equatable {
     public var tags: [String]
     /// The dataset's page on its portal (`https://DOMAIN/d/ID`), when both are known.
     public var pageURL: String?
+    /// How often the portal says the dataset is updated, as it says it (`Daily`, `Data are
+    /// updated quarterly`): from its custom fields or description (`StatedUpdateFrequency`).
+    public var updateFrequency: String?
 
     public init(name: String? = nil, description: String? = nil, attribution: String? = nil, attributionLink: String? = nil,
                 license: String? = nil, licenseID: String? = nil, category: String? = nil, tags: [String] = [],
-                pageURL: String? = nil) {
+                pageURL: String? = nil, updateFrequency: String? = nil) {
         self.name = name
         self.description = description
         self.attribution = attribution
@@ -26,10 +29,12 @@ public struct DatasetDictionary: Codable, Sendable, Equatable {
         self.category = category
         self.tags = tags
         self.pageURL = pageURL
+        self.updateFrequency = updateFrequency
     }
 
     /// True when the portal said nothing about the dataset beyond its name.
     public var isEmpty: Bool {
         description == nil && attribution == nil && license == nil && category == nil && tags.isEmpty && pageURL == nil
+            && updateFrequency == nil
     }
 }

@@ -186,6 +186,9 @@ extension DatasetLoader {
             }
             described.name = view.name
             described.rowsUpdatedAt = view.rowsUpdatedAt
+            // What the portal says of the dataset (description, attribution, license, stated
+            // update frequency) is the description's, as a rows.json load keeps it.
+            described.dictionary = view.dictionary
             return SODARowLayout(view: described, selectedFields: Set(described.columns.compactMap(\.fieldName)))
         }
         if let view {

@@ -25,7 +25,7 @@ extension DatasetLoader {
     package static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                     cancellation: LoadCancellation? = nil, onRetry: (@Sendable (String) -> Void)? = nil,
                                     describedFirst: Bool = false)
-        throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI) {
+        throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI, dictionary: DatasetDictionary?) {
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
                                    onRetry: onRetry)
         let api = try request.resolvedAPI(hasCredentials: http.hasCredentials)
@@ -36,7 +36,7 @@ extension DatasetLoader {
             let described = try describedFirst ? SocrataPortal(reference: request.reference).flatMap(loader.viewIfAvailable)
                 .map { SODARowLayout(view: $0, selectedFields: nil).view } : nil
             let view = try described ?? loader.readMetadata(request.reference)
-            return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows)
+            return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows, view.dictionary)
         case .soda2, .soda3:
             guard let portal = SocrataPortal(reference: request.reference) else {
                 throw LoadError.unsupported("SODA needs a dataset id on a portal")
@@ -53,18 +53,18 @@ extension DatasetLoader {
                 } catch let error as HTTPError where request.readsTheExport(after: error) {
                     // A portal that refuses the query APIs: the load would read rows.json (`QueryAPIRefused`).
                     let view = try loader.readMetadata(request.reference)
-                    return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows)
+                    return (try request.plan(for: view), view.rowsUpdatedAtText, view.columns, .rows, view.dictionary)
                 }
                 guard let layout = SODARowLayout(head: head, id: portal.datasetID) else {
                     throw LoadError.unsupported("the portal does not describe \(portal.datasetID) and its pages do not name "
                                                 + "their columns (X-SODA2-Fields): the plan is known only when rows arrive")
                 }
-                return (try request.plan(for: layout.view), nil, layout.view.columns, api)
+                return (try request.plan(for: layout.view), nil, layout.view.columns, api, nil)
             }
             try view.requireTabular()
             let fields = request.query.select.map(SODARowLayout.fieldNames(inSelect:))
             let layout = SODARowLayout(view: view, selectedFields: fields).view
-            return (try request.plan(for: layout), view.rowsUpdatedAtText, layout.columns, api)
+            return (try request.plan(for: layout), view.rowsUpdatedAtText, layout.columns, api, view.dictionary)
         }
     }
 

@@ -63,6 +63,18 @@ extension ViewMetadata {
         add("licenseId", dictionary.licenseID)
         add("category", dictionary.category)
         if !dictionary.tags.isEmpty { members.append(JSONMember(key: "tags", value: .array(dictionary.tags.map(JSONValue.string)))) }
+        if !customFields.isEmpty {
+            var groups: [JSONMember] = []
+            for field in customFields {
+                let member = JSONMember(key: field.field, value: .string(field.value))
+                if let index = groups.firstIndex(where: { $0.key == field.group }), case .object(let fields) = groups[index].value {
+                    groups[index] = JSONMember(key: field.group, value: .object(fields + [member]))
+                } else {
+                    groups.append(JSONMember(key: field.group, value: .object([member])))
+                }
+            }
+            members.append(JSONMember(key: "metadata", value: .object([JSONMember(key: "custom_fields", value: .object(groups))])))
+        }
         let columns = (try? JSONValueParser.parse(Array(columnsJSON.utf8))) ?? .array([])
         members.append(JSONMember(key: "columns", value: columns))
         return Array(JSONValue.object(members).jsonText.utf8)

@@ -36,6 +36,11 @@ extension ViewMetadata {
         facts.category = long.text(for: facts.category)
         facts.tags = facts.tags.map { long.text(for: $0) }
         facts.pageURL = long.text(for: facts.pageURL)
+        view.customFields = customFields.map {
+            CustomField(group: long.text(for: $0.group), field: long.text(for: $0.field), value: long.text(for: $0.value))
+        }
+        // Read again from the texts as they are (a long description was not there to be read).
+        facts.updateFrequency = StatedUpdateFrequency.find(customFields: view.customFields, description: facts.description)
         view.dictionary = facts
         view.columns = columns.map { column in
             var column = column

@@ -15,6 +15,9 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
     public var columns: [ColumnMetadata]
     /// What the portal says about the dataset (description, attribution, license, category, tags).
     public var dictionary = DatasetDictionary()
+    /// The description's custom fields (`metadata.custom_fields`), text fields only, sorted by
+    /// group and name: where portals state how often the dataset is updated, among other things.
+    public var customFields: [CustomField] = []
 
     public init(id: String? = nil, name: String? = nil, rowsUpdatedAt: Int? = nil, newBackend: Bool? = nil,
                 viewType: String? = nil, displayType: String? = nil, columns: [ColumnMetadata]) {
@@ -45,6 +48,8 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
             name: name, description: text(.description), attribution: text(.attribution), attributionLink: text(.attributionLink),
             license: (try? facts.decodeIfPresent(License.self, forKey: .license))?.flatMap(\.name), licenseID: text(.licenseId),
             category: text(.category), tags: ((try? facts.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? [])
+        customFields = (try? facts.decodeIfPresent(Metadata.self, forKey: .metadata))??.customFields ?? []
+        dictionary.updateFrequency = StatedUpdateFrequency.find(customFields: customFields, description: dictionary.description)
         // More columns than any database holds is refused before one is built.
         var list = try container.nestedUnkeyedContainer(forKey: .columns)
         if let count = list.count, count > Self.mostColumns {
@@ -57,7 +62,33 @@ public struct ViewMetadata: Codable, Sendable, Equatable {
     }
 
     private enum DictionaryKeys: String, CodingKey {
-        case description, attribution, attributionLink, license, licenseId, category, tags
+        case description, attribution, attributionLink, license, licenseId, category, tags, metadata
+    }
+
+    /// `metadata`: of it, the custom fields (groups of named text fields; a field that is not
+    /// text is left out).
+    private struct Metadata: Decodable {
+        var customFields: [CustomField] = []
+
+        struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let metadata = try decoder.container(keyedBy: Name.self)
+            guard let groups = try? metadata.nestedContainer(keyedBy: Name.self, forKey: Name(stringValue: "custom_fields")) else { return }
+            for group in groups.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                guard let fields = try? groups.nestedContainer(keyedBy: Name.self, forKey: group) else { continue }
+                for field in fields.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                    if let value = try? fields.decode(String.self, forKey: field) {
+                        customFields.append(CustomField(group: group.stringValue, field: field.stringValue, value: value))
+                    }
+                }
+            }
+        }
     }
 
     /// SQLite's largest column limit (`SQLITE_MAX_COLUMN`); PostgreSQL holds 1,600.

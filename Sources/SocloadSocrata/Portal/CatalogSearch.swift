@@ -41,6 +41,8 @@ public struct CatalogSearch: Sendable {
         public var domain: String?
         /// Its page on the portal (`https://DOMAIN/d/ID`).
         public var page: String?
+        /// Who publishes it (`attribution`), when the catalog says.
+        public var attribution: String?
     }
 
     /// What the catalog answered: a page of results and how many match in all.
@@ -95,7 +97,8 @@ public struct CatalogSearch: Sendable {
         return Result(id: id, name: text(resource["name"]) ?? "", type: text(resource["type"]) ?? "",
                       dataUpdatedAt: text(resource["data_updated_at"]) ?? text(resource["updatedAt"]),
                       columnCount: columns, domain: domain,
-                      page: text(item["permalink"]) ?? domain.map { "https://\($0)/d/\(id)" })
+                      page: text(item["permalink"]) ?? domain.map { "https://\($0)/d/\(id)" },
+                      attribution: text(resource["attribution"]))
     }
 
     private static func encoded(_ value: String) -> String {

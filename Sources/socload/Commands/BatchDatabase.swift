@@ -19,8 +19,10 @@ final class BatchDatabase: @unchecked Sendable {
     private let lock = NSLock()
     private var snapshot: CatalogSnapshot?
     private var sqliteWriter: DatabaseQueue?
-    /// PostgreSQL's connection for `reading` (loads there have connections of their own).
+    /// PostgreSQL's connection for `reading` (loads there have connections of their own), used
+    /// by one caller at a time (`readerLock`): loads side by side read through it too.
     private var reader: (any LoadedDatabase)?
+    private let readerLock = NSLock()
     private let isSQLite: Bool
 
     init(database: DatabaseOptions, context: CommandContext) {
@@ -60,8 +62,8 @@ final class BatchDatabase: @unchecked Sendable {
     }
 
     /// `body` with the database loaded into: on SQLite through the batch's write connection (so
-    /// call it in the writer's turn, or once no load runs), on PostgreSQL through a connection of
-    /// its own, opened once.
+    /// call it in the writer's turn, or once no load runs, or only to read what no other load
+    /// writes), on PostgreSQL through a connection of its own, opened once, one caller at a time.
     func reading<T>(_ body: (any LoadedDatabase) throws -> T) throws -> T {
         if isSQLite { return try body(SQLiteLoadedDatabase(queue: try writer(command: FetchCommand.spec))) }
         let opened = try lock.withLock {
@@ -70,7 +72,7 @@ final class BatchDatabase: @unchecked Sendable {
             reader = opened
             return opened
         }
-        return try body(opened)
+        return try readerLock.withLock { try body(opened) }
     }
 
     /// Closes the connections (the batch is over): SQLite's write-ahead log is checkpointed and

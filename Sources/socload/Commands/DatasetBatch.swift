@@ -1,4 +1,5 @@
 import Foundation
+import SocloadCore
 import SocloadSocrata
 
 /// What became of one dataset of several: its table and, in words, what was done.
@@ -12,6 +13,13 @@ struct DatasetOutcome {
     var summary: LoadSummary?
     /// A sync's (`fetch --incremental`).
     var sync: SyncSummary?
+    /// Whether the dataset keeps its schedule (`refresh`): fresh, stale, gone, moved, unknown.
+    var watch: DatasetWatch?
+    /// The rows of a table kept as it was because its dataset is gone (`status` `kept`).
+    var keptRows: Int?
+
+    /// Worth a line of the closing table even when nothing was written: stale, gone or moved.
+    var needsAttention: Bool { [.stale, .gone, .moved].contains(watch?.state) }
 }
 
 /// Several datasets loaded one after another by the same code as one (`fetch A B C`,
@@ -114,7 +122,7 @@ enum DatasetBatch {
     static func printTable(_ results: [(name: String, result: Result)], verbose: Bool = false) {
         let shown = results.filter { item in
             guard !verbose, case .done(let outcome) = item.result else { return true }
-            return outcome.status != "up_to_date"
+            return outcome.status != "up_to_date" || outcome.needsAttention
         }
         let names = shown.map { TerminalText.escaped($0.name) }
         let width = min(names.map(\.count).max() ?? 0, 40)
@@ -122,7 +130,8 @@ enum DatasetBatch {
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
             switch item.result {
             case .done(let outcome):
-                StandardError.line("  \(padded)  \(TerminalText.escaped(outcome.table)): \(outcome.result)")
+                let watch = outcome.needsAttention ? outcome.watch.map { "; \($0.state.rawValue)" + ($0.note.map { ": " + $0 } ?? "") } : nil
+                StandardError.line("  \(padded)  \(TerminalText.escaped(outcome.table)): \(outcome.result)\(watch ?? "")")
             case .failed(let message, let code):
                 StandardError.line("  \(padded)  failed (exit \(code.rawValue)): " + SocloadTool.oneLine(message))
             }

@@ -15,7 +15,7 @@ extension InfoCommand {
             ("description", dictionary.description), ("attribution", dictionary.attribution),
             ("attribution_link", dictionary.attributionLink), ("license", dictionary.license ?? dictionary.licenseID),
             ("category", dictionary.category), ("tags", dictionary.tags.isEmpty ? nil : dictionary.tags.joined(separator: ", ")),
-            ("page", dictionary.pageURL),
+            ("update_frequency", dictionary.updateFrequency), ("page", dictionary.pageURL),
         ]
         return facts.compactMap { name, value in value.map { (name, .text($0)) } }
     }

@@ -22,6 +22,10 @@ struct RefreshCommand: ParsableCommand {
             locked versions, from the portal or the cache ("cache": DIR keeps every version
             downloaded), or fails (65) naming what differs, changing nothing. An entry may name a
             catalog search ({"search": {...}, "options": {...}}): every dataset it lists is refreshed.
+            Each dataset's watch (see socload status) is in the closing table when it is stale, gone
+            or moved, and in --json. A dataset loaded before that the portal no longer has (404,
+            410) is gone: its table is kept and the refresh does not fail for it; --fail-on
+            stale,gone,moved,changed exits 1 when one of them is found (changed: a table written).
             """)
 
     @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
@@ -39,9 +43,12 @@ struct RefreshCommand: ParsableCommand {
     @Flag(help: "Print one JSON object a dataset on standard output (status, table, rows, changes, error).") var json: Bool
     @Flag(help: "List the up-to-date datasets in the closing table too (it lists those that failed or changed).")
     var verbose: Bool
+    @Option(valueName: "list", help: "Exit 1 when a dataset is one of these: stale, gone, moved, changed (comma-separated).")
+    var failOn: String?
 
     func validate() throws {
         if jobs < 1 { throw UsageError("--jobs needs a number above 0", command: Self.spec) }
+        _ = try WatchFindings(failOn, command: Self.spec)
     }
 
     func run(context: CommandContext) throws {
@@ -72,15 +79,25 @@ struct RefreshCommand: ParsableCommand {
                                      failedSearches: selection.reportedEntries, context: context)
         }
         let recorder = try LockFileRecorder(project: file, previous: lockFile, chosen: chosen, fetches: fetches, context: context)
+        let watcher = DatasetWatcher(context: context)
+        var finished: [(name: String, result: DatasetBatch.Result)] = []
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in
-                try fetch.run(context: context, job: job, whenWriting: { request in try recorder.loading(dataset.name, request) },
-                              whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
+                try watcher.refreshing(dataset, datasetID: (try? fetch.request(context: context))?.reference.datasetID, batch: fetch.batch) {
+                    try fetch.run(context: context, job: job, whenWriting: { request in try recorder.loading(dataset.name, request) },
+                                  whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
+                }
             }
         } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context)) { results in
+            finished = results
             try recorder.finish(results)
         }
+        let findings = try WatchFindings(failOn, command: Self.spec)
+        try findings.check(finished.compactMap { item in
+            guard case .done(let outcome) = item.result else { return nil }
+            return (item.name, findings.found(watch: outcome.watch?.state, changed: outcome.wroteTable))
+        })
     }
 
     /// `--locked`: every difference from the lock found before anything loads; then each

@@ -14,12 +14,26 @@ struct StatusCommand: ParsableCommand {
             than the table has. Only metadata is read (a file's first bytes, a portal's
             description); nothing is written. A dataset whose metadata cannot be read is listed
             as failed, and the exit code is the largest of those failures'.
+            The watch column says whether the dataset keeps its schedule: fresh, stale (the portal
+            last changed its rows longer ago than 1.5 times the expected interval plus a day), gone
+            (loaded before, the portal now answers 404 or 410: the table is kept), moved (gone, and
+            the catalog lists the same name and publisher under another id: a suggestion, never
+            followed) or unknown. The expected interval (the expect column) is the entry's
+            "expect", else what the portal states, else the usual gap between the portal's updates
+            in the refresh log (after four of them). --fail-on stale,gone,moved,changed exits 1
+            when it finds one of them (failures keep their own codes).
             """)
 
     @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
     var names: [String]
     @Option(valueName: "file", help: "The project file.", default: "socload.json in the current directory") var project: String?
+    @Option(valueName: "list", help: "Exit 1 when a dataset is one of these: stale, gone, moved, changed (comma-separated).")
+    var failOn: String?
     @OptionGroup var output = FormatOptions()
+
+    func validate() throws {
+        _ = try WatchFindings(failOn, command: Self.spec)
+    }
 
     func run(context: CommandContext) throws {
         let file = try Project.load(project ?? "socload.json")
@@ -31,71 +45,115 @@ struct StatusCommand: ParsableCommand {
             database = try? DatasetFetch(project: file, dataset: first, context: context).database.openLoaded(context, command: FetchCommand.spec)
         }
         let writer = output.writer(context)
-        writer.begin(columns: ["dataset", "table", "state", "schema", "rows", "local_rows_updated_at", "portal_rows_updated_at", "note"])
+        writer.begin(columns: Self.columns)
         var failures: [(String, ExitCode)] = []
+        var found: [(dataset: String, findings: [WatchFindings.Finding])] = []
+        let findings = try WatchFindings(failOn, command: Self.spec)
+        let watcher = DatasetWatcher(context: context)
         for dataset in chosen {
             do {
-                let row = try status(of: dataset, project: file, database: database, context: context)
-                writer.write([.text(dataset.name)] + row)
+                let row = try status(of: dataset, project: file, database: database, watcher: watcher, context: context)
+                writer.write([.text(dataset.name)] + row.values)
+                found.append((dataset.name, findings.found(watch: row.watch, changed: row.changed)))
             } catch {
                 let (message, code) = DatasetBatch.describe(error)
                 failures.append((dataset.name, code))
-                writer.write([.text(dataset.name), .null, .text("failed"), .null, .null, .null, .null,
-                              .text(SocloadTool.oneLine(message))])
+                writer.write(Self.row(dataset.name, state: "failed", note: SocloadTool.oneLine(message)))
             }
         }
         for (name, error) in expansion.failedSearches {
             let (message, code) = DatasetBatch.describe(error)
             failures.append((name, code))
-            writer.write([.text(name), .null, .text("failed"), .null, .null, .null, .null, .text(SocloadTool.oneLine(message))])
+            writer.write(Self.row(name, state: "failed", note: SocloadTool.oneLine(message)))
         }
         for gone in expansion.left {
-            writer.write([.text(gone.name), .text(gone.table), .text("left_catalog"), .null, .null, .null, .null,
-                          .text("no longer listed by search '\(gone.search)'")])
+            writer.write(Self.row(gone.name, table: gone.table, state: "left_catalog", note: "no longer listed by search '\(gone.search)'"))
         }
         writer.finish()
         context.output.flush()
-        guard let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) else { return }
-        throw CommandFailure("the metadata of \(failures.count) of \(chosen.count) datasets could not be read: "
-                             + failures.map(\.0).shortList(), exitCode: worst)
+        if let worst = failures.map(\.1).max(by: { $0.rawValue < $1.rawValue }) {
+            throw CommandFailure("the metadata of \(failures.count) of \(chosen.count) datasets could not be read: "
+                                 + failures.map(\.0).shortList(), exitCode: worst)
+        }
+        try findings.check(found)
     }
 
-    /// `table, state, schema, rows, local stamp, portal stamp, note` for one dataset.
+    static let columns = ["dataset", "table", "state", "watch", "schema", "rows", "local_rows_updated_at", "portal_rows_updated_at",
+                          "expect", "note"]
+
+    /// A row of only a name, a state and a note (a failure, a dataset a search no longer lists).
+    private static func row(_ name: String, table: String? = nil, state: String, note: String) -> [DatabaseValue] {
+        [.text(name), table.map(DatabaseValue.text) ?? .null, .text(state), .null, .null, .null, .null, .null, .null, .text(note)]
+    }
+
+    /// One dataset's row after its name, its watch, and whether the portal changed it.
+    struct Row {
+        var values: [DatabaseValue]
+        var watch: DatasetWatch.State?
+        var changed: Bool
+    }
+
+    /// `table, state, watch, schema, rows, local stamp, portal stamp, expect, note` for one dataset.
     private func status(of dataset: Project.Dataset, project: Project, database: (any LoadedDatabase)?,
-                        context: CommandContext) throws -> [DatabaseValue] {
+                        watcher: DatasetWatcher, context: CommandContext) throws -> Row {
         let fetch = try DatasetFetch(project: project, dataset: dataset, context: context)
         let request = try fetch.request(context: context)
-        let (plan, portalStamp, portalColumns, _) = try DatasetLoader.planAndStamp(
-            for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
-            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
-            describedFirst: true)
+        let planned: (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI, dictionary: DatasetDictionary?)
+        do {
+            planned = try DatasetLoader.planAndStamp(
+                for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
+                retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
+                describedFirst: true)
+        } catch {
+            // Loaded before and now 404 or 410: gone (or moved), its table kept; never loaded: a failure.
+            guard let answer = DatasetWatcher.goneAnswer(in: error), let database,
+                  let entry = try DatasetWatcher.loadedEntry(of: dataset, datasetID: request.reference.datasetID,
+                                                             lookup: { try database.entry(for: $0, withDescription: false) })
+            else { throw error }
+            let watch = watcher.gone(dataset, answer: answer, entry: entry, refreshes: { (try? database.refreshes(of: entry.tableName)) ?? [] })
+            return Row(values: [.text(entry.tableName), .text("unknown"), .text(watch.state.rawValue), .null, .integer(Int64(entry.rowCount)),
+                                Self.text(entry.rowsUpdatedAt), .null, Self.text(watch.expected?.text), Self.text(watch.note)],
+                       watch: watch.state, changed: false)
+        }
+        let (plan, portalStamp, portalColumns) = (planned.plan, planned.rowsUpdatedAt, planned.columns)
         let table = plan.mainTable.name
-        let text = { (value: String?) -> DatabaseValue in value.map(DatabaseValue.text) ?? .null }
         guard let entry = try database?.entry(for: table, withDescription: false), entry.tableName == table else {
-            return [.text(table), .text("missing"), .text("new"), .null, .null, text(portalStamp), .text("not loaded yet")]
+            let watch = watcher.watch(dataset, portalStamp: portalStamp, stated: planned.dictionary?.updateFrequency, refreshes: { [] })
+            return Row(values: [.text(table), .text("missing"), .text(watch.state.rawValue), .text("new"), .null, .null, Self.text(portalStamp),
+                                Self.text(watch.expected?.text), Self.text((["not loaded yet"] + [watch.note].compactMap { $0 }).joined(separator: "; "))],
+                       watch: watch.state, changed: true)
         }
         let state: String
-        var note: String?
+        var notes: [String] = []
         if case .file(let path) = request.reference.location {
             // A file's size, time and checksum at its last load are kept (`FileSignature`).
             state = try FileSignature.unchanged(path, since: entry.etag) ? "unchanged" : "changed"
-            if state == "changed" { note = "the file's size, time or bytes are not those of its last load" }
+            if state == "changed" { notes.append("the file's size, time or bytes are not those of its last load") }
         } else if let portalStamp, let local = entry.rowsUpdatedAt {
             state = portalStamp == local ? "unchanged" : "changed"
         } else {
             state = "unknown"
-            note = "the source states no rowsUpdatedAt: a refresh reloads it"
+            notes.append("the source states no rowsUpdatedAt: a refresh reloads it")
         }
         let schema: String
         if let loaded = entry.plan {
             // The same comparison a load makes before --on-schema-change decides.
             let changes = plan.schemaChanges(from: loaded, previousColumns: entry.columns, columns: portalColumns)
             schema = changes.isEmpty ? "same" : "changed"
-            if !changes.isEmpty { note = ([note].compactMap { $0 } + changes.map(\.line)).joined(separator: "; ") }
+            notes += changes.map(\.line)
         } else {
             schema = "unknown"
         }
-        return [.text(table), .text(state), .text(schema), .integer(Int64(entry.rowCount)), text(entry.rowsUpdatedAt),
-                text(portalStamp), text(note)]
+        let watch = watcher.watch(dataset, portalStamp: portalStamp ?? entry.rowsUpdatedAt,
+                                  stated: planned.dictionary?.updateFrequency ?? entry.dictionary?.updateFrequency,
+                                  refreshes: { (try? database?.refreshes(of: table)) ?? [] })
+        notes += [watch.note].compactMap { $0 }
+        return Row(values: [.text(table), .text(state), .text(watch.state.rawValue), .text(schema), .integer(Int64(entry.rowCount)),
+                            Self.text(entry.rowsUpdatedAt), Self.text(portalStamp), Self.text(watch.expected?.text),
+                            Self.text(notes.isEmpty ? nil : notes.joined(separator: "; "))],
+                   watch: watch.state, changed: state == "changed" || schema == "changed")
     }
+
+    private static func text(_ value: String?) -> DatabaseValue { value.map(DatabaseValue.text) ?? .null }
+
 }

@@ -5,8 +5,9 @@ import SocloadSocrata
 /// `--json`: one JSON object a dataset on standard output, a line each, for a pipeline to act
 /// on with jq: `{"dataset":"n5m4-mism","status":"loaded","table":"n5m4_mism","rows":300,...}`.
 ///
-/// `status` is `loaded`, `up_to_date`, `synced`, `appended`, `upserted`, `extracted`, `planned` or
-/// `failed` (an append or upsert also says its `records`, and of them the rows `inserted` and
+/// `status` is `loaded`, `up_to_date`, `synced`, `appended`, `upserted`, `extracted`, `planned`,
+/// `kept` (`refresh` of a dataset the portal no longer has: its table kept, `watch` `gone` or
+/// `moved`) or `failed` (an append or upsert also says its `records`, and of them the rows `inserted` and
 /// `updated`); the counts
 /// of added, changed, removed and unchanged rows are there when the load compared with the copy
 /// it replaced (a sync: added and changed are the rows it inserted and updated, removed those
@@ -39,21 +40,34 @@ struct DatasetReport: Encodable, Equatable {
     var api: String?
     var error: String?
     var exitCode: Int32?
+    /// `refresh`: whether the dataset keeps its schedule (`fresh`, `stale`, `gone`, `moved`,
+    /// `unknown`), the interval it is expected to change by and where it came from, why, and
+    /// for `moved` the ids the catalog lists under its name and publisher.
+    var watch: String?
+    var expect: String?
+    var watchNote: String?
+    var movedTo: [String]?
 
     enum CodingKeys: String, CodingKey {
         case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error, api
         case invalidCells = "invalid_cells", roundedCells = "rounded_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
         case childTables = "child_tables", foreignKey = "foreign_key", records, inserted, updated
+        case watch, expect, watchNote = "watch_note", movedTo = "moved_to"
     }
 
     init(dataset: String, outcome: DatasetOutcome) {
         if let sync = outcome.sync {
             self.init(dataset: dataset, sync: sync)
+            add(outcome.watch)
             return
         }
         self.init(dataset: dataset, status: outcome.status)
         table = outcome.table
-        guard let summary = outcome.summary else { return }
+        add(outcome.watch)
+        guard let summary = outcome.summary else {
+            if outcome.status == "kept", let kept = outcome.keptRows { rows = kept }
+            return
+        }
         rows = summary.rowCount
         if outcome.wroteTable {
             columns = summary.columnCount
@@ -73,6 +87,14 @@ struct DatasetReport: Encodable, Equatable {
             status = merged.mode == .upsert ? "upserted" : "appended"
             (records, inserted, updated) = (merged.records, merged.inserted, merged.updated)
         }
+    }
+
+    private mutating func add(_ watch: DatasetWatch?) {
+        guard let watch else { return }
+        self.watch = watch.state.rawValue
+        expect = watch.expected?.text
+        watchNote = watch.note
+        movedTo = watch.movedTo.isEmpty ? nil : watch.movedTo
     }
 
     init(dataset: String, status: String) {

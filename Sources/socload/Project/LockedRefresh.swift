@@ -66,7 +66,7 @@ struct LockedRefresh {
             return .held
         }
         let request = try fetch.request(context: context)
-        let (plan, current, _, _) = try DatasetLoader.planAndStamp(
+        let (plan, current, _, _, _) = try DatasetLoader.planAndStamp(
             for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
             retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
             describedFirst: true)
