@@ -4,14 +4,15 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libpq-dev sqlite3 python3 time
 # The tests also start a throwaway PostgreSQL 15 server, with PostGIS (scripts/with-postgres.sh), and
-# check GeoPackages with GDAL (ogrinfo, validate_gpkg.py) and completion scripts with zsh and fish.
-TEST_PACKAGES := postgresql-15 postgresql-15-postgis-3 gdal-bin python3-gdal zsh fish
+# check GeoPackages with GDAL (ogrinfo, validate_gpkg.py), completion scripts with zsh and fish, and
+# socload report's page in headless Chromium.
+TEST_PACKAGES := postgresql-15 postgresql-15-postgis-3 gdal-bin python3-gdal zsh fish python3-venv chromium
 N ?= 1000000
 SOCLOAD := .build/release/socload
 DB ?= socload.sqlite
 DOMAIN ?=
 
-.PHONY: help deps build run test install clean datasets bench stress fuzz
+.PHONY: help deps build run test install clean datasets bench stress fuzz report
 
 help:
 	@echo "make deps     install the missing system packages ($(APT_PACKAGES))"
@@ -23,6 +24,7 @@ help:
 	@echo "make fuzz     run libFuzzer on the readers ($(FUZZ_TARGETS)) for FUZZ_SECONDS=$(FUZZ_SECONDS) seconds each"
 	@echo "make stress   kill loads with SIGKILL TRIALS=$(TRIALS) times and check the database each time"
 	@echo "make bench    benchmark against sqlite3's .import and psql's \\copy (N=$(N)), then a simulated portal (PORTAL_N=$(PORTAL_N)); writes bench/results.md"
+	@echo "make report   write PROJECT's report (socload.json): REPORT=report.html and its Atom feed report.atom"
 	@echo "make datasets regenerate the bundled sample datasets"
 	@echo "make clean    remove build products"
 
@@ -97,6 +99,13 @@ bench: build
 	@./scripts/install-deps.sh $(TEST_PACKAGES)
 	PG_FSYNC=on ./scripts/with-postgres.sh sh -c 'python3 bench/bench.py --n $(N) --sizes $(SIZES) --duckdb --postgres "$$SOCLOAD_TEST_POSTGRES" $(if $(BASELINE),--baseline-bin-dir $(BASELINE)) \
 		&& python3 bench/portal.py --n $(PORTAL_N) --postgres "$$SOCLOAD_TEST_POSTGRES"'
+
+# The report of a project's mirror (socload report): the page, and its Atom feed beside it.
+PROJECT ?= socload.json
+REPORT ?= report.html
+report: build
+	$(SOCLOAD) report --project $(PROJECT) --out $(REPORT)
+	$(SOCLOAD) report --project $(PROJECT) --format atom --out $(basename $(REPORT)).atom
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"

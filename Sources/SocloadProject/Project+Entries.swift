@@ -7,6 +7,7 @@ struct EntryContext {
     let path: String
     let domain: String?
     let cache: String?
+    var keepVersions: Int? = nil
     let defaults: [JSONMember]
 
     /// A dataset entry decoded: its spec (the file's domain and cache unless it gives its own),
@@ -85,6 +86,11 @@ struct EntryContext {
         }
         if spec.domain == nil { spec.domain = domain }
         if spec.cache == nil { spec.cache = cache }
+        if spec.keepVersions == nil { spec.keepVersions = keepVersions }
+        if spec.keepVersions != nil, spec.cache == nil {
+            throw ProjectError(path: path, place: place, key: "keep-versions",
+                               problem: "says how many versions the cache keeps: give \"cache\": DIR too")
+        }
         return spec
     }
 

@@ -73,7 +73,7 @@ public struct Project: Sendable {
     public static let watchKeys = ["expect"]
 
     /// The keys of the file itself.
-    public static let fileKeys: Set<String> = ["database", "domain", "cache", "defaults", "datasets"]
+    public static let fileKeys: Set<String> = ["database", "domain", "cache", "keep-versions", "defaults", "datasets"]
     /// Keys that name an entry's dataset.
     public static let referenceKeys = ["id", "url", "file"]
 
@@ -120,7 +120,17 @@ public struct Project: Sendable {
         }
         database = try text("database").map { Self.relativeToProject($0, path) }
         cache = try text("cache").map { Self.relativeToProject($0, path) }
-        let context = EntryContext(path: path, domain: try text("domain"), cache: cache, defaults: try Self.defaults(fields, path))
+        let keepVersions = try text("keep-versions").map { (value: String) throws(ProjectError) -> Int in
+            guard let number = Int(value), number > 0 else {
+                throw ProjectError(path: path, key: "keep-versions", problem: "takes a number above 0, not '\(value)'")
+            }
+            return number
+        }
+        if keepVersions != nil, cache == nil {
+            throw ProjectError(path: path, key: "keep-versions", problem: "says how many versions the cache keeps: give \"cache\": DIR too")
+        }
+        let context = EntryContext(path: path, domain: try text("domain"), cache: cache, keepVersions: keepVersions,
+                                   defaults: try Self.defaults(fields, path))
         if let database, PostgreSQLConnectionString(database) == nil,
            let place = context.defaults.contains(where: { $0.key == "schema" }) ? "defaults" : nil {
             throw ProjectError(path: path, place: place, key: "schema",
@@ -170,7 +180,9 @@ public struct Project: Sendable {
         for member in members where referenceKeys.contains(member.key) || ["name", "table", "document"].contains(member.key) {
             throw ProjectError(path: path, place: "defaults", key: member.key, problem: "names one dataset: give it in its entry")
         }
-        let context = EntryContext(path: path, domain: nil, cache: nil, defaults: [])
+        // Checked as an entry of this file would be: with its cache, if it has one.
+        let cache = if case .string(let folder)? = fields["cache"] { folder } else { nil as String? }
+        let context = EntryContext(path: path, domain: nil, cache: cache, defaults: [])
         _ = try context.dataset(.object([JSONMember(key: "id", value: .string("abcd-1234"))] + members), place: "defaults",
                                 checkingDefaults: true)
         return members

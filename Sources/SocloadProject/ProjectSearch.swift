@@ -67,7 +67,7 @@ public struct ProjectSearch: Sendable {
             throw ProjectError(path: path, place: place, key: "options." + option.key,
                                problem: "names one dataset: the datasets of a search are named by their ids")
         }
-        let entry = EntryContext(path: path, domain: nil, cache: context.cache, defaults: context.defaults)
+        let entry = EntryContext(path: path, domain: nil, cache: context.cache, keepVersions: context.keepVersions, defaults: context.defaults)
         spec = try entry.spec([JSONMember(key: "id", value: .string("abcd-1234"))] + options, place: place)
         connection = try entry.connection(options, place: place)
         search = CatalogSearch(words: values["q"] ?? "", domain: searchDomain, category: values["category"], limit: 100)

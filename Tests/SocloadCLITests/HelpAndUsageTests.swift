@@ -60,6 +60,8 @@ final class HelpAndUsageTests: XCTestCase {
               fetch                   Download a dataset and load it into a table (replacing the previous copy).
               refresh                 Bring every dataset of the project (socload.json) up to date.
               status                  Say what a refresh of the project (socload.json) would do, without loading.
+              report                  Write a report of the mirror: each dataset's refreshes, changes and watch, as HTML, Markdown, JSON or Atom.
+              archive                 Copy the versions the project's cache keeps, each a BagIt bag, to a folder.
               search                  Find datasets on a portal, or on every public portal, through the Socrata catalog.
               load                    Load a JSON document (an array of objects, NDJSON, a saved SODA response) or a CSV file into a table.
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).

@@ -38,9 +38,9 @@ final class ProjectLockedTests: XCTestCase {
                           #"{"id": "lock-0002", "domain": "\#(steady.baseURL)", "name": "steady"}"#])
         XCTAssertEqual(try socload(["refresh", "--quiet"]).status, 0)
         let copies = try FileManager.default.subpathsOfDirectory(atPath: directory.path("versions")).filter { $0.hasSuffix(".gz") }
-        // Read through SODA 2.1 (no app token), the versions are kept as their pages.
-        XCTAssertEqual(copies.sorted(), ["lock-0001/20150425T221320Z.pages/000001.json.gz",
-                                         "lock-0002/20150425T221320Z.pages/000001.json.gz"])
+        // Read through SODA 2.1 (no app token), the versions are kept as their pages, each in a bag.
+        XCTAssertEqual(copies.sorted(), ["lock-0001/20150425T221320Z.bag/data/pages/000001.json.gz",
+                                         "lock-0002/20150425T221320Z.bag/data/pages/000001.json.gz"])
         let verified = try socload(["verify", "--locked", "--format", "csv"])
         XCTAssertEqual(verified.status, 0, verified.stderr)
         XCTAssertEqual(verified.stdout.components(separatedBy: "\r\n").filter { $0.hasSuffix(",yes") }.count, 8, verified.stdout)
@@ -65,9 +65,10 @@ final class ProjectLockedTests: XCTestCase {
         // The summary says the rows came from the cache.
         XCTAssertTrue(rebuilt.stderr.contains("through the download cache's pages"), rebuilt.stderr)
 
-        // A kept copy that lost rows since is refused, not loaded short: exit 65, nothing made.
+        // A kept copy that lost rows since is refused by its bag's checksums, not loaded short:
+        // exit 65, nothing made.
         removeDatabase()
-        let page = directory.path("versions/lock-0001/20150425T221320Z.pages/000001.json.gz")
+        let page = directory.path("versions/lock-0001/20150425T221320Z.bag/data/pages/000001.json.gz")
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
         gzip.arguments = ["-c", "printf '[]' | gzip > '\(page)'"]
@@ -75,8 +76,8 @@ final class ProjectLockedTests: XCTestCase {
         gzip.waitUntilExit()
         let short = try socload(["refresh", "--locked"])
         XCTAssertEqual(short.status, 65, short.stderr)
-        XCTAssertTrue(short.stderr.contains("20150425T221320Z.pages page 1 has 0 rows, 30 when it was kept: it is incomplete, "
-                                            + "so nothing was loaded from it"), short.stderr)
+        XCTAssertTrue(short.stderr.contains("20150425T221320Z.bag is not as it was kept: data/pages/000001.json.gz does not match "
+                                            + "its checksum"), short.stderr)
         XCTAssertEqual(try socload(["verify", "--locked"]).status == 0, false)
 
         // No copy kept and the portal moved on: exit 65 naming it, and nothing is made.

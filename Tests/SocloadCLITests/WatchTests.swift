@@ -83,7 +83,7 @@ final class WatchTests: XCTestCase {
         let first = try run(["refresh"])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stderr.contains("wtch-0001  wtch_0001: loaded 3 rows; stale: the portal last changed its rows "), first.stderr)
-        XCTAssertTrue(first.stderr.contains("(30 days ago); expected weekly (project), stale after 11 days"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("(30 days ago); expected weekly (project), stale after 11.5 days"), first.stderr)
         var rows = try status()
         XCTAssertEqual(rows["wtch-0001"]?["watch"], "stale")
         XCTAssertEqual(rows["wtch-0001"]?["state"], "unchanged", "unchanged and stale at once")
@@ -121,12 +121,17 @@ final class WatchTests: XCTestCase {
         XCTAssertTrue(failed.stderr.hasSuffix("Error: --fail-on found stale: wtch-0001, wtch-0003\n"), failed.stderr)
         let refreshFailed = try run(["refresh", "--fail-on", "stale,gone"])
         XCTAssertEqual(refreshFailed.status, 1, refreshFailed.stderr)
-        let changed = try run(["refresh", "--fail-on", "changed", "--force"])
+        // changed: rows or columns changed, not a table written again as it was.
+        let rewritten = try run(["refresh", "--fail-on", "changed", "--force"])
+        XCTAssertEqual(rewritten.status, 0, rewritten.stderr)
+        hourly.update({ rows, _ in rows[0].cells["name"] = .text("Renamed") }, rowsUpdatedAt: now - 60)
+        let changed = try run(["refresh", "--fail-on", "changed"])
         XCTAssertEqual(changed.status, 1, changed.stderr)
-        XCTAssertTrue(changed.stderr.contains("--fail-on found changed: "), changed.stderr)
+        XCTAssertTrue(changed.stderr.hasSuffix("Error: --fail-on found changed: wtch-0002\n"), changed.stderr)
         let bad = try run(["status", "--fail-on", "old"])
         XCTAssertEqual(bad.status, 64, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("--fail-on takes stale, gone, moved and changed"), bad.stderr)
+        XCTAssertEqual(try run(["status", "--fail-on", ""]).status, 64, "an empty list is no silent pass")
 
         // An "expect" that is no interval is the project file's error, named.
         _ = try project([entry(weekly, #", "expect": "sometimes""#)])
@@ -184,6 +189,9 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(asked.query["domains"], "127.0.0.1")
         let moved = try run(["refresh", "--json", "--fail-on", "moved"])
         XCTAssertEqual(moved.status, 1, moved.stderr)
+        let alsoGone = try run(["status", "--fail-on", "gone"])
+        XCTAssertEqual(alsoGone.status, 1, "a moved dataset is gone too")
+        XCTAssertTrue(alsoGone.stderr.hasSuffix("Error: --fail-on found gone: gone-0001\n"), alsoGone.stderr)
         XCTAssertEqual(try reports(moved)["gone-0001"]?["moved_to"] as? [String], ["newx-0001"])
         XCTAssertFalse(gone.server.requests.contains { $0.path.contains("newx-0001") }, "a suggestion is never followed")
 

@@ -22,9 +22,17 @@ final class UpdateIntervalTests: XCTestCase {
             XCTAssertEqual(interval.seconds, seconds, accuracy: 1, text)
         }
         XCTAssertEqual(UpdateInterval("Semi-Annually")?.label, "semi-annually", "not read as annually")
-        XCTAssertEqual(UpdateInterval("Bi-monthly")?.label, "bi-monthly", "not read as monthly")
+        XCTAssertEqual(UpdateInterval("twice a year")?.label, "semi-annually", "one name a length")
+        XCTAssertEqual(UpdateInterval("every day")?.label, "daily")
+        XCTAssertEqual(UpdateInterval("twice a week")?.seconds, 3.5 * day)
+        XCTAssertEqual(UpdateInterval("10 days")?.seconds, 10 * day)
+        XCTAssertEqual(UpdateInterval("10 days")?.label, "every 10 days")
+        XCTAssertEqual(UpdateInterval("every 5 minutes")?.seconds, 300)
+        XCTAssertEqual(UpdateInterval("R/P1W")?.seconds, 7 * day, "DCAT's accrualPeriodicity")
+        XCTAssertEqual(UpdateInterval("Data are updated daily - 2 files")?.label, "daily")
+        XCTAssertEqual(UpdateInterval("Bi-monthly")?.label, "bimonthly", "not read as monthly")
         for none in ["", "As needed", "Manual Post", "90", "Yes", "4/11/2016", "Historical data", "N/A", "One time", "P", "PT", "P1X",
-                     "frequencies"] {
+                     "frequencies", "every -2 days", "-3 days", "every 0 days", "every 100000000000 days", "P99999999999Y"] {
             XCTAssertNil(UpdateInterval(none), none)
         }
     }
@@ -128,8 +136,14 @@ final class UpdateIntervalTests: XCTestCase {
         XCTAssertEqual(DatasetWatch.judge(expected: daily, portalRowsUpdatedAt: now.addingTimeInterval(-limit), now: now).state, .fresh)
         let stale = DatasetWatch.judge(expected: daily, portalRowsUpdatedAt: now.addingTimeInterval(-limit - 1), now: now)
         XCTAssertEqual(stale.state, .stale)
-        XCTAssertEqual(stale.note, "the portal last changed its rows 2027-01-12T19:59:59Z (2 days ago); expected daily (portal), "
-                       + "stale after 2 days")
+        XCTAssertEqual(stale.note, "the portal last changed its rows 2027-01-12T19:59:59Z (2.5 days ago); expected daily (portal), "
+                       + "stale after 2.5 days")
+        let monthly = DatasetWatch.Expectation(interval: UpdateInterval("monthly")!, source: .project)
+        XCTAssertEqual(DatasetWatch.judge(expected: monthly, portalRowsUpdatedAt: now.addingTimeInterval(-60 * day), now: now).note,
+                       "the portal last changed its rows 2026-11-16T08:00:00Z (60 days ago); expected monthly (project), "
+                       + "stale after 46.6 days", "both in one unit: never '1 month ago, stale after 46 days'")
+        XCTAssertEqual(DatasetWatch.judge(expected: nil, portalRowsUpdatedAt: nil, now: now).note,
+                       "the source states no rowsUpdatedAt to judge by", "no hint an expect would not answer")
         XCTAssertEqual(DatasetWatch.judge(expected: nil, portalRowsUpdatedAt: now, now: now).state, .unknown)
         XCTAssertEqual(DatasetWatch.judge(expected: daily, portalRowsUpdatedAt: nil, now: now).state, .unknown)
         XCTAssertEqual(DatasetWatch.gone(answer: "HTTP 404 Not Found", candidates: [], expected: nil).state, .gone)

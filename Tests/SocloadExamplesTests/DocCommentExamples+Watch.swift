@@ -1,5 +1,6 @@
 import Foundation
 import SocloadCore
+import SocloadDatabase
 import XCTest
 
 /// The examples of the watch's doc comments (issue 47): intervals, where portals state them,
@@ -34,5 +35,48 @@ extension DocCommentExamples {
                                        portalRowsUpdatedAt: Date(timeIntervalSince1970: 0), now: Date())
         print(watch.state)   // stale
         XCTAssertEqual(watch.state, .stale)
+    }
+}
+
+/// The examples of the report's doc comments.
+extension DocCommentExamples {
+    /// `MirrorReport`: an empty report is still a page.
+    func testMirrorReportExample() {
+        let report = MirrorReport(title: "Newsroom mirror", generatedAt: "2026-12-05T06:00:00Z", database: "'watch.sqlite'")
+        print(report.html().hasPrefix("<!DOCTYPE html>"))   // true
+        XCTAssertTrue(report.html().hasPrefix("<!DOCTYPE html>"))
+    }
+
+    /// `MarkupText`: the markup characters escaped.
+    func testMarkupTextExample() {
+        print(MarkupText.escaped("<b>Tom & \"Jerry\"</b>"))   // &lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;
+        XCTAssertEqual(MarkupText.escaped("<b>Tom & \"Jerry\"</b>"), "&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;")
+    }
+
+    /// `RefreshPlot`: nothing to draw without refreshes.
+    func testRefreshPlotExample() {
+        let plot = RefreshPlot(refreshes: [], label: "n5m4_mism").svg
+        print(plot.isEmpty)   // true: nothing to draw
+        XCTAssertTrue(plot.isEmpty)
+    }
+
+    /// `WatchLog`: its table, in the database's dialect.
+    func testWatchLogExample() {
+        let log = WatchLog(dialect: SQLiteDialect())
+        print(log.createStatement)   // CREATE TABLE IF NOT EXISTS "_socload_watch" (...)
+        XCTAssertTrue(log.createStatement.hasPrefix("CREATE TABLE IF NOT EXISTS \"_socload_watch\" ("))
+    }
+}
+
+/// The example of the kept versions' checksums.
+extension DocCommentExamples {
+    /// `SHA256`: FIPS 180-4's "abc".
+    func testSHA256Example() {
+        var hash = SHA256()
+        hash.update(Array("abc".utf8))
+        print(hash.hexDigest())   // ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+        var again = SHA256()
+        again.update(Array("abc".utf8))
+        XCTAssertEqual(again.hexDigest(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

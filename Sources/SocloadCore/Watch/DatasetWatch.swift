@@ -58,18 +58,21 @@ public struct DatasetWatch: Sendable, Equatable, Codable {
 
     /// `fresh`, `stale` or `unknown` for a dataset the portal still serves.
     public static func judge(expected: Expectation?, portalRowsUpdatedAt: Date?, now: Date) -> DatasetWatch {
+        guard let updated = portalRowsUpdatedAt else {
+            return DatasetWatch(state: .unknown, expected: expected, note: "the source states no rowsUpdatedAt to judge by")
+        }
         guard let expected else {
             return DatasetWatch(state: .unknown, note: "no update interval known (give the entry an \"expect\")")
         }
-        guard let updated = portalRowsUpdatedAt else {
-            return DatasetWatch(state: .unknown, expected: expected, note: "the source states no rowsUpdatedAt")
-        }
         let age = now.timeIntervalSince(updated)
         let limit = staleAfter(expected.interval)
-        let last = "the portal last changed its rows \(ISO8601Timestamp.format(updated)) (\(Self.span(max(0, age))) ago)"
         guard age > limit else { return DatasetWatch(state: .fresh, expected: expected) }
+        // Both lengths in the unit the limit reads best in, so the note never says "1 month ago,
+        // stale after 46 days".
+        let unit = Self.unit(for: limit)
         return DatasetWatch(state: .stale, expected: expected,
-                            note: last + "; expected \(expected.text), stale after \(Self.span(limit))")
+                            note: "the portal last changed its rows \(ISO8601Timestamp.format(updated)) (\(Self.span(age, in: unit, rounding: .toNearestOrAwayFromZero)) ago); "
+                                + "expected \(expected.text), stale after \(Self.span(limit, in: unit))")
     }
 
     /// `gone` (or `moved`, when `candidates` is not empty) for a loaded dataset the portal no
@@ -79,19 +82,26 @@ public struct DatasetWatch: Sendable, Equatable, Codable {
         guard !candidates.isEmpty else { return DatasetWatch(state: .gone, expected: expected, note: kept) }
         return DatasetWatch(state: .moved, expected: expected, movedTo: candidates,
                             note: kept + "; the catalog lists the same name and publisher as "
-                                + candidates.joined(separator: ", ") + " (not followed: change the entry's id to move)")
+                                + candidates.joined(separator: ", ") + " (not followed: to move, give the entry that id and keep "
+                                + "its \"table\", or the rows go to a new table)")
     }
 
-    /// `3 days`, `5 hours`, `2 months`: a length of time as people say it, rounded down.
-    public static func span(_ seconds: Double) -> String {
-        func count(_ value: Double, _ unit: String) -> String {
-            let whole = Int(value)
-            return "\(whole) \(unit)\(whole == 1 ? "" : "s")"
-        }
-        if seconds < 2 * UpdateInterval.hour { return count(seconds / 60, "minute") }
-        if seconds < 2 * UpdateInterval.day { return count(seconds / UpdateInterval.hour, "hour") }
-        if seconds < 60 * UpdateInterval.day { return count(seconds / UpdateInterval.day, "day") }
-        if seconds < 2 * UpdateInterval.year { return count(seconds / UpdateInterval.month, "month") }
-        return count(seconds / UpdateInterval.year, "year")
+    /// The unit a length of time reads best in: minutes, hours, days, months or years.
+    static func unit(for seconds: Double) -> (name: String, seconds: Double) {
+        if seconds < 2 * UpdateInterval.hour { return ("minute", 60) }
+        if seconds < 2 * UpdateInterval.day { return ("hour", UpdateInterval.hour) }
+        if seconds < 60 * UpdateInterval.day { return ("day", UpdateInterval.day) }
+        if seconds < 2 * UpdateInterval.year { return ("month", UpdateInterval.month) }
+        return ("year", UpdateInterval.year)
+    }
+
+    /// `3 days`, `5 hours`, `2.5 months`: a length of time as people say it, to a tenth of its
+    /// unit (the unit it reads best in, or `unit`), rounded down unless told otherwise.
+    public static func span(_ seconds: Double, in unit: (name: String, seconds: Double)? = nil,
+                            rounding: FloatingPointRoundingRule = .down) -> String {
+        let unit = unit ?? Self.unit(for: seconds)
+        let tenths = (seconds / unit.seconds * 10).rounded(rounding) / 10
+        let number = tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+        return "\(number) \(unit.name)\(tenths == 1 ? "" : "s")"
     }
 }

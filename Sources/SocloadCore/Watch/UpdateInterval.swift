@@ -30,29 +30,45 @@ public struct UpdateInterval: Sendable, Equatable, Codable {
     static let year = 365.25 * day
 
     /// The words, longest first so that `semi-annually` is not read as `annually`, each with its
-    /// length of time. Matched as whole words in lowercased text (hyphens and spaces alike).
-    static let words: [(String, Double)] = [
-        ("semi annually", year / 2), ("semiannually", year / 2), ("semi annual", year / 2), ("semiannual", year / 2),
-        ("bi annually", year / 2), ("biannually", year / 2), ("twice a year", year / 2), ("twice yearly", year / 2),
-        ("semi monthly", month / 2), ("semimonthly", month / 2), ("twice a month", month / 2), ("twice monthly", month / 2),
-        ("bi weekly", 2 * week), ("biweekly", 2 * week), ("fortnightly", 2 * week),
-        ("bi monthly", 2 * month), ("bimonthly", 2 * month), ("biennially", 2 * year), ("biennial", 2 * year),
-        ("real time", hour), ("realtime", hour), ("hourly", hour), ("nightly", day), ("daily", day), ("weekly", week),
-        ("monthly", month), ("quarterly", 3 * month), ("annually", year), ("annual", year), ("yearly", year),
-        ("every hour", hour), ("every day", day), ("every week", week), ("every month", month), ("every quarter", 3 * month),
-        ("every year", year),
+    /// length of time and the name it is shown by. Matched as whole words in lowercased text
+    /// (hyphens and spaces alike).
+    static let words: [(String, Double, String)] = [
+        ("semi annually", year / 2, "semi-annually"), ("semiannually", year / 2, "semi-annually"),
+        ("semi annual", year / 2, "semi-annually"), ("semiannual", year / 2, "semi-annually"),
+        ("bi annually", year / 2, "semi-annually"), ("biannually", year / 2, "semi-annually"),
+        ("twice a year", year / 2, "semi-annually"), ("twice yearly", year / 2, "semi-annually"),
+        ("semi monthly", month / 2, "semi-monthly"), ("semimonthly", month / 2, "semi-monthly"),
+        ("twice a month", month / 2, "semi-monthly"), ("twice monthly", month / 2, "semi-monthly"),
+        ("twice a week", week / 2, "twice a week"), ("twice weekly", week / 2, "twice a week"),
+        ("twice a day", day / 2, "twice a day"), ("twice daily", day / 2, "twice a day"),
+        ("bi weekly", 2 * week, "biweekly"), ("biweekly", 2 * week, "biweekly"), ("fortnightly", 2 * week, "biweekly"),
+        ("bi monthly", 2 * month, "bimonthly"), ("bimonthly", 2 * month, "bimonthly"),
+        ("biennially", 2 * year, "biennially"), ("biennial", 2 * year, "biennially"),
+        ("real time", hour, "hourly"), ("realtime", hour, "hourly"), ("hourly", hour, "hourly"), ("nightly", day, "daily"),
+        ("daily", day, "daily"), ("weekly", week, "weekly"), ("monthly", month, "monthly"), ("quarterly", 3 * month, "quarterly"),
+        ("annually", year, "annually"), ("annual", year, "annually"), ("yearly", year, "annually"),
+        ("every hour", hour, "hourly"), ("every day", day, "daily"), ("every week", week, "weekly"), ("every month", month, "monthly"),
+        ("every quarter", 3 * month, "quarterly"), ("every year", year, "annually"),
     ]
 
-    /// Units of `every N UNITs` and their lengths.
-    static let units: [(String, Double)] = [("hour", hour), ("day", day), ("week", week), ("month", month), ("year", year)]
+    /// Units of `every N UNITs` (and `N UNITs`) and their lengths.
+    static let units: [(String, Double)] = [("minute", 60), ("hour", hour), ("day", day), ("week", week), ("month", month), ("year", year)]
 
-    /// The interval `text` states; nil when it states none (or says no schedule is kept).
+    /// The longest interval socload reads: a century (a number past it is a typo, not a schedule).
+    static let longest = 100 * year
+
+    /// The interval `text` states; nil when it states none.
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // DCAT's accrualPeriodicity writes a repeating interval: `R/P1W`.
+        if trimmed.uppercased().hasPrefix("R/") { trimmed.removeFirst(2) }
         if let duration = Self.isoDuration(trimmed) {
+            guard duration.seconds <= Self.longest else { return nil }
             self = duration
             return
         }
+        // A negative count (`every -2 days`) is no interval.
+        if trimmed.range(of: #"(^|every)\s*-\s*[0-9]"#, options: [.regularExpression, .caseInsensitive]) != nil { return nil }
         let words = Self.words(of: trimmed)
         guard !words.isEmpty else { return nil }
         let spaced = " " + words.joined(separator: " ") + " "
@@ -60,8 +76,8 @@ public struct UpdateInterval: Sendable, Equatable, Codable {
             self = every
             return
         }
-        for (word, seconds) in Self.words where spaced.contains(" \(word) ") {
-            self.init(seconds: seconds, label: word.replacingOccurrences(of: " ", with: "-"))
+        for (word, seconds, label) in Self.words where spaced.contains(" \(word) ") {
+            self.init(seconds: seconds, label: label)
             return
         }
         return nil
@@ -72,13 +88,15 @@ public struct UpdateInterval: Sendable, Equatable, Codable {
         text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
-    /// `every 2 weeks`, `every 3 months`: the number and unit after "every".
+    /// `every 2 weeks`, `every 3 months`: the number and unit after "every"; or a text that is
+    /// only a number and a unit (`10 days`).
     private static func everyN(_ words: [String]) -> UpdateInterval? {
-        for index in words.indices.dropLast(2) where words[index] == "every" {
-            guard let count = Int(words[index + 1]), count > 0, count < 1_000 else { continue }
+        let starts = words.count == 2 ? [-1] : words.indices.dropLast(2).filter { words[$0] == "every" }
+        for index in starts {
+            guard let count = Int(words[index + 1]), count > 0 else { continue }
             let unit = words[index + 2].hasSuffix("s") ? String(words[index + 2].dropLast()) : words[index + 2]
-            if let seconds = units.first(where: { $0.0 == unit })?.1 {
-                return UpdateInterval(seconds: Double(count) * seconds, label: "every \(count) \(unit)s")
+            if let seconds = units.first(where: { $0.0 == unit })?.1, Double(count) * seconds <= longest {
+                return UpdateInterval(seconds: Double(count) * seconds, label: "every \(count) \(unit)\(count == 1 ? "" : "s")")
             }
         }
         return nil

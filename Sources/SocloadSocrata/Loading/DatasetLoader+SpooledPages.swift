@@ -40,10 +40,12 @@ extension DatasetLoader {
             try? FileManager.default.removeItem(atPath: root)
             return request
         }
+        guard case .pages(let pages)? = DownloadCache(directory: root).version(datasetID: portal.datasetID, rowsUpdatedAt: stamp) else {
+            try? FileManager.default.removeItem(atPath: root)
+            return request
+        }
         var spooled = request
-        spooled.prefetched = .spooledPages(directory: DownloadCache(directory: root).pagesDirectory(datasetID: portal.datasetID,
-                                                                                                   rowsUpdatedAt: stamp),
-                                           root: root, view: view)
+        spooled.prefetched = .spooledPages(directory: pages, root: root, view: view)
         return spooled
     }
 

@@ -53,7 +53,7 @@ package struct LoadRequest: Sendable {
     package init(reference: DatasetReference, spec: LoadSpec) {
         self.reference = reference
         self.spec = spec
-        cache = spec.cache.map(DownloadCache.init(directory:))
+        cache = spec.cache.map { DownloadCache(directory: $0, keptVersions: spec.keepVersions) }
     }
 
     package init(reference: DatasetReference, tableName: String? = nil, limit: Int? = nil, includeSystemColumns: Bool = false) {

@@ -87,7 +87,8 @@ struct RowsJSONSource: RowSource {
         }
         if head.statusCode != 304 {
             try finish()
-            try copy?.keep(datasetID: request.reference.datasetID ?? stated()?.id, rowsUpdatedAt: stated()?.rowsUpdatedAtText)
+            try copy?.keep(datasetID: request.reference.datasetID ?? stated()?.id, rowsUpdatedAt: stated()?.rowsUpdatedAtText,
+                           description: stated()?.descriptionJSON ?? [], head: head)
         }
         copy = nil
         return head

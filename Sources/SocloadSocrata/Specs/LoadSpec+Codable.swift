@@ -38,6 +38,7 @@ extension LoadSpec: Codable {
         add("domain", domain)
         add("datasets", datasetsDirectory)
         add("cache", cache)
+        add("keep-versions", keepVersions)
         add("limit", limit)
         add("max-rows", maxRows)
         add("system-columns", includeSystemColumns)

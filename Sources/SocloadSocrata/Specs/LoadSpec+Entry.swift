@@ -8,7 +8,7 @@ extension LoadSpec {
     /// document (JSON, NDJSON, CSV) by `document`.
     public static let sourceKeys = ["id", "url", "file", "document"]
     /// The options of a dataset (`socload fetch`'s).
-    public static let datasetKeys = ["table", "domain", "datasets", "cache", "limit", "max-rows", "system-columns", "api", "where",
+    public static let datasetKeys = ["table", "domain", "datasets", "cache", "keep-versions", "limit", "max-rows", "system-columns", "api", "where",
                                      "select", "order", "page-size", "force", "incremental", "incremental-above"] + tableKeys
     /// The options of a document (`socload load`'s).
     public static let documentKeys = ["table", "mode", "root", "lines", "csv", "tsv", "delimiter", "encoding", "no-header",
@@ -96,6 +96,7 @@ extension LoadSpec {
         }
         switch key {
         case "limit": limit = try Self.whole(key, text)
+        case "keep-versions": keepVersions = try Self.whole(key, text, from: 1)
         case "max-rows": maxRows = try Self.whole(key, text)
         case "incremental-above": incrementalAbove = try Self.whole(key, text)
         case "keep-changes": tableOptions.keptChangeRefreshes = try Self.whole(key, text)

@@ -62,6 +62,8 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
     public var force = false
     /// Keep a gzip copy of every rows.json downloaded in this folder (`--cache`).
     public var cache: String?
+    /// The versions of the dataset the cache keeps (`--keep-versions`); nil: every version.
+    public var keepVersions: Int?
 
     /// A document's options: how it is read and nested (`--csv`, `--root`, `--metadata`,
     /// `--child-key`, `--glue`, `--flatten`).

@@ -21,8 +21,16 @@ extension DownloadCache {
         String(path(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt).dropLast(".rows.json.gz".count)) + ".pages"
     }
 
-    /// The kept copy of that version, an export or pages, when there is one.
+    /// The kept copy of that version, an export or pages, when there is one (its bag, else a
+    /// copy kept before bags). `checkedVersion` checks the bag's checksums first.
     public func version(datasetID: String, rowsUpdatedAt: String) -> Version? {
+        let bag = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+        let export = (bag as NSString).appendingPathComponent("data/rows.json.gz")
+        if FileManager.default.fileExists(atPath: export) { return .export(path: export) }
+        let pages = (bag as NSString).appendingPathComponent("data/pages")
+        if [Self.descriptionName, Self.manifestName].allSatisfy({
+            FileManager.default.fileExists(atPath: (pages as NSString).appendingPathComponent($0))
+        }) { return .pages(directory: pages) }
         if let path = copy(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) { return .export(path: path) }
         let directory = pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
         let complete = [Self.descriptionName, Self.manifestName].allSatisfy {
@@ -57,7 +65,8 @@ extension DownloadCache {
     }
 
     /// A new pages copy, written page by page as the load reads them, kept only once complete;
-    /// compressed at zlib's `level` (0 stores: a spool read back at once).
+    /// compressed at zlib's `level` (0 stores: a spool read back at once, kept as a plain
+    /// `STAMP.pages` folder rather than a bag: no evidence, no checksums to spend time on).
     public func startPages(level: Int32 = 6) throws -> PagesWriter {
         let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).pages")
         do {
@@ -121,14 +130,24 @@ extension DownloadCache {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw GzipFileError(path: manifestPath, reason: "cannot be written")
             }
-            let target = cache.pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
-            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
-                                                     withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(atPath: target)
-            guard rename(temporary, target) == 0 else {
-                let reason = String(cString: strerror(errno))
+            if level == 0 {
+                let target = cache.pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+                try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                         withIntermediateDirectories: true)
+                try? FileManager.default.removeItem(atPath: target)
+                guard rename(temporary, target) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw GzipFileError(path: target, reason: reason)
+                }
+                return
+            }
+            do {
+                try cache.keepBag(payload: temporary, as: "pages", datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt,
+                                  description: description, head: nil)
+            } catch {
                 try? FileManager.default.removeItem(atPath: temporary)
-                throw GzipFileError(path: target, reason: reason)
+                throw error
             }
         }
     }

@@ -3,14 +3,19 @@ import Glibc
 import SocloadCore
 
 /// A folder that keeps every version of a dataset a load downloaded, gzip-compressed, under its
-/// version stamp: `DIR/DATASET-ID/ROWSUPDATEDAT.rows.json.gz` (the stamp with only digits, `T`
-/// and `Z`: `20150401T000000Z`). A portal serves only its current version; with these copies
-/// `refresh --locked` can load a locked version after the portal has moved on.
+/// version stamp, each in a BagIt bag with its checksums (`VersionBag`):
+/// `DIR/DATASET-ID/ROWSUPDATEDAT.bag/` (the stamp with only digits, `T` and `Z`:
+/// `20150401T000000Z`). A portal serves only its current version; with these copies `refresh
+/// --locked` can load a locked version after the portal has moved on. Caches written before bags
+/// (`STAMP.rows.json.gz`, `STAMP.pages/`) are still read.
 public struct DownloadCache: Sendable, Equatable {
     public let directory: String
+    /// The versions of each dataset kept (`"keep-versions"`); nil: every version.
+    public var keptVersions: Int?
 
-    public init(directory: String) {
+    public init(directory: String, keptVersions: Int? = nil) {
         self.directory = directory
+        self.keptVersions = keptVersions
     }
 
     /// Where the copy of `datasetID` at `rowsUpdatedAt` is (or would be) kept.
@@ -56,22 +61,22 @@ public struct DownloadCache: Sendable, Equatable {
 
         public func write(_ chunk: UnsafeRawBufferPointer) throws { try file.write(chunk) }
 
-        /// The whole body arrived: kept under the version it states (a body that states none is
-        /// not kept: nothing could ask for it).
-        public func keep(datasetID: String?, rowsUpdatedAt: String?) throws {
+        /// The whole body arrived: kept in a bag under the version it states, with `description`
+        /// (the dataset's description then) and the response's `head` (a body that states no
+        /// version is not kept: nothing could ask for it).
+        public func keep(datasetID: String?, rowsUpdatedAt: String?, description: [UInt8] = [], head: HTTPResponseHead? = nil) throws {
             done = true
             guard let datasetID, let rowsUpdatedAt else {
                 unlink(temporary)
                 return
             }
-            try file.finish()
-            let target = cache.path(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
-            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
-                                                     withIntermediateDirectories: true)
-            guard rename(temporary, target) == 0 else {
-                let reason = String(cString: strerror(errno))
+            do {
+                try file.finish()
+                try cache.keepBag(payload: temporary, as: "rows.json.gz", datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt,
+                                  description: description, head: head)
+            } catch {
                 unlink(temporary)
-                throw GzipFileError(path: target, reason: reason)
+                throw error
             }
         }
     }

@@ -75,6 +75,41 @@ final class BatchDatabase: @unchecked Sendable {
         return try readerLock.withLock { try body(opened) }
     }
 
+    /// The database's SQL dialect (on PostgreSQL, with the schema the batch loads into).
+    var dialect: any SQLDialect {
+        get throws { isSQLite ? SQLiteDialect() : try reading { ReportBuilder.dialect(of: $0) } }
+    }
+
+    /// Runs `statements` (SQL and its text arguments) in one transaction: on SQLite through the
+    /// batch's write connection (once no load runs), on PostgreSQL through the reading one.
+    func writing(_ statements: [(sql: String, arguments: [String])]) throws {
+        if isSQLite {
+            let queue = try writer(command: FetchCommand.spec)
+            try queue.inDatabase { db in
+                try db.inTransaction {
+                    for statement in statements {
+                        try db.execute(sql: statement.sql, arguments: StatementArguments(positional: statement.arguments.map { .text($0) }))
+                    }
+                }
+            }
+            return
+        }
+        try reading { database in
+            func run(_ sql: String, _ values: [String] = []) throws {
+                try database.runUserStatement(sql, parameters: UserParameters(positional: values), allowingChanges: true,
+                                              columns: { _ in }, row: { _ in })
+            }
+            try run("BEGIN")
+            do {
+                for statement in statements { try run(statement.sql, statement.arguments) }
+                try run("COMMIT")
+            } catch {
+                try? run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
     /// Closes the connections (the batch is over): SQLite's write-ahead log is checkpointed and
     /// removed.
     func close() {

@@ -18,6 +18,17 @@ struct DatasetOutcome {
     /// The rows of a table kept as it was because its dataset is gone (`status` `kept`).
     var keptRows: Int?
 
+    /// True when the load changed rows or columns (a first load, or one that did not count its
+    /// rows, counts as a change): what `--fail-on changed` finds of a refresh.
+    var changedSomething: Bool {
+        guard wroteTable else { return false }
+        if let sync { return sync.inserted + sync.updated + (sync.deleted ?? 0) > 0 || !sync.schemaChanges.isEmpty }
+        guard let summary else { return true }
+        if !summary.schemaChanges.isEmpty { return true }
+        guard let changes = summary.rowChanges else { return true }
+        return changes.added + changes.changed + changes.removed > 0 || (changes.reissued ?? 0) > 0
+    }
+
     /// Worth a line of the closing table even when nothing was written: stale, gone or moved.
     var needsAttention: Bool { [.stale, .gone, .moved].contains(watch?.state) }
 }

@@ -28,6 +28,8 @@ struct FetchCommand: ParsableCommand {
     @OptionGroup var network = NetworkOptions()
     @Option(valueName: "dir", help: "Keep a gzip copy of every version downloaded (rows.json, or a whole dataset's query pages), under its version (refresh --locked reads it).")
     var cache: String?
+    @Option(valueName: "n", help: "With --cache: keep the last N versions of the dataset, each a BagIt bag (the oldest removed).")
+    var keepVersions: Int?
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
     @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
     @Flag(help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta.") var systemColumns: Bool
@@ -62,6 +64,10 @@ struct FetchCommand: ParsableCommand {
         if table != nil, references.count > 1 {
             throw UsageError("--table names the table of one dataset; with \(references.count) datasets each is named by "
                              + "its id (fetch them one at a time, or name them in socload.json)", command: Self.spec)
+        }
+        if let keepVersions {
+            if keepVersions < 1 { throw UsageError("--keep-versions needs a number above 0", command: Self.spec) }
+            if cache == nil { throw UsageError("--keep-versions says how many versions --cache keeps: give --cache DIR too", command: Self.spec) }
         }
         if let incrementalAbove, incrementalAbove < 0 { throw UsageError("--incremental-above needs a number of rows, 0 or more", command: Self.spec) }
         if incremental || incrementalAbove != nil {
@@ -118,6 +124,7 @@ struct FetchCommand: ParsableCommand {
         spec.incremental = incremental
         spec.incrementalAbove = incrementalAbove
         spec.cache = cache
+        spec.keepVersions = keepVersions
         spec.tableOptions = try shape.tableOptions(distributeBy: distributeBy, strict: strict, command: Self.spec)
         return spec
     }

@@ -25,7 +25,7 @@ struct RefreshCommand: ParsableCommand {
             Each dataset's watch (see socload status) is in the closing table when it is stale, gone
             or moved, and in --json. A dataset loaded before that the portal no longer has (404,
             410) is gone: its table is kept and the refresh does not fail for it; --fail-on
-            stale,gone,moved,changed exits 1 when one of them is found (changed: a table written).
+            stale,gone,moved,changed exits 1 when one of them is found (changed: rows or columns changed).
             """)
 
     @Arguments(name: "name", help: "Only these datasets: their \"name\", table, or id, URL or file in the project.", minimum: 0)
@@ -92,11 +92,13 @@ struct RefreshCommand: ParsableCommand {
            report: DatasetReport.printer(json, context)) { results in
             finished = results
             try recorder.finish(results)
+            WatchLogWriter.record(results, fetches: Dictionary(zip(chosen.map(\.name), fetches), uniquingKeysWith: { first, _ in first }),
+                                  context: context)
         }
         let findings = try WatchFindings(failOn, command: Self.spec)
         try findings.check(finished.compactMap { item in
             guard case .done(let outcome) = item.result else { return nil }
-            return (item.name, findings.found(watch: outcome.watch?.state, changed: outcome.wroteTable))
+            return (item.name, findings.found(watch: outcome.watch?.state, changed: outcome.changedSomething))
         })
     }
 
@@ -109,7 +111,7 @@ struct RefreshCommand: ParsableCommand {
         guard !lockFile.datasets.isEmpty else {
             throw CommandFailure("\(lockPath) locks no dataset: a refresh without --locked writes it", exitCode: .noInput)
         }
-        let refresh = LockedRefresh(project: project, lock: lockFile, cache: (cache ?? project.cache).map(DownloadCache.init(directory:)))
+        let refresh = LockedRefresh(project: project, lock: lockFile, cache: (cache ?? project.cache).map { DownloadCache(directory: $0) })
         let database = try? fetches.first?.database.openLoaded(context, command: FetchCommand.spec, watched: false)
         let (ways, differences) = refresh.ways(for: chosen, fetches: fetches, database: database, context: context)
         guard differences.isEmpty else {

@@ -58,7 +58,13 @@ struct StatusCommand: ParsableCommand {
             } catch {
                 let (message, code) = DatasetBatch.describe(error)
                 failures.append((dataset.name, code))
-                writer.write(Self.row(dataset.name, state: "failed", note: SocloadTool.oneLine(message)))
+                // A table loaded before is named, with its rows, though its metadata failed.
+                let id = (try? DatasetFetch(project: file, dataset: dataset, context: context).request(context: context))?.reference.datasetID
+                let entry = database.flatMap { database in
+                    try? DatasetWatcher.loadedEntry(of: dataset, datasetID: id, lookup: { try database.entry(for: $0, withDescription: false) })
+                }
+                writer.write(Self.row(dataset.name, table: entry?.tableName, rows: entry?.rowCount, state: "failed",
+                                      note: SocloadTool.oneLine(message)))
             }
         }
         for (name, error) in expansion.failedSearches {
@@ -82,8 +88,9 @@ struct StatusCommand: ParsableCommand {
                           "expect", "note"]
 
     /// A row of only a name, a state and a note (a failure, a dataset a search no longer lists).
-    private static func row(_ name: String, table: String? = nil, state: String, note: String) -> [DatabaseValue] {
-        [.text(name), table.map(DatabaseValue.text) ?? .null, .text(state), .null, .null, .null, .null, .null, .null, .text(note)]
+    private static func row(_ name: String, table: String? = nil, rows: Int? = nil, state: String, note: String) -> [DatabaseValue] {
+        [.text(name), table.map(DatabaseValue.text) ?? .null, .text(state), .null, .null, rows.map { .integer(Int64($0)) } ?? .null,
+         .null, .null, .null, .text(note)]
     }
 
     /// One dataset's row after its name, its watch, and whether the portal changed it.

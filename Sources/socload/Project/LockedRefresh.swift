@@ -72,8 +72,12 @@ struct LockedRefresh {
             describedFirst: true)
         guard current == version else {
             let datasetID = request.reference.datasetID ?? locked.datasetID
-            if let cache, let datasetID, let copy = cache.version(datasetID: datasetID, rowsUpdatedAt: version) {
-                return .fromCache(copy)
+            do {
+                if let cache, let datasetID, let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) {
+                    return .fromCache(copy)
+                }
+            } catch let damaged as DamagedVersion {
+                throw Difference(text: damaged.description)
             }
             throw Difference(text: "the source serves rowsUpdatedAt \(current ?? "(none)"), the lock \(version), and "
                              + (cache.map { "\($0.directory) keeps no copy of it" } ?? "no cache keeps old versions (\"cache\": DIR)"))

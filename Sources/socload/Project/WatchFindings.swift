@@ -20,13 +20,18 @@ struct WatchFindings: Equatable {
             }
             findings.insert(finding)
         }
+        if text != nil, findings.isEmpty {
+            throw UsageError("--fail-on needs one or more of stale, gone, moved and changed (comma-separated)", command: command)
+        }
         self.findings = findings
     }
 
-    /// What the watch and the state found of one dataset that `--fail-on` names.
+    /// What the watch and the state found of one dataset that `--fail-on` names. A moved dataset
+    /// is gone too (gone, with a suggestion where it went).
     func found(watch: DatasetWatch.State?, changed: Bool) -> [Finding] {
         var found: [Finding] = []
         if let watch, let finding = Finding(rawValue: watch.rawValue), findings.contains(finding) { found.append(finding) }
+        if watch == .moved, findings.contains(.gone), !found.contains(.moved) { found.append(.gone) }
         if changed, findings.contains(.changed) { found.append(.changed) }
         return found
     }

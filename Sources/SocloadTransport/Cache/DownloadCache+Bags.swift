@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import SocloadCore
+
+/// Each version the cache keeps is a BagIt bag (`VersionBag`): `DIR/DATASET-ID/STAMP.bag/`. A
+/// payload the dataset's previous bag already holds byte for byte is linked, not stored twice;
+/// past `keptVersions`, the oldest bags of the dataset are removed.
+extension DownloadCache {
+    /// Where the bag of `datasetID` at `rowsUpdatedAt` is (or would be) kept.
+    public func bagPath(datasetID: String, rowsUpdatedAt: String) -> String {
+        String(path(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt).dropLast(".rows.json.gz".count)) + VersionBag.suffix
+    }
+
+    /// The dataset's bags, oldest version first.
+    public func bags(datasetID: String) -> [String] {
+        let folder = (bagPath(datasetID: datasetID, rowsUpdatedAt: "0") as NSString).deletingLastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(VersionBag.suffix) && !$0.hasPrefix(".") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// The kept version of `datasetID` at `rowsUpdatedAt`, its bag checked first: a bag damaged
+    /// or edited since it was kept throws `DamagedVersion` naming what is wrong.
+    public func checkedVersion(datasetID: String, rowsUpdatedAt: String) throws -> Version? {
+        let bag = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+        if FileManager.default.fileExists(atPath: bag) {
+            let problems = VersionBag.problems(bag)
+            guard problems.isEmpty else { throw DamagedVersion(bag: bag, problems: problems) }
+        }
+        return version(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+    }
+
+    /// Puts `payload` (a finished file or folder, moved, named `name` in the bag's `data/`) into
+    /// a new bag of the version, with the description and the response's headers beside it,
+    /// then keeps it in place of any bag of the same version, links what the previous bag holds
+    /// the same, and prunes past `keptVersions`.
+    func keepBag(payload: String, as name: String, datasetID: String, rowsUpdatedAt: String, description: [UInt8],
+                 head: HTTPResponseHead?) throws {
+        let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).bag-part")
+        let data = (temporary as NSString).appendingPathComponent("data")
+        do {
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(atPath: payload, toPath: (data as NSString).appendingPathComponent(name))
+            if !description.isEmpty {
+                FileManager.default.createFile(atPath: (data as NSString).appendingPathComponent("description.json"), contents: Data(description))
+            }
+            if let head {
+                let lines = ["HTTP \(head.statusCode)"] + head.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                FileManager.default.createFile(atPath: (data as NSString).appendingPathComponent("headers.txt"),
+                                               contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+            }
+            let previous = bags(datasetID: datasetID).last { $0 != bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) }
+            if let previous { try linkSame(in: data, as: previous) }
+            try VersionBag.seal(temporary, info: [("External-Identifier", datasetID), ("Socrata-Rows-Updated-At", rowsUpdatedAt),
+                                                  ("External-Description", "the rows of \(datasetID) at rowsUpdatedAt \(rowsUpdatedAt), "
+                                                   + "as received, with the dataset's description then")])
+            let target = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: target)
+            guard rename(temporary, target) == 0 else { throw GzipFileError(path: target, reason: String(cString: strerror(errno))) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        prune(datasetID: datasetID)
+    }
+
+    /// Each payload file of the new bag that the previous bag holds byte for byte becomes a
+    /// hard link to it: an unchanged download is not stored twice.
+    private func linkSame(in data: String, as previous: String) throws {
+        let previousData = (previous as NSString).appendingPathComponent("data")
+        for file in try VersionBag.files(under: data) {
+            let new = (data as NSString).appendingPathComponent(file), old = (previousData as NSString).appendingPathComponent(file)
+            guard FileManager.default.fileExists(atPath: old),
+                  (try? FileManager.default.attributesOfItem(atPath: new)[.size] as? Int) == (try? FileManager.default.attributesOfItem(atPath: old)[.size] as? Int),
+                  try VersionBag.checksum(of: new) == VersionBag.checksum(of: old) else { continue }
+            let linked = new + ".link"
+            if link(old, linked) == 0, rename(linked, new) == 0 { continue }
+            unlink(linked)
+        }
+    }
+
+    /// Removes the dataset's oldest bags past `keptVersions` (nil: every version is kept).
+    func prune(datasetID: String) {
+        guard let keptVersions, keptVersions > 0 else { return }
+        for bag in bags(datasetID: datasetID).dropLast(keptVersions) { try? FileManager.default.removeItem(atPath: bag) }
+    }
+}
+
+/// A kept version whose bag fails its checksums (damaged, or edited since it was kept).
+public struct DamagedVersion: CategorizedError, Equatable {
+    public let bag: String
+    public let problems: [String]
+
+    public init(bag: String, problems: [String]) {
+        self.bag = bag
+        self.problems = problems
+    }
+
+    public var kind: FailureKind { .badData }
+    public var description: String {
+        "the cache's copy \(bag) is not as it was kept: " + problems.prefix(5).joined(separator: "; ")
+            + (problems.count > 5 ? " ... and \(problems.count - 5) more" : "")
+    }
+}

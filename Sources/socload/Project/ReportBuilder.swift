@@ -1,0 +1,64 @@
+import Foundation
+import SocloadCore
+import SocloadDatabase
+import SocloadPostgreSQL
+import SocloadProject
+import SocloadSocrata
+
+/// The facts of `socload report`, from a database alone: its catalog's entries, each table's
+/// refresh and schema change logs, its verification, and the watch the last refresh recorded
+/// (`WatchLog`); with a project, each table is named as its entry is and judged by its
+/// `"expect"` when no refresh recorded a watch.
+struct ReportBuilder {
+    let database: any LoadedDatabase
+    let project: Project?
+    let keep: Int
+
+    func report(title: String, names: [String]) throws -> MirrorReport {
+        var entries = try database.catalogEntries().sorted { $0.tableName.lowercased() < $1.tableName.lowercased() }
+        let recorded = try recordedWatches()
+        let datasets = project?.datasets ?? []
+        func dataset(of entry: CatalogEntry) -> Project.Dataset? {
+            datasets.first { dataset in
+                dataset.spec.tableName?.lowercased() == entry.tableName.lowercased()
+                    || dataset.aliases.contains { $0 == entry.datasetID || $0.lowercased() == entry.tableName.lowercased() }
+            }
+        }
+        if !names.isEmpty {
+            let unknown = names.filter { name in
+                !entries.contains { $0.tableName == name || $0.datasetID == name || dataset(of: $0)?.isCalled(name) == true }
+            }
+            if let first = unknown.first { throw CommandFailure.notInCatalog(first, in: database.place) }
+            entries = entries.filter { entry in
+                names.contains { $0 == entry.tableName || $0 == entry.datasetID || dataset(of: entry)?.isCalled($0) == true }
+            }
+        }
+        var report = MirrorReport(title: title, generatedAt: ISO8601Timestamp.nowToTheSecond(), database: database.place)
+        for entry in entries {
+            let entryDataset = dataset(of: entry)
+            report.datasets.append(MirrorReport.Dataset.build(
+                entry: entry, name: entryDataset?.name, refreshes: try database.refreshes(of: entry.tableName),
+                schemaChanges: try database.schemaChanges(of: entry.tableName), verification: try? database.verify(entry.tableName),
+                recorded: recorded[entry.tableName.lowercased()], expected: entryDataset?.expected, keep: keep))
+        }
+        return report
+    }
+
+    /// The SQL dialect of a database socload opened.
+    static func dialect(of database: any LoadedDatabase) -> any SQLDialect {
+        (database as? PostgreSQLDatabase)?.dialect ?? SQLiteDialect()
+    }
+
+    /// The watch each table's last refresh recorded, by lowercased table name.
+    private func recordedWatches() throws -> [String: (checkedAt: String, watch: DatasetWatch)] {
+        guard try database.tableExists(WatchLog.tableName) else { return [:] }
+        var watches: [String: (checkedAt: String, watch: DatasetWatch)] = [:]
+        try database.runUserStatement(WatchLog(dialect: Self.dialect(of: database)).selectStatement, parameters: UserParameters(),
+                                      allowingChanges: false, columns: { _ in }) { row in
+            if let found = WatchLog.watch(fromRow: row.map(\.textValue)) {
+                watches[found.table.lowercased()] = (found.checkedAt, found.watch)
+            }
+        }
+        return watches
+    }
+}
