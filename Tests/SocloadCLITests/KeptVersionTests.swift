@@ -123,6 +123,17 @@ final class KeptVersionTests: XCTestCase {
         let locked = try run(["refresh", "--locked"])
         XCTAssertEqual(locked.status, 0, locked.stderr)
         XCTAssertTrue(try run(["tables", "--db", "v.sqlite", "--format", "csv"]).stdout.contains("bags_0001,4,"))
+        // The portal takes the dataset down: the cache's copy is what it was kept for.
+        portal.inject { _ in .init(status: 404, body: Array(#"{"message": "No such dataset"}"#.utf8)) }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory.path("v.sqlite" + suffix)) }
+        let fromBag = try run(["refresh", "--locked"])
+        XCTAssertEqual(fromBag.status, 0, fromBag.stderr)
+        XCTAssertTrue(try run(["tables", "--db", "v.sqlite", "--format", "csv"]).stdout.contains("bags_0001,4,"))
+        // archive without a project file: the cache named, every dataset in it.
+        try FileManager.default.removeItem(atPath: directory.path("socload.json"))
+        let archived = try run(["archive", "--cache", "cache", "--to", "out"])
+        XCTAssertEqual(archived.status, 0, archived.stderr)
+        XCTAssertTrue(archived.stderr.contains("Copied 2 bags to out"), archived.stderr)
     }
 
     func testKeepVersionsNeedsACache() throws {

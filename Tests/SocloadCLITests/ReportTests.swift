@@ -112,9 +112,12 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(feed.status, 0, feed.stderr)
         try Data(feed.stdout.utf8).write(to: URL(fileURLWithPath: directory.path("mirror.atom")))
         XCTAssertEqual(feed.stdout.components(separatedBy: "<entry>").count - 1, changed)
-        let again = try run(["report", "--format", "atom"])
+        let again = try run(["report", "--format", "atom", "--db", directory.path("mirror.sqlite")])
         let ids = { (text: String) in text.components(separatedBy: "<id>").dropFirst().map { $0.components(separatedBy: "</id>")[0] } }
-        XCTAssertEqual(ids(feed.stdout), ids(again.stdout), "an entry keeps its id from one feed to the next")
+        XCTAssertEqual(ids(feed.stdout), ids(again.stdout), "an entry keeps its id from one feed to the next, however the file is named")
+        let firstTitle = feed.stdout.components(separatedBy: "<entry>\n<title>").dropFirst().first?.components(separatedBy: "</title>").first
+        XCTAssertEqual(firstTitle?.hasSuffix(": 1 added, 1 changed, 0 removed"), true,
+                       "newest first, also among refreshes of one second: \(firstTitle ?? "")")
         let python = try PythonTools.environment(named: "feedparser-venv", installing: ["feedparser"])
         let check = try ChildProcess.run(python, ["-c", """
             import feedparser, sys

@@ -1,30 +1,33 @@
+import Foundation
+
 /// The report as an Atom feed (RFC 4287): one entry per dataset refresh that changed rows or
 /// columns, newest first, so feed readers and chat bots follow a mirror. Entry ids are
 /// `urn:uuid:` names made from the database, the table and the refresh time, so the same
 /// refresh keeps its id in every feed written after it (readers do not show it twice).
 extension MirrorReport {
     public func atom(selfURL: String? = nil) -> String {
+        // Newest first; refreshes of one second in the order they were made, the last first.
         let entries = datasets.flatMap { dataset in
-            dataset.refreshes.filter(\.changedSomething).map { (dataset: dataset, refresh: $0) }
-        }.sorted { $0.refresh.at > $1.refresh.at }
+            dataset.refreshes.enumerated().filter { $0.element.changedSomething }.map { (dataset: dataset, refresh: $0.element, order: $0.offset) }
+        }.sorted { ($0.refresh.at, $0.order) > ($1.refresh.at, $1.order) }
         let updated = entries.first?.refresh.at ?? generatedAt
         var lines = [
             "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
             "<feed xmlns=\"http://www.w3.org/2005/Atom\">",
             "<title>\(MarkupText.escaped(title))</title>",
             "<subtitle>\(MarkupText.escaped(summaryLine))</subtitle>",
-            "<id>\(Self.uuid(database))</id>",
+            "<id>\(Self.uuid(databaseName))</id>",
             "<updated>\(MarkupText.escaped(updated))</updated>",
             "<author><name>socload</name></author>",
             "<generator>socload</generator>",
         ]
         if let link = MarkupText.link(selfURL) { lines.append("<link rel=\"self\" href=\"\(link)\"/>") }
-        for (dataset, refresh) in entries {
+        for (dataset, refresh, _) in entries {
             let words = RefreshPlot.changeWords(refresh)
             lines.append("<entry>")
             lines.append("<title>\(MarkupText.escaped(dataset.name)): \(MarkupText.escaped(words))</title>")
             // The refresh's time, and what it found (two refreshes may share a second).
-            let name = [database, dataset.table, refresh.at, refresh.kind, refresh.rowsUpdatedAt ?? "", String(refresh.rows),
+            let name = [databaseName, dataset.table, refresh.at, refresh.kind, refresh.rowsUpdatedAt ?? "", String(refresh.rows),
                         words].joined(separator: "\u{0}")
             lines.append("<id>\(Self.uuid(name))</id>")
             lines.append("<updated>\(MarkupText.escaped(refresh.at))</updated>")
@@ -39,6 +42,12 @@ extension MirrorReport {
         }
         lines.append("</feed>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The database as entry ids name it: a SQLite file by its file name (however the path to it
+    /// is spelled), a PostgreSQL database by its URL and schema as `database` says them.
+    var databaseName: String {
+        database.contains("://") ? database : (database as NSString).lastPathComponent
     }
 
     /// `urn:uuid:` of a name: two 64-bit stable hashes laid out as a UUID of version 8 (RFC 9562's

@@ -62,7 +62,7 @@ extension MirrorReport {
         } else if let id = dataset.datasetID {
             facts.append(MarkupText.escaped(id))
         }
-        facts.append("table <code>\(MarkupText.escaped(dataset.table))</code>, \(RefreshPlot.grouped(dataset.rows)) rows")
+        facts.append("table <code>\(MarkupText.escaped(dataset.table))</code>, \(RefreshPlot.rowsText(dataset.rows))")
         facts.append("loaded \(MarkupText.escaped(dataset.fetchedAt))")
         if let stamp = dataset.rowsUpdatedAt { facts.append("the portal changed its rows \(MarkupText.escaped(stamp))") }
         if let expected = dataset.watch?.expected { facts.append("expected \(MarkupText.escaped(expected.text))") }

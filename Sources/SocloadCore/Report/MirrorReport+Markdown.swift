@@ -18,7 +18,7 @@ extension MirrorReport {
             if let page = MarkupText.link(dataset.page), let id = dataset.datasetID {
                 facts.append("[\(Self.inline(id))](\(page))")
             }
-            facts.append("table `\(dataset.table.replacingOccurrences(of: "`", with: "'"))`, \(RefreshPlot.grouped(dataset.rows)) rows")
+            facts.append("table `\(dataset.table.replacingOccurrences(of: "`", with: "'"))`, \(RefreshPlot.rowsText(dataset.rows))")
             facts.append("loaded \(dataset.fetchedAt)")
             if let stamp = dataset.rowsUpdatedAt { facts.append("the portal changed its rows \(Self.inline(stamp))") }
             if let expected = dataset.watch?.expected { facts.append("expected \(Self.inline(expected.text))") }
@@ -41,11 +41,11 @@ extension MirrorReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `▁▂▄█`: each value's height among the values.
+    /// `▁▂▄█`: each value's height from 0 to the largest (a small change draws small).
     static func sparkline(_ values: [Int]) -> String {
         let bars = Array("▁▂▃▄▅▆▇█")
-        guard let low = values.min(), let high = values.max(), high > low else { return String(repeating: "▄", count: values.count) }
-        return String(values.map { bars[(($0 - low) * (bars.count - 1)) / (high - low)] })
+        guard let high = values.max(), high > 0 else { return String(repeating: "▁", count: values.count) }
+        return String(values.map { bars[(max($0, 0) * (bars.count - 1) + high / 2) / high] })
     }
 
     /// Text on one line with Markdown's markup characters escaped (a name is never a link or a heading).

@@ -10,7 +10,8 @@ import Foundation
 public struct MirrorReport: Sendable, Codable, Equatable {
     public var title: String
     public var generatedAt: String
-    /// The database, as messages name it (`'open.sqlite'`, a URL without its password).
+    /// The database: a SQLite file's path (`open.sqlite`), or a PostgreSQL URL without its
+    /// password, and its schema.
     public var database: String
     public var datasets: [Dataset] = []
 

@@ -17,7 +17,7 @@ public struct RefreshPlot {
     }
 
     static let width = 640.0
-    static let left = 64.0
+    static let left = 92.0
     static let right = 12.0
     static let rowsTop = 14.0, rowsBottom = 74.0
     static let barsTop = 96.0, barsBottom = 164.0
@@ -36,26 +36,26 @@ public struct RefreshPlot {
                      + "role=\"img\" aria-label=\"Rows and changes of \(title), refresh by refresh\">")
         parts.append("<title>Rows and changes of \(title), refresh by refresh</title>")
         parts.append("<rect x=\"0\" y=\"0\" width=\"\(Self.number(Self.width))\" height=\"\(Self.number(Self.height))\" fill=\"#ffffff\"/>")
-        // Rows after each refresh.
+        // Rows after each refresh, from 0 (a small change draws small).
         let rows = refreshes.map(\.rows)
-        let (low, high) = (rows.min() ?? 0, rows.max() ?? 0)
+        let high = rows.max() ?? 0
         func y(_ value: Int) -> Double {
-            guard high > low else { return (Self.rowsTop + Self.rowsBottom) / 2 }
-            return Self.rowsBottom - (Self.rowsBottom - Self.rowsTop) * Double(value - low) / Double(high - low)
+            guard high > 0 else { return Self.rowsBottom }
+            return Self.rowsBottom - (Self.rowsBottom - Self.rowsTop) * Double(value) / Double(high)
         }
-        parts.append(axis(top: Self.rowsTop, bottom: Self.rowsBottom, high: "\(Self.grouped(high)) rows",
-                          low: high > low ? Self.grouped(low) : nil))
+        parts.append(axis(top: Self.rowsTop, bottom: Self.rowsBottom, high: Self.rowsText(high), low: "0"))
         let points = rows.indices.map { "\(Self.number(x($0))),\(Self.number(y(rows[$0])))" }.joined(separator: " ")
         parts.append("<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(Self.colors.line)\" stroke-width=\"2\"/>")
         for (index, refresh) in refreshes.enumerated() {
             parts.append("<circle cx=\"\(Self.number(x(index)))\" cy=\"\(Self.number(y(refresh.rows)))\" r=\"3\" fill=\"\(Self.colors.line)\">"
-                         + "<title>\(MarkupText.escaped(refresh.at)): \(Self.grouped(refresh.rows)) rows</title></circle>")
+                         + "<title>\(MarkupText.escaped(refresh.at)): \(Self.rowsText(refresh.rows))</title></circle>")
         }
         // Rows added, changed and removed by each refresh.
         let totals = refreshes.map { ($0.added ?? 0) + ($0.changed ?? 0) + ($0.removed ?? 0) }
         let most = max(totals.max() ?? 0, 1)
+        let counted = refreshes.contains { $0.added != nil || $0.changed != nil || $0.removed != nil }
         parts.append(axis(top: Self.barsTop, bottom: Self.barsBottom,
-                          high: (totals.max() ?? 0) > 0 ? "\(Self.grouped(most)) changed" : "no changes", low: "0"))
+                          high: counted ? Self.rowsText(most) + " changed" : "not counted", low: "0"))
         let barWidth = max(1, min(24, step * 0.7))
         for (index, refresh) in refreshes.enumerated() {
             var bottom = Self.barsBottom
@@ -78,7 +78,7 @@ public struct RefreshPlot {
 
     /// `+2 added, 1 changed, 0 removed, 1 schema change`, or `not counted`.
     static func changeWords(_ refresh: MirrorReport.Refresh) -> String {
-        if refresh.firstLoad, refresh.added == nil { return "first load, \(grouped(refresh.rows)) rows" }
+        if refresh.firstLoad, refresh.added == nil { return "first load, " + rowsText(refresh.rows) }
         var words = refresh.added == nil && refresh.changed == nil && refresh.removed == nil ? ["rows not counted"]
             : ["\(grouped(refresh.added ?? 0)) added", "\(grouped(refresh.changed ?? 0)) changed", "\(grouped(refresh.removed ?? 0)) removed"]
         if refresh.schemaChanges > 0 { words.append("\(refresh.schemaChanges) schema change\(refresh.schemaChanges == 1 ? "" : "s")") }
@@ -113,14 +113,9 @@ public struct RefreshPlot {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
+    /// `1 row`, `1,234 rows`.
+    static func rowsText(_ count: Int) -> String { grouped(count) + (count == 1 ? " row" : " rows") }
+
     /// `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
+    static func grouped(_ value: Int) -> String { RowChangeCounts.grouped(value) }
 }

@@ -52,7 +52,7 @@ struct FetchJob {
                 etag: try state.head?.etag ?? state.fileSignature ?? request.reference.fileSignature(), lastModified: state.head?.lastModified,
                 requestSignature: request.signature(api: api), planJSON: plan.jsonText,
                 invalidCellsJSON: LoadPlan.encode(state.invalidCells), partialReason: request.partialReason,
-                dictionaryJSON: view.dictionaryJSON(domain: request.reference.domain),
+                dictionaryJSON: view.dictionaryJSON(domain: request.reference.portalRoot ?? request.reference.domain),
                 datasetDescription: view.dictionary.description)
             var refresh = state.refreshRecord(entry, kind: "fetch")
             if case .url = request.reference.location { refresh.api = api.rawValue }

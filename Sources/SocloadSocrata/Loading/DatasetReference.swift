@@ -27,6 +27,14 @@ public struct DatasetReference: Sendable, Equatable {
     /// True when the user named a rows.json export by its URL (`--api auto` reads that export).
     public let namesExport: Bool
 
+    /// `http://127.0.0.1:8765` or `https://data.example.org`: the portal with the scheme the
+    /// dataset is read with, for links to its pages; nil for a file.
+    public var portalRoot: String? {
+        guard let domain, case .url(let url) = location else { return nil }
+        let scheme = url.lowercased().hasPrefix("http://") ? "http" : "https"
+        return "\(scheme)://\(domain)"
+    }
+
     public init(location: Location, datasetID: String?, domain: String?, isBundledCopy: Bool = false, namesExport: Bool = false) {
         self.namesExport = namesExport
         self.location = location

@@ -20,25 +20,20 @@ struct ArchiveCommand: ParsableCommand {
     var names: [String]
     @Option(valueName: "file", help: "The project file.", default: "socload.json in the current directory") var project: String?
     @Option(valueName: "dir", help: "The folder to copy the bags to (made if missing).") var to: String?
-    @Option(valueName: "dir", help: "The cache to read.", default: "the project's \"cache\"") var cache: String?
+    @Option(valueName: "dir", help: "The cache to read (without a project file: the one to copy every dataset of).",
+            default: "the project's \"cache\"") var cache: String?
 
     func validate() throws {
         guard let to, !to.isEmpty else { throw UsageError("archive needs --to DIR, the folder to copy the bags to", command: Self.spec) }
     }
 
     func run(context: CommandContext) throws {
-        let file = try Project.load(project ?? "socload.json")
-        guard let folder = cache ?? file.cache else {
-            throw CommandFailure("\(file.path) names no cache (\"cache\": DIR), so no version was kept", exitCode: .noInput)
-        }
+        let (folder, chosen) = try datasets(context: context)
         let store = DownloadCache(directory: folder)
-        let lock = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
-        let chosen = try ProjectSelection.of(file, names: names, lock: lock, fromLock: false, context: context, command: Self.spec).datasets
         var failures: [String] = []
         var copied = 0
         for dataset in chosen {
-            let fetch = try DatasetFetch(project: file, dataset: dataset, context: context)
-            guard let id = try fetch.request(context: context).reference.datasetID else { continue }
+            let id = dataset.id
             let bags = store.bags(datasetID: id)
             if bags.isEmpty { StandardError.line("  \(dataset.name): no version kept in \(folder)") }
             for bag in bags {
@@ -65,9 +60,36 @@ struct ArchiveCommand: ParsableCommand {
             }
         }
         StandardError.line("Copied \(NumberText.counted(copied, "bag")) to \(to!)")
-        if !failures.isEmpty {
-            throw CommandFailure("\(failures.count) of \(chosen.count) datasets have a kept version that fails its checksums: "
-                                 + Array(Set(failures)).sorted().shortList(), exitCode: .dataError)
+        let failed = Array(Set(failures)).sorted()
+        if !failed.isEmpty {
+            throw CommandFailure("\(failed.count) of \(chosen.count) datasets have a kept version that fails its checksums: "
+                                 + failed.shortList(), exitCode: .dataError)
         }
+    }
+
+    /// The cache and the datasets to copy (a name and a dataset id each): the project's, or
+    /// without a project file, those in `--cache` (the `names` among them).
+    private func datasets(context: CommandContext) throws -> (cache: String, datasets: [(name: String, id: String)]) {
+        let path = project ?? "socload.json"
+        guard project != nil || FileManager.default.fileExists(atPath: path) else {
+            guard let cache else {
+                throw CommandFailure("no project file here (socload.json): give --project FILE, or --cache DIR", exitCode: .noInput)
+            }
+            let ids = ((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            if let unknown = names.first(where: { !ids.contains($0) }) {
+                throw CommandFailure("\(cache) keeps no version of '\(TerminalText.escaped(unknown))'", exitCode: .noInput)
+            }
+            return (cache, ids.filter { names.isEmpty || names.contains($0) }.map { ($0, $0) })
+        }
+        let file = try Project.load(path)
+        guard let folder = cache ?? file.cache else {
+            throw CommandFailure("\(file.path) names no cache (\"cache\": DIR), so no version was kept", exitCode: .noInput)
+        }
+        let lock = try SocloadLockFile.read(SocloadLockFile.path(forProject: file.path))
+        let chosen = try ProjectSelection.of(file, names: names, lock: lock, fromLock: false, context: context, command: Self.spec).datasets
+        return (folder, try chosen.compactMap { dataset in
+            let fetch = try DatasetFetch(project: file, dataset: dataset, context: context)
+            return try fetch.request(context: context).reference.datasetID.map { (dataset.name, $0) }
+        })
     }
 }

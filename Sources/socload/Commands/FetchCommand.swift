@@ -26,7 +26,7 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "dir", help: "Where bundled copies are looked up.", default: "$SOCLOAD_DATASETS, else ./Datasets, then PREFIX/share/socload/Datasets beside the binary")
     var datasets: String?
     @OptionGroup var network = NetworkOptions()
-    @Option(valueName: "dir", help: "Keep a gzip copy of every version downloaded (rows.json, or a whole dataset's query pages), under its version (refresh --locked reads it).")
+    @Option(valueName: "dir", help: "Keep every version downloaded (rows.json, or a whole dataset's query pages) as a BagIt bag with checksums, under its version (refresh --locked reads it).")
     var cache: String?
     @Option(valueName: "n", help: "With --cache: keep the last N versions of the dataset, each a BagIt bag (the oldest removed).")
     var keepVersions: Int?

@@ -35,7 +35,7 @@ struct RefreshCommand: ParsableCommand {
     @Flag(help: "Exit 75 at once when another refresh of this project is running, instead of waiting.") var noWait: Bool
     @Option(valueName: "n", help: "Work on N datasets at a time (SQLite writes one, downloading the others ahead).")
     var jobs: Int = DatasetBatch.defaultJobs
-    @Option(valueName: "dir", help: "Keep a gzip copy of every version downloaded here.", default: "the project's \"cache\"")
+    @Option(valueName: "dir", help: "Keep every version downloaded here, each a BagIt bag with checksums.", default: "the project's \"cache\"")
     var cache: String?
     @Flag(help: "Load exactly the versions socload.lock records (from the portal, else the cache), or fail (65) changing nothing.")
     var locked: Bool

@@ -69,7 +69,7 @@ struct ReportCommand: ParsableCommand {
             let name = folder.isEmpty ? (FileManager.default.currentDirectoryPath as NSString).lastPathComponent : folder
             return "socload report: \(name)"
         }
-        return "socload report: \(database.place)"
+        return "socload report: \(ReportBuilder.name(of: database))"
     }
 
     /// `text` in `path`, whole: written beside it under a temporary name, then renamed.

@@ -66,10 +66,24 @@ struct LockedRefresh {
             return .held
         }
         let request = try fetch.request(context: context)
-        let (plan, current, _, _, _) = try DatasetLoader.planAndStamp(
-            for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
-            retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
-            describedFirst: true)
+        let planned: (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI, dictionary: DatasetDictionary?)
+        do {
+            planned = try DatasetLoader.planAndStamp(
+                for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
+                retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
+                describedFirst: true)
+        } catch {
+            // The portal no longer has it (404, 410): the cache's copy is what it is kept for.
+            guard DatasetWatcher.goneAnswer(in: error) != nil, let cache, let datasetID = request.reference.datasetID ?? locked.datasetID
+            else { throw error }
+            do {
+                if let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) { return .fromCache(copy) }
+            } catch let damaged as DamagedVersion {
+                throw Difference(text: damaged.description)
+            }
+            throw error
+        }
+        let (plan, current) = (planned.plan, planned.rowsUpdatedAt)
         guard current == version else {
             let datasetID = request.reference.datasetID ?? locked.datasetID
             do {

@@ -33,7 +33,7 @@ struct ReportBuilder {
                 names.contains { $0 == entry.tableName || $0 == entry.datasetID || dataset(of: entry)?.isCalled($0) == true }
             }
         }
-        var report = MirrorReport(title: title, generatedAt: ISO8601Timestamp.nowToTheSecond(), database: database.place)
+        var report = MirrorReport(title: title, generatedAt: ISO8601Timestamp.nowToTheSecond(), database: Self.name(of: database))
         for entry in entries {
             let entryDataset = dataset(of: entry)
             report.datasets.append(MirrorReport.Dataset.build(
@@ -42,6 +42,13 @@ struct ReportBuilder {
                 recorded: recorded[entry.tableName.lowercased()], expected: entryDataset?.expected, keep: keep))
         }
         return report
+    }
+
+    /// The database as the report names it: a SQLite file's path, or PostgreSQL's URL (without
+    /// its password) and schema, without the quotes messages put around a path.
+    static func name(of database: any LoadedDatabase) -> String {
+        let place = database.place
+        return place.count > 1 && place.hasPrefix("'") && place.hasSuffix("'") ? String(place.dropFirst().dropLast()) : place
     }
 
     /// The SQL dialect of a database socload opened.
