@@ -116,6 +116,9 @@ final class KeptVersionTests: XCTestCase {
             return try XCTUnwrap(attributes[.systemFileNumber] as? UInt64)
         }
         XCTAssertEqual(try inode(kept[0]), try inode(kept[1]), "one file, linked from both bags")
+        let pageHeaders = try String(contentsOfFile: (kept[1] as NSString).appendingPathComponent("data/pages/000001.headers.txt"),
+                                     encoding: .utf8)
+        XCTAssertTrue(pageHeaders.hasPrefix("HTTP 200\n") && pageHeaders.lowercased().contains("x-soda2-fields: "), pageHeaders)
         for bag in kept { XCTAssertEqual(try validated(bag), "valid") }
         // --locked loads a kept pages version after the portal moved on, into a new database.
         portal.update({ rows, _ in rows.removeFirst() }, rowsUpdatedAt: 1_440_000_000)

@@ -131,6 +131,27 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(fields.last, "\(changed)", "every id different")
     }
 
+    /// The real exports in ../shared/datasets (skipped without them): a page with a plot each, and
+    /// the frequency New York's description states judging its 2015 rows stale.
+    func testAReportOfRealExports() throws {
+        guard let shared = Fixtures.sharedDatasets else { throw XCTSkip("../shared/datasets is not here") }
+        let files = ["zzzz-zzzz.rows.json", "cqsj-cfgu.rows.json", "mwda-nf2p.rows.json", "5mtp-qs2h.rows.json"]
+            .map { shared.appendingPathComponent($0).path }.filter(FileManager.default.fileExists)
+        let project = #"{"database": "real.sqlite", "datasets": ["# + files.map { #"{"file": ""# + $0 + #""}"# }.joined(separator: ", ") + "]}"
+        try Data(project.utf8).write(to: URL(fileURLWithPath: directory.path("socload.json")))
+        let refresh = try run(["refresh", "--quiet"])
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        XCTAssertEqual(try run(["report", "--out", "real.html"]).status, 0)
+        let page = try String(contentsOfFile: directory.path("real.html"), encoding: .utf8)
+        XCTAssertEqual(page.components(separatedBy: "<svg class=\"plot\"").count - 1, files.count)
+        XCTAssertTrue(page.contains("verify: all "), "the exports' own statistics")
+        let json = try run(["report", "--format", "json"])
+        let datasets = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["datasets"] as? [[String: Any]] ?? []
+        let nyc = try XCTUnwrap(datasets.first { $0["table"] as? String == "zzzz_zzzz" })
+        XCTAssertEqual((nyc["watch"] as? [String: Any])?["state"] as? String, "stale")
+        try assertRendersInChromium(directory.path("real.html"), plots: files.count)
+    }
+
     func testAReportFromPostgreSQL() throws {
         let database = try TestPostgreSQL.makeDatabase()
         _ = try mirror(database: database.url)

@@ -134,6 +134,7 @@ extension DatasetLoader {
         var beyondLimit = 0
         var current = sink
         try downloader.download(pageRequest, onResponse: { head in
+            copy?.head = head
             if current == nil {
                 current = try start(try self.layoutFromHeaders(head, query: query, portal: portal, view: state.view))
             }

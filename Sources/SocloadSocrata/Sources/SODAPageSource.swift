@@ -81,7 +81,8 @@ struct SODAPageSource: RowSource {
         }
         switch body {
         case .request(let request):
-            try HTTPDownloader(options: http, cancellation: stop).download(request, onResponse: { _ in }, onChunk: consume)
+            try HTTPDownloader(options: http, cancellation: stop).download(request, onResponse: { head in copy?.head = head },
+                                                                           onChunk: consume)
         case .cachedPage(let path):
             try GzipFileReader.read(path, cancellation: stop, consume)
         }

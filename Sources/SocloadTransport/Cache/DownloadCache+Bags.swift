@@ -45,9 +45,8 @@ extension DownloadCache {
                 FileManager.default.createFile(atPath: (data as NSString).appendingPathComponent("description.json"), contents: Data(description))
             }
             if let head {
-                let lines = ["HTTP \(head.statusCode)"] + head.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
                 FileManager.default.createFile(atPath: (data as NSString).appendingPathComponent("headers.txt"),
-                                               contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+                                               contents: Data(Self.headersText(head).utf8))
             }
             let previous = bags(datasetID: datasetID).last { $0 != bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) }
             if let previous { try linkSame(in: data, as: previous) }
@@ -63,6 +62,13 @@ extension DownloadCache {
             throw error
         }
         prune(datasetID: datasetID)
+    }
+
+    /// A response as kept: its status, then its headers sorted by name, one a line (a cookie
+    /// the portal set is left out: evidence of the data, not of a session).
+    static func headersText(_ head: HTTPResponseHead) -> String {
+        let kept = head.headers.filter { $0.key.lowercased() != "set-cookie" }.sorted { $0.key < $1.key }
+        return (["HTTP \(head.statusCode)"] + kept.map { "\($0.key): \($0.value)" }).joined(separator: "\n") + "\n"
     }
 
     /// Each payload file of the new bag that the previous bag holds byte for byte becomes a

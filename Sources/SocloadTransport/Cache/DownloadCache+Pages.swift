@@ -103,10 +103,16 @@ extension DownloadCache {
             return PageFile(writer: try GzipFileWriter(path: (temporary as NSString).appendingPathComponent(name), level: level))
         }
 
-        /// Page `number` arrived whole with `rowCount` rows: its file is complete.
+        /// Page `number` arrived whole with `rowCount` rows: its file is complete, its response's
+        /// headers beside it (`000001.headers.txt`) when they are known.
         public func finish(_ file: PageFile, page number: Int, rows rowCount: Int) throws {
             try file.finish()
             rows[number] = rowCount
+            if let head = file.head, level != 0 {
+                let name = String(repeating: "0", count: max(0, 6 - String(number).count)) + "\(number).headers.txt"
+                FileManager.default.createFile(atPath: (temporary as NSString).appendingPathComponent(name),
+                                               contents: Data(DownloadCache.headersText(head).utf8))
+            }
         }
 
         /// Every page arrived: kept under the version it is, with `description` (the dataset's
@@ -157,6 +163,8 @@ extension DownloadCache {
         // @unchecked Sendable: handed to the thread that downloads the page, used by it alone,
         // finished by the loader after that thread is done.
         private let writer: GzipFileWriter
+        /// The page's response, when the reader saw it: its headers are kept beside the page.
+        public var head: HTTPResponseHead?
 
         init(writer: GzipFileWriter) {
             self.writer = writer
