@@ -131,6 +131,10 @@ public struct PostgreSQLDatabase {
                 try connection.execute("DROP FUNCTION IF EXISTS \(function)()")
             }
             if entry != nil { try catalog.remove(tableName: name) }
+            // Its watch, as the last refresh judged it (`socload report`), goes with it.
+            if try connection.value("SELECT to_regclass($1) IS NOT NULL", [dialect.table(WatchLog.tableName)]) == "t" {
+                try connection.execute("DELETE FROM \(dialect.table(WatchLog.tableName)) WHERE \"table_name\" = $1", [name])
+            }
             try connection.execute("COMMIT")
             return name
         } catch {

@@ -75,7 +75,7 @@ extension SQLiteCatalog {
         }
     }
 
-    private func tableExists(_ name: String) throws -> Bool {
+    func tableExists(_ name: String) throws -> Bool {
         try db.tableExists(name)
     }
 }

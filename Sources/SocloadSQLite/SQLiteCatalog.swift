@@ -192,6 +192,11 @@ public final class SQLiteCatalog: CatalogStore {
         if entry?.plan?.options?.keepsHistory == true {
             try db.execute(sql: "DROP TABLE IF EXISTS \(HistorySQL.historyTable(of: tableName, dialect: SQLiteDialect()).quotedDatabaseIdentifier)")
         }
+        // Its watch, as the last refresh judged it (`socload report`), goes with it.
+        if try tableExists(WatchLog.tableName) {
+            try db.execute(sql: "DELETE FROM \(WatchLog.tableName.quotedDatabaseIdentifier) WHERE \"table_name\" = ? COLLATE NOCASE",
+                           arguments: [tableName])
+        }
         if entry != nil {
             try db.execute(sql: "DELETE FROM \"_socload_datasets\" WHERE \"table_name\" = ? COLLATE NOCASE",
                            arguments: [tableName])

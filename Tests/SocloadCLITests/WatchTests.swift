@@ -205,6 +205,11 @@ final class WatchTests: XCTestCase {
         _ = try project([#"{"id": "nevr-0001", "domain": ""# + gone.baseURL + #""}"#])
         XCTAssertEqual(try run(["status"]).status, 69)
         XCTAssertEqual(try run(["refresh"]).status, 69)
+
+        // Dropping the kept table drops the watch the refreshes recorded for it.
+        XCTAssertTrue(try run(["query", "--db", "w.sqlite", "select table_name from _socload_watch"]).stdout.contains("gone_0001"))
+        XCTAssertEqual(try run(["drop", "gone_0001", "--db", "w.sqlite"]).status, 0)
+        XCTAssertFalse(try run(["query", "--db", "w.sqlite", "select table_name from _socload_watch"]).stdout.contains("gone_0001"))
     }
 
     func testTheRefreshLogTeachesTheIntervalAfterFourPortalUpdates() throws {
@@ -243,5 +248,9 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(refresh.status, 0, refresh.stderr)
         XCTAssertEqual(try reports(refresh)["pgwt-0002"]?["status"] as? String, "kept")
         XCTAssertEqual(try database.connect().execute("SELECT count(*) FROM pgwt_0002").rows.first?.first ?? nil, "3")
+        XCTAssertEqual(try database.connect().execute("SELECT count(*) FROM _socload_watch").rows.first?.first ?? nil, "2")
+        XCTAssertEqual(try run(["drop", "pgwt_0002", "--db", database.url]).status, 0)
+        XCTAssertEqual(try database.connect().execute("SELECT count(*) FROM _socload_watch").rows.first?.first ?? nil, "1",
+                       "the dropped table's watch goes with it")
     }
 }
