@@ -219,8 +219,12 @@ final class WatchTests: XCTestCase {
         for update in 0..<4 {
             weekly.update({ _, _ in }, rowsUpdatedAt: base + update * 7 * day)
             XCTAssertEqual(try run(["refresh", "--quiet"]).status, 0)
-            // Refreshes that find nothing new teach nothing either.
+            let recorded = try run(["query", "--db", "w.sqlite", "select checked_at, watch, note from _socload_watch"]).stdout
+            sleep(1)
+            // Refreshes that find nothing new teach nothing either, and write no watch again.
             XCTAssertEqual(try run(["refresh", "--quiet"]).status, 0)
+            XCTAssertEqual(try run(["query", "--db", "w.sqlite", "select checked_at, watch, note from _socload_watch"]).stdout, recorded,
+                           "a watch judged as recorded keeps its row, and its time")
             let row = try XCTUnwrap(try status()["logd-0001"])
             if update < 3 {
                 XCTAssertEqual(row["watch"], "unknown", "\(update + 1) portal updates are too few")

@@ -68,7 +68,7 @@ extension MirrorReport {
         if let expected = dataset.watch?.expected { facts.append("expected \(MarkupText.escaped(expected.text))") }
         lines.append("<p class=\"facts\">\(facts.joined(separator: " · "))</p>")
         if let watch = dataset.watch, let note = watch.note {
-            let when = dataset.watchCheckedAt.map { " (at the refresh of \(MarkupText.escaped($0)))" } ?? ""
+            let when = dataset.watchCheckedAt.map { " (so since the refresh of \(MarkupText.escaped($0)))" } ?? ""
             lines.append("<p class=\"note \(state.rawValue)\">\(MarkupText.escaped(note))\(when)</p>")
         }
         let plot = RefreshPlot(refreshes: dataset.refreshes, label: dataset.name).svg

@@ -38,7 +38,8 @@ public struct MirrorReport: Sendable, Codable, Equatable {
         public var fetchedAt: String
         public var rowsUpdatedAt: String?
         public var watch: DatasetWatch?
-        /// When the watch was judged (the last refresh's time), or nil when judged now.
+        /// Since when the watch is as it is (the refresh that first judged it so), or nil when
+        /// judged now.
         public var watchCheckedAt: String?
         /// The last refreshes, oldest first.
         public var refreshes: [Refresh] = []

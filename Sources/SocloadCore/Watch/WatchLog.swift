@@ -1,5 +1,6 @@
 /// `_socload_watch`: each table's last watch (`DatasetWatch`), as the last `refresh` judged it:
-/// one row a table, replaced by each refresh, so that `socload report` shows a dataset stale,
+/// one row a table, replaced when a refresh judges it otherwise (`checked_at`: since when it is
+/// so), so that `socload report` shows a dataset stale,
 /// gone or moved from the database alone (a dataset gone leaves no other trace: nothing loads).
 ///
 ///     let log = WatchLog(dialect: SQLiteDialect())

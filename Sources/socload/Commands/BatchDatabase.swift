@@ -18,6 +18,8 @@ final class BatchDatabase: @unchecked Sendable {
     private let context: CommandContext
     private let lock = NSLock()
     private var snapshot: CatalogSnapshot?
+    private var stamps: [String: [String]]?
+    private var watches: [String: [String]]?
     private var sqliteWriter: DatabaseQueue?
     /// PostgreSQL's connection for `reading` (loads there have connections of their own), used
     /// by one caller at a time (`readerLock`): loads side by side read through it too.
@@ -38,9 +40,57 @@ final class BatchDatabase: @unchecked Sendable {
             if snapshot == nil {
                 let loaded = try? database.openLoaded(context, command: FetchCommand.spec, watched: false)
                 snapshot = CatalogSnapshot((try? loaded?.catalogEntries()) ?? [])
+                if stamps == nil { stamps = loaded.map(Self.refreshStamps) ?? [:] }
+                if watches == nil { watches = loaded.map(Self.recordedWatches) ?? [:] }
             }
             return snapshot?.entry(for: table)
         }
+    }
+
+    /// The `rowsUpdatedAt` each load of `table` recorded in the refresh log, as the batch began:
+    /// one read of the log for the whole batch (what the watch learns an interval from).
+    func refreshStamps(of table: String) -> [String] {
+        lock.withLock {
+            if stamps == nil {
+                stamps = (try? database.openLoaded(context, command: FetchCommand.spec, watched: false)).map(Self.refreshStamps) ?? [:]
+            }
+            return stamps?[table.lowercased()] ?? []
+        }
+    }
+
+    /// The watch the last refresh recorded for `table` (`WatchLog.arguments`' values), as the
+    /// batch began: a refresh writes only the watches that differ.
+    func recordedWatch(of table: String) -> [String]? {
+        lock.withLock {
+            if watches == nil {
+                watches = (try? database.openLoaded(context, command: FetchCommand.spec, watched: false)).map(Self.recordedWatches) ?? [:]
+            }
+            return watches?[table.lowercased()]
+        }
+    }
+
+    private static func recordedWatches(in database: any LoadedDatabase) -> [String: [String]] {
+        guard (try? database.tableExists(WatchLog.tableName)) == true else { return [:] }
+        var rows: [String: [String]] = [:]
+        try? database.runUserStatement(WatchLog(dialect: ReportBuilder.dialect(of: database)).selectStatement, parameters: UserParameters(),
+                                       allowingChanges: false, columns: { _ in }) { row in
+            let values = row.map { $0.textValue ?? "" }
+            if let table = values.first { rows[table.lowercased()] = values }
+        }
+        return rows
+    }
+
+    /// Every table's recorded `rowsUpdatedAt`, oldest first, by lowercased table name.
+    private static func refreshStamps(in database: any LoadedDatabase) -> [String: [String]] {
+        guard (try? database.tableExists(RefreshLog.tableName)) == true else { return [:] }
+        let log = ReportBuilder.dialect(of: database).table(RefreshLog.tableName)
+        var stamps: [String: [String]] = [:]
+        try? database.runUserStatement("SELECT \"table_name\", \"rows_updated_at\" FROM \(log) WHERE \"rows_updated_at\" IS NOT NULL "
+                                       + "ORDER BY \"refreshed_at\"", parameters: UserParameters(), allowingChanges: false,
+                                       columns: { _ in }) { row in
+            if row.count == 2, let table = row[0].textValue, let stamp = row[1].textValue { stamps[table.lowercased(), default: []].append(stamp) }
+        }
+        return stamps
     }
 
     /// The entry of the table `request` would refresh, when it was loaded by the same request

@@ -117,7 +117,8 @@ struct StatusCommand: ParsableCommand {
                   let entry = try DatasetWatcher.loadedEntry(of: dataset, datasetID: request.reference.datasetID,
                                                              lookup: { try database.entry(for: $0, withDescription: false) })
             else { throw error }
-            let watch = watcher.gone(dataset, answer: answer, entry: entry, refreshes: { (try? database.refreshes(of: entry.tableName)) ?? [] })
+            let watch = watcher.gone(dataset, answer: answer, entry: entry,
+                                     stamps: { ((try? database.refreshes(of: entry.tableName)) ?? []).compactMap(\.rowsUpdatedAt) })
             return Row(values: [.text(entry.tableName), .text("unknown"), .text(watch.state.rawValue), .null, .integer(Int64(entry.rowCount)),
                                 Self.text(entry.rowsUpdatedAt), .null, Self.text(watch.expected?.text), Self.text(watch.note)],
                        watch: watch.state, changed: false)
@@ -125,7 +126,7 @@ struct StatusCommand: ParsableCommand {
         let (plan, portalStamp, portalColumns) = (planned.plan, planned.rowsUpdatedAt, planned.columns)
         let table = plan.mainTable.name
         guard let entry = try database?.entry(for: table, withDescription: false), entry.tableName == table else {
-            let watch = watcher.watch(dataset, portalStamp: portalStamp, stated: planned.dictionary?.updateFrequency, refreshes: { [] })
+            let watch = watcher.watch(dataset, portalStamp: portalStamp, stated: planned.dictionary?.updateFrequency, stamps: { [] })
             return Row(values: [.text(table), .text("missing"), .text(watch.state.rawValue), .text("new"), .null, .null, Self.text(portalStamp),
                                 Self.text(watch.expected?.text), Self.text((["not loaded yet"] + [watch.note].compactMap { $0 }).joined(separator: "; "))],
                        watch: watch.state, changed: true)
@@ -153,7 +154,7 @@ struct StatusCommand: ParsableCommand {
         }
         let watch = watcher.watch(dataset, portalStamp: portalStamp ?? entry.rowsUpdatedAt,
                                   stated: planned.dictionary?.updateFrequency ?? entry.dictionary?.updateFrequency,
-                                  refreshes: { (try? database?.refreshes(of: table)) ?? [] })
+                                  stamps: { ((try? database?.refreshes(of: table)) ?? []).compactMap(\.rowsUpdatedAt) })
         notes += [watch.note].compactMap { $0 }
         return Row(values: [.text(table), .text(state), .text(watch.state.rawValue), .text(schema), .integer(Int64(entry.rowCount)),
                             Self.text(entry.rowsUpdatedAt), Self.text(portalStamp), Self.text(watch.expected?.text),

@@ -12,18 +12,18 @@ struct DatasetWatcher {
     var now = Date()
 
     /// The interval `dataset` is expected to change by, and where it came from; the refresh log
-    /// (`refreshes`, read only when needed) is the last resort.
-    func expectation(of dataset: Project.Dataset, stated: String?, refreshes: () -> [RefreshRecord]) -> DatasetWatch.Expectation? {
+    /// (`stamps`: the `rowsUpdatedAt` its loads recorded, read only when needed) is the last resort.
+    func expectation(of dataset: Project.Dataset, stated: String?, stamps: () -> [String]) -> DatasetWatch.Expectation? {
         if let expected = dataset.expected { return .init(interval: expected, source: .project) }
         if let stated, let interval = UpdateInterval(stated) { return .init(interval: interval, source: .portal) }
-        if let learned = LearnedUpdateInterval.from(refreshes: refreshes()) { return .init(interval: learned, source: .log) }
+        if let learned = LearnedUpdateInterval.from(stamps: stamps()) { return .init(interval: learned, source: .log) }
         return nil
     }
 
     /// The watch of a dataset its source still serves: `portalStamp` is its `rowsUpdatedAt` now.
     /// A saved export is judged by the rowsUpdatedAt it states, as its portal's would be.
-    func watch(_ dataset: Project.Dataset, portalStamp: String?, stated: String?, refreshes: () -> [RefreshRecord]) -> DatasetWatch {
-        let expected = expectation(of: dataset, stated: stated, refreshes: refreshes)
+    func watch(_ dataset: Project.Dataset, portalStamp: String?, stated: String?, stamps: () -> [String]) -> DatasetWatch {
+        let expected = expectation(of: dataset, stated: stated, stamps: stamps)
         return DatasetWatch.judge(expected: expected, portalRowsUpdatedAt: portalStamp.flatMap(ISO8601Timestamp.parse), now: now)
     }
 
@@ -39,8 +39,8 @@ struct DatasetWatcher {
 
     /// `gone` or `moved` for a dataset loaded before (`entry`) whose portal now answers
     /// `answer`; the catalog is asked for the same name and publisher under another id.
-    func gone(_ dataset: Project.Dataset, answer: String, entry: CatalogEntry, refreshes: () -> [RefreshRecord]) -> DatasetWatch {
-        let expected = expectation(of: dataset, stated: entry.dictionary?.updateFrequency, refreshes: refreshes)
+    func gone(_ dataset: Project.Dataset, answer: String, entry: CatalogEntry, stamps: () -> [String]) -> DatasetWatch {
+        let expected = expectation(of: dataset, stated: entry.dictionary?.updateFrequency, stamps: stamps)
         let (candidates, trouble) = movedCandidates(of: entry, retries: dataset.connection.retries)
         var watch = DatasetWatch.gone(answer: answer, candidates: candidates, expected: expected)
         if let trouble { watch.note = (watch.note.map { $0 + "; " } ?? "") + trouble }
@@ -78,9 +78,9 @@ extension DatasetWatcher {
     /// outcome that keeps its table (`kept`) with the watch `gone` or `moved`.
     func refreshing(_ dataset: Project.Dataset, datasetID: String?, batch: BatchDatabase?,
                     load: () throws -> DatasetOutcome) throws -> DatasetOutcome {
-        // The table's refresh log, read only when no interval is given or stated; on SQLite
-        // through the batch's connection outside the writer's turn: rows no other load writes.
-        let refreshes = { (table: String) in { (try? batch?.reading { try $0.refreshes(of: table) }) ?? [] } }
+        // The stamps the table's loads recorded (the batch's one read of the refresh log), with
+        // this refresh's own, when it loaded: needed only when no interval is given or stated.
+        let stamps = { (table: String, now: String?) in { (batch?.refreshStamps(of: table) ?? []) + [now].compactMap { $0 } } }
         do {
             var outcome = try load()
             // A load's entry is in its summary; a sync's is read again (its stamp moved on); else
@@ -89,13 +89,13 @@ extension DatasetWatcher {
             let entry = outcome.summary?.catalogEntry ?? synced ?? batch?.entry(for: outcome.table)
             if let entry {
                 outcome.watch = watch(dataset, portalStamp: entry.rowsUpdatedAt, stated: entry.dictionary?.updateFrequency,
-                                      refreshes: refreshes(entry.tableName))
+                                      stamps: stamps(entry.tableName, outcome.wroteTable ? entry.rowsUpdatedAt : nil))
             }
             return outcome
         } catch {
             guard let answer = Self.goneAnswer(in: error), let batch,
                   let entry = Self.loadedEntry(of: dataset, datasetID: datasetID, lookup: batch.entry(for:)) else { throw error }
-            let watch = gone(dataset, answer: answer, entry: entry, refreshes: refreshes(entry.tableName))
+            let watch = gone(dataset, answer: answer, entry: entry, stamps: stamps(entry.tableName, nil))
             var outcome = DatasetOutcome(table: entry.tableName, result: "kept as it was, \(NumberText.grouped(entry.rowCount)) rows",
                                          wroteTable: false, status: "kept")
             outcome.watch = watch

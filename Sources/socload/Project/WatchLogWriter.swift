@@ -3,7 +3,8 @@ import SocloadCore
 
 /// Records what a `refresh` judged of each dataset's watch in its database (`WatchLog`), one
 /// transaction a database once every load is done, so `socload report` shows it from the
-/// database alone. A dataset that failed keeps the watch an earlier refresh recorded.
+/// database alone. A dataset that failed keeps the watch an earlier refresh recorded, and one
+/// judged as it was recorded keeps its row (and its time: since when it is so).
 enum WatchLogWriter {
     static func record(_ results: [(name: String, result: DatasetBatch.Result)], fetches: [String: DatasetFetch],
                        context: CommandContext) {
@@ -11,8 +12,12 @@ enum WatchLogWriter {
         let checkedAt = ISO8601Timestamp.nowToTheSecond()
         for case let (name, .done(outcome)) in results {
             guard let watch = outcome.watch, let batch = fetches[name]?.batch else { continue }
-            let key = ObjectIdentifier(batch)
-            byBatch[key, default: (batch, [])].rows.append(WatchLog.arguments(table: outcome.table, checkedAt: checkedAt, watch: watch))
+            let row = WatchLog.arguments(table: outcome.table, checkedAt: checkedAt, watch: watch)
+            // A watch as it was recorded stays as it is, with the time it was first judged so: a
+            // refresh that changed nothing writes nothing.
+            if let recorded = batch.recordedWatch(of: outcome.table), recorded.count == row.count,
+               Array(recorded.dropFirst(2)) == Array(row.dropFirst(2)), recorded[0] == row[0] { continue }
+            byBatch[ObjectIdentifier(batch), default: (batch, [])].rows.append(row)
         }
         for (batch, rows) in byBatch.values {
             do {
