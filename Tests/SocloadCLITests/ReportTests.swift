@@ -106,18 +106,22 @@ final class ReportTests: XCTestCase {
         try assertRendersInChromium(directory.path("report.html"), plots: 3)
     }
 
-    func testTheFeedHasOneEntryPerRefreshThatChangedSomething() throws {
+    func testTheFeedHasOneEntryPerRefreshThatChangedSomethingAndOneADatasetGoneOrStale() throws {
         let changed = try mirror()
+        let watched = 2 // gone-0001 gone, quie-0001 stale
         let feed = try run(["report", "--format", "atom", "--feed-url", "https://example.org/mirror.atom"])
         XCTAssertEqual(feed.status, 0, feed.stderr)
         try Data(feed.stdout.utf8).write(to: URL(fileURLWithPath: directory.path("mirror.atom")))
-        XCTAssertEqual(feed.stdout.components(separatedBy: "<entry>").count - 1, changed)
+        XCTAssertEqual(feed.stdout.components(separatedBy: "<entry>").count - 1, changed + watched)
         let again = try run(["report", "--format", "atom", "--db", directory.path("mirror.sqlite")])
         let ids = { (text: String) in text.components(separatedBy: "<id>").dropFirst().map { $0.components(separatedBy: "</id>")[0] } }
         XCTAssertEqual(ids(feed.stdout), ids(again.stdout), "an entry keeps its id from one feed to the next, however the file is named")
-        let firstTitle = feed.stdout.components(separatedBy: "<entry>\n<title>").dropFirst().first?.components(separatedBy: "</title>").first
-        XCTAssertEqual(firstTitle?.hasSuffix(": 1 added, 1 changed, 0 removed"), true,
-                       "newest first, also among refreshes of one second: \(firstTitle ?? "")")
+        let titles = feed.stdout.components(separatedBy: "<entry>\n<title>").dropFirst().compactMap { $0.components(separatedBy: "</title>").first }
+        XCTAssertTrue(titles.contains("gone-0001 is gone"), "\(titles)")
+        XCTAssertTrue(titles.contains("quie-0001 is stale"), "\(titles)")
+        let third = try XCTUnwrap(titles.firstIndex { $0.hasSuffix(": 1 added, 1 changed, 0 removed") })
+        let second = try XCTUnwrap(titles.firstIndex { $0.hasSuffix(": 0 added, 1 changed, 1 removed, 1 schema change") })
+        XCTAssertLessThan(third, second, "newest first, also among refreshes of one second: \(titles)")
         let python = try PythonTools.environment(named: "feedparser-venv", installing: ["feedparser"])
         let check = try ChildProcess.run(python, ["-c", """
             import feedparser, sys
@@ -127,8 +131,8 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(check.status, 0, check.stderr)
         let fields = check.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
         XCTAssertEqual(fields.first, "0", "not malformed: \(check.stdout)")
-        XCTAssertEqual(fields.dropFirst().first, "\(changed)")
-        XCTAssertEqual(fields.last, "\(changed)", "every id different")
+        XCTAssertEqual(fields.dropFirst().first, "\(changed + watched)")
+        XCTAssertEqual(fields.last, "\(changed + watched)", "every id different")
     }
 
     /// The real exports in ../shared/datasets (skipped without them): a page with a plot each, and

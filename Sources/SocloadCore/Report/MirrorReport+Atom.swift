@@ -1,16 +1,14 @@
 import Foundation
 
 /// The report as an Atom feed (RFC 4287): one entry per dataset refresh that changed rows or
-/// columns, newest first, so feed readers and chat bots follow a mirror. Entry ids are
+/// columns, and one when a dataset went stale, gone or moved, newest first, so feed readers and
+/// chat bots follow a mirror. Entry ids are
 /// `urn:uuid:` names made from the database, the table and the refresh time, so the same
 /// refresh keeps its id in every feed written after it (readers do not show it twice).
 extension MirrorReport {
     public func atom(selfURL: String? = nil) -> String {
-        // Newest first; refreshes of one second in the order they were made, the last first.
-        let entries = datasets.flatMap { dataset in
-            dataset.refreshes.enumerated().filter { $0.element.changedSomething }.map { (dataset: dataset, refresh: $0.element, order: $0.offset) }
-        }.sorted { ($0.refresh.at, $0.order) > ($1.refresh.at, $1.order) }
-        let updated = entries.first?.refresh.at ?? generatedAt
+        let entries = feedEntries()
+        let updated = entries.first?.updated ?? generatedAt
         var lines = [
             "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
             "<feed xmlns=\"http://www.w3.org/2005/Atom\">",
@@ -22,26 +20,54 @@ extension MirrorReport {
             "<generator>socload</generator>",
         ]
         if let link = MarkupText.link(selfURL) { lines.append("<link rel=\"self\" href=\"\(link)\"/>") }
-        for (dataset, refresh, _) in entries {
-            let words = RefreshPlot.changeWords(refresh)
+        for entry in entries {
             lines.append("<entry>")
-            lines.append("<title>\(MarkupText.escaped(dataset.name)): \(MarkupText.escaped(words))</title>")
-            // The refresh's time, and what it found (two refreshes may share a second).
-            let name = [databaseName, dataset.table, refresh.at, refresh.kind, refresh.rowsUpdatedAt ?? "", String(refresh.rows),
-                        words].joined(separator: "\u{0}")
-            lines.append("<id>\(Self.uuid(name))</id>")
-            lines.append("<updated>\(MarkupText.escaped(refresh.at))</updated>")
-            if let page = MarkupText.link(dataset.page) { lines.append("<link rel=\"alternate\" href=\"\(page)\"/>") }
-            var summary = "\(dataset.name) (table \(dataset.table)) at \(refresh.at): \(words); \(RefreshPlot.grouped(refresh.rows)) rows"
-            if let stamp = refresh.rowsUpdatedAt { summary += "; the portal changed its rows \(stamp)" }
-            if let watch = dataset.watch, [.stale, .gone, .moved].contains(watch.state) {
-                summary += "; now \(watch.state.rawValue)" + (watch.note.map { ": " + $0 } ?? "")
-            }
-            lines.append("<summary type=\"text\">\(MarkupText.escaped(summary))</summary>")
+            lines.append("<title>\(MarkupText.escaped(entry.title))</title>")
+            lines.append("<id>\(Self.uuid(entry.name))</id>")
+            lines.append("<updated>\(MarkupText.escaped(entry.updated))</updated>")
+            if let page = MarkupText.link(entry.page) { lines.append("<link rel=\"alternate\" href=\"\(page)\"/>") }
+            lines.append("<summary type=\"text\">\(MarkupText.escaped(entry.summary))</summary>")
             lines.append("</entry>")
         }
         lines.append("</feed>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One entry of the feed: what it says, the name its id is made from, and when.
+    struct FeedEntry {
+        var title: String
+        var name: String
+        var updated: String
+        var page: String?
+        var summary: String
+        var order: Int
+    }
+
+    /// Every refresh that changed rows or columns, and every dataset that went stale, gone or
+    /// moved (at the refresh that first judged it so), newest first; entries of one second in the
+    /// order they happened, the last first.
+    func feedEntries() -> [FeedEntry] {
+        var entries: [FeedEntry] = []
+        for dataset in datasets {
+            for (order, refresh) in dataset.refreshes.enumerated() where refresh.changedSomething {
+                let words = RefreshPlot.changeWords(refresh)
+                var summary = "\(dataset.name) (table \(dataset.table)) at \(refresh.at): \(words); \(RefreshPlot.rowsText(refresh.rows))"
+                if let stamp = refresh.rowsUpdatedAt { summary += "; the portal changed its rows \(stamp)" }
+                // The refresh's time, and what it found (two refreshes may share a second).
+                let name = [databaseName, dataset.table, refresh.at, refresh.kind, refresh.rowsUpdatedAt ?? "", String(refresh.rows),
+                            words].joined(separator: "\u{0}")
+                entries.append(FeedEntry(title: "\(dataset.name): \(words)", name: name, updated: refresh.at, page: dataset.page,
+                                         summary: summary, order: order))
+            }
+            if let watch = dataset.watch, let since = dataset.watchCheckedAt, [.stale, .gone, .moved].contains(watch.state) {
+                let name = [databaseName, dataset.table, "watch", watch.state.rawValue, since].joined(separator: "\u{0}")
+                entries.append(FeedEntry(title: "\(dataset.name) is \(watch.state.rawValue)", name: name, updated: since, page: dataset.page,
+                                         summary: "\(dataset.name) (table \(dataset.table)) is \(watch.state.rawValue)"
+                                            + (watch.note.map { ": " + $0 } ?? ""),
+                                         order: dataset.refreshes.count))
+            }
+        }
+        return entries.sorted { ($0.updated, $0.order) > ($1.updated, $1.order) }
     }
 
     /// The database as entry ids name it: a SQLite file by its file name (however the path to it

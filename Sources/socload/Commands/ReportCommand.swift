@@ -16,7 +16,8 @@ struct ReportCommand: ParsableCommand {
             from the database alone: nothing is asked of a portal.
             --format html (the default) is one self-contained page (no script, nothing fetched);
             markdown the same facts for a pull request or an email; json the facts for a program;
-            atom a feed with one entry per refresh that changed rows or columns, newest first.
+            atom a feed with one entry per refresh that changed rows or columns, and one when a
+            dataset went stale, gone or moved, newest first.
             --out FILE writes the file whole or not at all (a temporary file renamed into place).
             """)
 
