@@ -32,11 +32,8 @@ extension MirrorReport.Dataset {
             dataset.watch = recorded.watch
             dataset.watchCheckedAt = recorded.checkedAt
         } else {
-            let expectation: DatasetWatch.Expectation? =
-                if let expected { .init(interval: expected, source: .project) }
-                else if let stated = dictionary?.updateFrequency.flatMap(UpdateInterval.init) { .init(interval: stated, source: .portal) }
-                else if let learned = LearnedUpdateInterval.from(refreshes: refreshes) { .init(interval: learned, source: .log) }
-                else { nil }
+            let expectation = DatasetWatch.Expectation.first(expected: expected, stated: dictionary?.updateFrequency,
+                                                             stamps: { refreshes.compactMap(\.rowsUpdatedAt) })
             dataset.watch = DatasetWatch.judge(expected: expectation, portalRowsUpdatedAt: entry.rowsUpdatedAt.flatMap(ISO8601Timestamp.parse),
                                                now: now)
         }

@@ -36,6 +36,16 @@ public struct DatasetWatch: Sendable, Equatable, Codable {
 
         /// `daily (portal)`.
         public var text: String { "\(interval.label) (\(source.rawValue))" }
+
+        /// The first known of: `expected` (a project entry's), the interval the portal states
+        /// (`stated`, as it wrote it), the usual gap between the `rowsUpdatedAt` its loads
+        /// recorded (`stamps`, asked for only when the others say nothing).
+        public static func first(expected: UpdateInterval?, stated: String?, stamps: () -> [String]) -> Expectation? {
+            if let expected { return Expectation(interval: expected, source: .project) }
+            if let interval = stated.flatMap(UpdateInterval.init) { return Expectation(interval: interval, source: .portal) }
+            if let learned = LearnedUpdateInterval.from(stamps: stamps()) { return Expectation(interval: learned, source: .log) }
+            return nil
+        }
     }
 
     public var state: State

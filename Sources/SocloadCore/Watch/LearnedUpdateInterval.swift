@@ -19,9 +19,4 @@ public enum LearnedUpdateInterval {
         guard median > 0 else { return nil }
         return UpdateInterval(seconds: median, label: "about " + DatasetWatch.span(median))
     }
-
-    /// The interval the table's refreshes show (`RefreshLog`).
-    public static func from(refreshes: [RefreshRecord]) -> UpdateInterval? {
-        from(stamps: refreshes.compactMap(\.rowsUpdatedAt))
-    }
 }

@@ -2,6 +2,11 @@ import SocloadCore
 
 /// The plan a load would follow, without loading (`fetch --dry-run`).
 extension DatasetLoader {
+    /// What `planAndStamp` found: the plan, the source's `rowsUpdatedAt`, its columns as the
+    /// portal describes them, the API the load would read through, and the dataset's dictionary.
+    package typealias PlannedLoad = (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI,
+                                     dictionary: DatasetDictionary?)
+
     /// Reads only the dataset's metadata (the start of rows.json, or the portal's description)
     /// and returns the plan `request` would load with. Nothing is written anywhere.
     package static func plan(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
@@ -25,7 +30,7 @@ extension DatasetLoader {
     package static func planAndStamp(for request: LoadRequest, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                                     cancellation: LoadCancellation? = nil, onRetry: (@Sendable (String) -> Void)? = nil,
                                     describedFirst: Bool = false)
-        throws -> (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI, dictionary: DatasetDictionary?) {
+        throws -> PlannedLoad {
         let loader = DatasetLoader(destination: NoDestination(), http: http, retry: retry, cancellation: cancellation,
                                    onRetry: onRetry)
         let api = try request.resolvedAPI(hasCredentials: http.hasCredentials)

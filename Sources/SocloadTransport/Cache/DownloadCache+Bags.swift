@@ -49,10 +49,10 @@ extension DownloadCache {
                                                contents: Data(Self.headersText(head).utf8))
             }
             let previous = bags(datasetID: datasetID).last { $0 != bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) }
-            if let previous { try linkSame(in: data, as: previous) }
+            let known = try previous.map { try linkSame(in: data, as: $0) } ?? [:]
             try VersionBag.seal(temporary, info: [("External-Identifier", datasetID), ("Socrata-Rows-Updated-At", rowsUpdatedAt),
                                                   ("External-Description", "the rows of \(datasetID) at rowsUpdatedAt \(rowsUpdatedAt), "
-                                                   + "as received, with the dataset's description then")])
+                                                   + "as received, with the dataset's description then")], known: known)
             let target = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
             try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(atPath: target)
@@ -71,19 +71,27 @@ extension DownloadCache {
         return (["HTTP \(head.statusCode)"] + kept.map { "\($0.key): \($0.value)" }).joined(separator: "\n") + "\n"
     }
 
-    /// Each payload file of the new bag that the previous bag holds byte for byte becomes a
-    /// hard link to it: an unchanged download is not stored twice.
-    private func linkSame(in data: String, as previous: String) throws {
+    /// Each payload file of the new bag that the previous bag holds byte for byte (the same size
+    /// and checksum, its manifest's first: the old file is read only for a likely match) becomes a
+    /// hard link to it: an unchanged download is
+    /// not stored twice. Returns the checksums it computed, by path under `data/`.
+    private func linkSame(in data: String, as previous: String) throws -> [String: String] {
         let previousData = (previous as NSString).appendingPathComponent("data")
+        let listed = VersionBag.manifest(of: previous)
+        var known: [String: String] = [:]
+        func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int }
         for file in try VersionBag.files(under: data) {
             let new = (data as NSString).appendingPathComponent(file), old = (previousData as NSString).appendingPathComponent(file)
-            guard FileManager.default.fileExists(atPath: old),
-                  (try? FileManager.default.attributesOfItem(atPath: new)[.size] as? Int) == (try? FileManager.default.attributesOfItem(atPath: old)[.size] as? Int),
-                  try VersionBag.checksum(of: new) == VersionBag.checksum(of: old) else { continue }
+            guard let sum = listed[file], let oldSize = size(old), size(new) == oldSize else { continue }
+            let newSum = try VersionBag.checksum(of: new)
+            known[file] = newSum
+            // The old file as it is now, not only as it was listed: a damaged copy is never linked.
+            guard newSum == sum, try VersionBag.checksum(of: old) == sum else { continue }
             let linked = new + ".link"
             if link(old, linked) == 0, rename(linked, new) == 0 { continue }
             unlink(linked)
         }
+        return known
     }
 
     /// Removes the dataset's oldest bags past `keptVersions` (nil: every version is kept).

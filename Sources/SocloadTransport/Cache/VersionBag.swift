@@ -19,14 +19,15 @@ public enum VersionBag {
     public static let suffix = ".bag"
 
     /// Writes `bagit.txt`, `bag-info.txt` (`info` after the fields every bag has), the payload
-    /// manifest and the tag manifest into `folder`, whose `data/` holds the payload.
-    public static func seal(_ folder: String, info: [(String, String)]) throws {
+    /// manifest and the tag manifest into `folder`, whose `data/` holds the payload. `known`: the
+    /// checksums of payload files already hashed (by their path under `data/`), not read again.
+    public static func seal(_ folder: String, info: [(String, String)], known: [String: String] = [:]) throws {
         let payload = try files(under: (folder as NSString).appendingPathComponent("data"))
         var manifest = ""
         var bytes = 0
         for file in payload {
             let path = (folder as NSString).appendingPathComponent("data/" + file)
-            manifest += "\(try checksum(of: path))  data/\(encoded(file))\n"
+            manifest += "\(try known[file] ?? checksum(of: path))  data/\(encoded(file))\n"
             bytes += (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         }
         let day = String(ISO8601Timestamp.nowToTheSecond().prefix(10))
@@ -85,6 +86,20 @@ public enum VersionBag {
             }
         }
         return problems
+    }
+
+    /// The checksums a bag's payload manifest lists, by path under `data/` (empty when it has none).
+    static func manifest(of bag: String) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: (bag as NSString).appendingPathComponent("manifest-sha256.txt")) else {
+            return [:]
+        }
+        var sums: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            let path = parts.count == 2 ? decoded(parts[1].trimmingCharacters(in: .whitespaces)) : ""
+            if path.hasPrefix("data/") { sums[String(path.dropFirst(5))] = parts[0].lowercased() }
+        }
+        return sums
     }
 
     /// A file's SHA-256, as 64 hex digits, read in 1 MiB chunks.

@@ -18,8 +18,7 @@ final class BatchDatabase: @unchecked Sendable {
     private let context: CommandContext
     private let lock = NSLock()
     private var snapshot: CatalogSnapshot?
-    private var stamps: [String: [String]]?
-    private var watches: [String: [String]]?
+    private var watchFacts: WatchFacts?
     private var sqliteWriter: DatabaseQueue?
     /// PostgreSQL's connection for `reading` (loads there have connections of their own), used
     /// by one caller at a time (`readerLock`): loads side by side read through it too.
@@ -40,58 +39,44 @@ final class BatchDatabase: @unchecked Sendable {
             if snapshot == nil {
                 let loaded = try? database.openLoaded(context, command: FetchCommand.spec, watched: false)
                 snapshot = CatalogSnapshot((try? loaded?.catalogEntries()) ?? [])
-                if stamps == nil { stamps = loaded.map(Self.refreshStamps) ?? [:] }
-                if watches == nil { watches = loaded.map(Self.recordedWatches) ?? [:] }
+                if watchFacts == nil { watchFacts = WatchFacts(loaded) }
             }
             return snapshot?.entry(for: table)
         }
     }
 
-    /// The `rowsUpdatedAt` each load of `table` recorded in the refresh log, as the batch began:
-    /// one read of the log for the whole batch (what the watch learns an interval from).
-    func refreshStamps(of table: String) -> [String] {
-        lock.withLock {
-            if stamps == nil {
-                stamps = (try? database.openLoaded(context, command: FetchCommand.spec, watched: false)).map(Self.refreshStamps) ?? [:]
+    /// What the watch reads of the database, as the batch began: each table's recorded
+    /// `rowsUpdatedAt` and last recorded watch, one read each for the whole batch (with the
+    /// catalog's, through its connection, when the batch reads that).
+    private struct WatchFacts {
+        var stamps: [String: [String]] = [:]
+        var watches: [String: [String]] = [:]
+
+        init(_ database: (any LoadedDatabase)?) {
+            guard let database else { return }
+            stamps = (try? database.refreshStampsByTable()) ?? [:]
+            for row in (try? database.recordedWatchRows()) ?? [] {
+                if let table = row.first ?? nil { watches[table.lowercased()] = row.map { $0 ?? "" } }
             }
-            return stamps?[table.lowercased()] ?? []
         }
     }
+
+    private func watchFactsRead() -> WatchFacts {
+        lock.withLock {
+            if let watchFacts { return watchFacts }
+            let read = WatchFacts(try? database.openLoaded(context, command: FetchCommand.spec, watched: false))
+            watchFacts = read
+            return read
+        }
+    }
+
+    /// The `rowsUpdatedAt` each load of `table` recorded in the refresh log, as the batch began
+    /// (what the watch learns an interval from).
+    func refreshStamps(of table: String) -> [String] { watchFactsRead().stamps[table.lowercased()] ?? [] }
 
     /// The watch the last refresh recorded for `table` (`WatchLog.arguments`' values), as the
     /// batch began: a refresh writes only the watches that differ.
-    func recordedWatch(of table: String) -> [String]? {
-        lock.withLock {
-            if watches == nil {
-                watches = (try? database.openLoaded(context, command: FetchCommand.spec, watched: false)).map(Self.recordedWatches) ?? [:]
-            }
-            return watches?[table.lowercased()]
-        }
-    }
-
-    private static func recordedWatches(in database: any LoadedDatabase) -> [String: [String]] {
-        guard (try? database.tableExists(WatchLog.tableName)) == true else { return [:] }
-        var rows: [String: [String]] = [:]
-        try? database.runUserStatement(WatchLog(dialect: ReportBuilder.dialect(of: database)).selectStatement, parameters: UserParameters(),
-                                       allowingChanges: false, columns: { _ in }) { row in
-            let values = row.map { $0.textValue ?? "" }
-            if let table = values.first { rows[table.lowercased()] = values }
-        }
-        return rows
-    }
-
-    /// Every table's recorded `rowsUpdatedAt`, oldest first, by lowercased table name.
-    private static func refreshStamps(in database: any LoadedDatabase) -> [String: [String]] {
-        guard (try? database.tableExists(RefreshLog.tableName)) == true else { return [:] }
-        let log = ReportBuilder.dialect(of: database).table(RefreshLog.tableName)
-        var stamps: [String: [String]] = [:]
-        try? database.runUserStatement("SELECT \"table_name\", \"rows_updated_at\" FROM \(log) WHERE \"rows_updated_at\" IS NOT NULL "
-                                       + "ORDER BY \"refreshed_at\"", parameters: UserParameters(), allowingChanges: false,
-                                       columns: { _ in }) { row in
-            if row.count == 2, let table = row[0].textValue, let stamp = row[1].textValue { stamps[table.lowercased(), default: []].append(stamp) }
-        }
-        return stamps
-    }
+    func recordedWatch(of table: String) -> [String]? { watchFactsRead().watches[table.lowercased()] }
 
     /// The entry of the table `request` would refresh, when it was loaded by the same request
     /// from the same place (`DatasetLoader.previousEntry`); nil with `--force`.
@@ -127,7 +112,7 @@ final class BatchDatabase: @unchecked Sendable {
 
     /// The database's SQL dialect (on PostgreSQL, with the schema the batch loads into).
     var dialect: any SQLDialect {
-        get throws { isSQLite ? SQLiteDialect() : try reading { ReportBuilder.dialect(of: $0) } }
+        get throws { isSQLite ? SQLiteDialect() : try reading { $0.sqlDialect } }
     }
 
     /// Runs `statements` (SQL and its text arguments) in one transaction: on SQLite through the

@@ -33,6 +33,14 @@ struct DatasetFetch {
         }
     }
 
+    /// What a load of `request` would make, from the source's metadata alone (its description
+    /// first), through this fetch's network settings: what `status` and `refresh --locked` compare.
+    func planned(_ request: LoadRequest, context: CommandContext) throws -> DatasetLoader.PlannedLoad {
+        try DatasetLoader.planAndStamp(for: request, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
+                                       retry: LoadSetup.retryPolicy(retries: network.retries, context),
+                                       onRetry: LoadSetup.retryNotices(quiet: quiet), describedFirst: true)
+    }
+
     /// Fetches the dataset: what happened, for the closing table of several. In a batch of
     /// datasets side by side, `job` says when it may write (`DatasetJob`). `adjusting` changes
     /// the request first (`refresh --locked`: the version, a cached copy). `whenCommitted` runs

@@ -83,7 +83,8 @@ struct RefreshCommand: ParsableCommand {
         var finished: [(name: String, result: DatasetBatch.Result)] = []
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in
-                try watcher.refreshing(dataset, datasetID: (try? fetch.request(context: context))?.reference.datasetID, batch: fetch.batch) {
+                try watcher.refreshing(dataset, datasetID: { (try? fetch.request(context: context))?.reference.datasetID },
+                                       batch: fetch.batch) {
                     try fetch.run(context: context, job: job, whenWriting: { request in try recorder.loading(dataset.name, request) },
                                   whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
                 }

@@ -105,12 +105,9 @@ struct StatusCommand: ParsableCommand {
                         watcher: DatasetWatcher, context: CommandContext) throws -> Row {
         let fetch = try DatasetFetch(project: project, dataset: dataset, context: context)
         let request = try fetch.request(context: context)
-        let planned: (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI, dictionary: DatasetDictionary?)
+        let planned: DatasetLoader.PlannedLoad
         do {
-            planned = try DatasetLoader.planAndStamp(
-                for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
-                retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
-                describedFirst: true)
+            planned = try fetch.planned(request, context: context)
         } catch {
             // Loaded before and now 404 or 410: gone (or moved), its table kept; never loaded: a failure.
             guard let answer = DatasetWatcher.goneAnswer(in: error), let database,

@@ -14,10 +14,7 @@ struct DatasetWatcher {
     /// The interval `dataset` is expected to change by, and where it came from; the refresh log
     /// (`stamps`: the `rowsUpdatedAt` its loads recorded, read only when needed) is the last resort.
     func expectation(of dataset: Project.Dataset, stated: String?, stamps: () -> [String]) -> DatasetWatch.Expectation? {
-        if let expected = dataset.expected { return .init(interval: expected, source: .project) }
-        if let stated, let interval = UpdateInterval(stated) { return .init(interval: interval, source: .portal) }
-        if let learned = LearnedUpdateInterval.from(stamps: stamps()) { return .init(interval: learned, source: .log) }
-        return nil
+        DatasetWatch.Expectation.first(expected: dataset.expected, stated: stated, stamps: stamps)
     }
 
     /// The watch of a dataset its source still serves: `portalStamp` is its `rowsUpdatedAt` now.
@@ -76,7 +73,7 @@ extension DatasetWatcher {
     /// `refresh` of one dataset with its watch: the outcome of `load` and the watch its catalog
     /// entry gives after it; or, when the portal no longer has a dataset loaded before, an
     /// outcome that keeps its table (`kept`) with the watch `gone` or `moved`.
-    func refreshing(_ dataset: Project.Dataset, datasetID: String?, batch: BatchDatabase?,
+    func refreshing(_ dataset: Project.Dataset, datasetID: () -> String?, batch: BatchDatabase?,
                     load: () throws -> DatasetOutcome) throws -> DatasetOutcome {
         // The stamps the table's loads recorded (the batch's one read of the refresh log), with
         // this refresh's own, when it loaded: needed only when no interval is given or stated.
@@ -94,7 +91,7 @@ extension DatasetWatcher {
             return outcome
         } catch {
             guard let answer = Self.goneAnswer(in: error), let batch,
-                  let entry = Self.loadedEntry(of: dataset, datasetID: datasetID, lookup: batch.entry(for:)) else { throw error }
+                  let entry = Self.loadedEntry(of: dataset, datasetID: datasetID(), lookup: batch.entry(for:)) else { throw error }
             let watch = gone(dataset, answer: answer, entry: entry, stamps: stamps(entry.tableName, nil))
             var outcome = DatasetOutcome(table: entry.tableName, result: "kept as it was, \(NumberText.grouped(entry.rowCount)) rows",
                                          wroteTable: false, status: "kept")

@@ -66,12 +66,9 @@ struct LockedRefresh {
             return .held
         }
         let request = try fetch.request(context: context)
-        let planned: (plan: LoadPlan, rowsUpdatedAt: String?, columns: [ColumnMetadata], api: DatasetAPI, dictionary: DatasetDictionary?)
+        let planned: DatasetLoader.PlannedLoad
         do {
-            planned = try DatasetLoader.planAndStamp(
-                for: request, http: try LoadSetup.httpOptions(appToken: fetch.network.appToken, context),
-                retry: LoadSetup.retryPolicy(retries: fetch.network.retries, context), onRetry: LoadSetup.retryNotices(quiet: fetch.quiet),
-                describedFirst: true)
+            planned = try fetch.planned(request, context: context)
         } catch {
             // The portal no longer has it (404, 410): the cache's copy is what it is kept for.
             guard DatasetWatcher.goneAnswer(in: error) != nil, let cache, let datasetID = request.reference.datasetID ?? locked.datasetID

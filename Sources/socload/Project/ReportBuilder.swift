@@ -1,7 +1,5 @@
 import Foundation
 import SocloadCore
-import SocloadDatabase
-import SocloadPostgreSQL
 import SocloadProject
 import SocloadSocrata
 
@@ -51,20 +49,11 @@ struct ReportBuilder {
         return place.count > 1 && place.hasPrefix("'") && place.hasSuffix("'") ? String(place.dropFirst().dropLast()) : place
     }
 
-    /// The SQL dialect of a database socload opened.
-    static func dialect(of database: any LoadedDatabase) -> any SQLDialect {
-        (database as? PostgreSQLDatabase)?.dialect ?? SQLiteDialect()
-    }
-
     /// The watch each table's last refresh recorded, by lowercased table name.
     private func recordedWatches() throws -> [String: (checkedAt: String, watch: DatasetWatch)] {
-        guard try database.tableExists(WatchLog.tableName) else { return [:] }
         var watches: [String: (checkedAt: String, watch: DatasetWatch)] = [:]
-        try database.runUserStatement(WatchLog(dialect: Self.dialect(of: database)).selectStatement, parameters: UserParameters(),
-                                      allowingChanges: false, columns: { _ in }) { row in
-            if let found = WatchLog.watch(fromRow: row.map(\.textValue)) {
-                watches[found.table.lowercased()] = (found.checkedAt, found.watch)
-            }
+        for row in try database.recordedWatchRows() {
+            if let found = WatchLog.watch(fromRow: row) { watches[found.table.lowercased()] = (found.checkedAt, found.watch) }
         }
         return watches
     }
