@@ -36,7 +36,18 @@ package final class LoadState<Facts> {
 
     package var refreshedAt: String { options.refreshedAt }
     package var plan: LoadPlan? { table?.plan }
-    package var writer: (any TableWriter)? { table?.writer }
+    /// The writer of the new copy: the table's, or, when a replay is laid over the rows
+    /// (restoring a synced version), one that applies it.
+    package var writer: (any TableWriter)? {
+        guard let table else { return nil }
+        guard let replay else { return table.writer }
+        if let replaying, replaying.base === table.writer { return replaying }
+        replaying = ReplayingTableWriter(base: table.writer, replay: replay)
+        return replaying
+    }
+    /// Later rows laid over the rows read, by key (`KeyedReplay`); set before the rows come.
+    package var replay: KeyedReplay?
+    private var replaying: ReplayingTableWriter?
     package var schemaChanges: [SchemaChange] { table?.schemaChanges ?? [] }
     /// The table's notes (what it kept, what changed), then the load's.
     package var allNotes: [String] { (table?.notes ?? []) + notes }

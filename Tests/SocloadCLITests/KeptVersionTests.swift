@@ -18,7 +18,7 @@ final class KeptVersionTests: XCTestCase {
 
     override func tearDown() { portal.stop() }
 
-    private func run(_ arguments: [String]) throws -> SocloadRun {
+    func run(_ arguments: [String]) throws -> SocloadRun {
         try SocloadProcess.run(arguments, environment: ["SOCLOAD_RETRY_DELAY": "0"], directory: URL(fileURLWithPath: directory.path("")))
     }
 
@@ -28,14 +28,14 @@ final class KeptVersionTests: XCTestCase {
         try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path("socload.json")))
     }
 
-    private func bags() throws -> [String] {
+    func bags() throws -> [String] {
         let folder = directory.path("cache/bags-0001")
         return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".bag") }.sorted()
             .map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// The bagit validator's verdict on `bag`: "valid", or its error.
-    private func validated(_ bag: String) throws -> String {
+    func validated(_ bag: String) throws -> String {
         let python = try PythonTools.environment(named: "bagit-venv", installing: ["bagit"])
         let check = try ChildProcess.run(python, ["-c", """
             import bagit, sys

@@ -149,18 +149,25 @@ public struct RowBatch: Sendable {
 
     /// One row's values (for tests, dry runs and slow paths).
     public func row(_ index: Int) -> [CellValue] {
-        values[(index * columnCount)..<((index + 1) * columnCount)].map { value in
-            switch value {
-            case .null: return .null
-            case .integer(let integer): return .integer(integer)
-            case .real(let real): return .real(real)
-            case let .text(offset, length), let .json(offset, length): return .text(string(offset: offset, length: length))
-            case let .decimal(offset, length): return .decimal(string(offset: offset, length: length))
-            case let .scaledDecimal(decimal): return .decimal(decimal.text)
-            case let .instant(microseconds): return .text(ISO8601Timestamp.format(microseconds: microseconds, zone: true))
-            case let .wallClock(microseconds): return .text(ISO8601Timestamp.format(microseconds: microseconds, zone: false))
-            case let .day(day): return .text(ISO8601Timestamp.format(day: day))
-            }
+        values[(index * columnCount)..<((index + 1) * columnCount)].map(cellValue)
+    }
+
+    /// The value of one cell, as an ordinary Swift value.
+    public func cell(row: Int, column: Int) -> CellValue {
+        cellValue(values[row * columnCount + column])
+    }
+
+    private func cellValue(_ value: Value) -> CellValue {
+        switch value {
+        case .null: return .null
+        case .integer(let integer): return .integer(integer)
+        case .real(let real): return .real(real)
+        case let .text(offset, length), let .json(offset, length): return .text(string(offset: offset, length: length))
+        case let .decimal(offset, length): return .decimal(string(offset: offset, length: length))
+        case let .scaledDecimal(decimal): return .decimal(decimal.text)
+        case let .instant(microseconds): return .text(ISO8601Timestamp.format(microseconds: microseconds, zone: true))
+        case let .wallClock(microseconds): return .text(ISO8601Timestamp.format(microseconds: microseconds, zone: false))
+        case let .day(day): return .text(ISO8601Timestamp.format(day: day))
         }
     }
 }

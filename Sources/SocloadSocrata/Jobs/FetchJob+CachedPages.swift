@@ -9,9 +9,7 @@ extension FetchJob {
     /// through the same page source as a page from the portal.
     func loadCachedPages(_ directory: String, portal: SocrataPortal?, transaction: any LoadTransaction,
                          state: DatasetLoader.LoadState) throws {
-        let descriptionPath = (directory as NSString).appendingPathComponent(DownloadCache.descriptionName)
-        guard let bytes = FileManager.default.contents(atPath: descriptionPath) else { throw LoadError.fileNotFound(descriptionPath) }
-        let view = try ViewMetadata(description: Array(bytes), source: descriptionPath)
+        let view = try Self.keptView(in: directory)
         state.view = view
         if let portal { state.source = portal.resourceURL }
         let plan = try request.plan(for: SODARowLayout(view: view).view)
@@ -19,6 +17,13 @@ extension FetchJob {
         let sink = ObjectRowSink(plan: plan, strict: request.strict, storable: loader.destination.storableValues) { batch in
             try state.writer?.insert(batch)
         }
+        state.rowCount = try readKeptPages(directory, sink: sink, state: state)
+        state.invalidCells = sink.converter.invalidCells
+    }
+
+    /// Reads the kept pages in `directory` in order into `sink`, each checked against the rows
+    /// its manifest says it had; returns the rows read.
+    func readKeptPages(_ directory: String, sink: ObjectRowSink, state: DatasetLoader.LoadState) throws -> Int {
         let files = try DownloadCache.pageFiles(in: directory)
         let manifest = DownloadCache.pageRows(in: directory)
         guard let expected = manifest, expected.count == files.count else {
@@ -34,8 +39,14 @@ extension FetchJob {
             }
             total += read
         }
-        state.rowCount = total
-        state.invalidCells = sink.converter.invalidCells
+        return total
+    }
+
+    /// The description kept in a folder of pages.
+    static func keptView(in directory: String) throws -> ViewMetadata {
+        let path = (directory as NSString).appendingPathComponent(DownloadCache.descriptionName)
+        guard let bytes = FileManager.default.contents(atPath: path) else { throw LoadError.fileNotFound(path) }
+        return try ViewMetadata(description: Array(bytes), source: path)
     }
 }
 

@@ -31,14 +31,19 @@ struct FetchJob {
                 return upToDate(unchanged, state: state)
             }
             try loader.cancellation?.check()
-            guard let plan = state.plan, let writer = state.writer, let view = state.view else {
+            guard let plan = state.plan, let writer = state.writer, state.view != nil else {
                 throw RowsJSONError.missingMetadata
-            }
-            if let expected = request.expectedRowsUpdatedAt, view.rowsUpdatedAtText != expected {
-                throw LoadError.notTheExpectedVersion(expected: expected, found: view.rowsUpdatedAtText)
             }
             try transaction.reserveSharedTables()
             var notes = state.allNotes + (try writer.finish(strict: request.strict))
+            if let replaying = writer as? ReplayingTableWriter, let folder = request.replayedSyncs.last {
+                state.rowCount += replaying.replayed - replaying.replay.leftOut
+                state.view = try Self.keptView(in: folder)
+            }
+            guard let view = state.view else { throw RowsJSONError.missingMetadata }
+            if let expected = request.expectedRowsUpdatedAt, view.rowsUpdatedAtText != expected {
+                throw LoadError.notTheExpectedVersion(expected: expected, found: view.rowsUpdatedAtText)
+            }
             if request.partialReason == nil, let stated = view.statedRowCount, stated != state.rowCount {
                 notes.append("the portal's column statistics count \(stated) rows, but \(state.rowCount) were loaded "
                              + "(socload verify \(plan.mainTable.name) compares every column)")
@@ -110,5 +115,8 @@ struct FetchJob {
         state.table = try TableReplacement(plan, columns: state.view?.columns ?? [], options: state.options,
                                            capabilities: loader.destination.capabilities, transaction: transaction,
                                            rowsFollowThePlan: rowsFollowThePlan)
+        if !request.replayedSyncs.isEmpty, state.replay == nil {
+            state.replay = try syncReplay(request.replayedSyncs, plan: plan)
+        }
     }
 }

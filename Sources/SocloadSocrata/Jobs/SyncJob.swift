@@ -17,6 +17,9 @@ struct SyncJob {
     let maxDeletes: DeletionLimit?
     let history: Bool
     let schemaPolicy: SchemaChangePolicy
+    /// The download cache (`--cache`): the version the sync brings the table to is kept there as
+    /// the version it started from plus the sync's pages (`DownloadCache.keepSync`).
+    var cache: DownloadCache?
 
     /// Syncs the table of `tableOrDatasetID`, in the load's transaction.
     func sync(_ tableOrDatasetID: String, in transaction: any LoadTransaction) throws -> SyncSummary {
@@ -60,16 +63,18 @@ struct SyncJob {
         var inserted = 0
         state.view = view
         let (arriving, reshaping) = (shape.arriving, shape.reshaping)
+        let keeping = try VersionKeeping(cache: cache, entry: entry, view: view, deletes: deletes)
         let (sink, _) = try loader.readPages(api: loader.queryAPI, portal: portal, query: query, pageSize: pageSize, limit: nil,
-                                 layout: layout, transaction: transaction, state: state) { _ in
+                                 layout: layout, transaction: transaction, state: state, copy: keeping?.pages) { _ in
             ObjectRowSink(plan: arriving, strict: false, storable: loader.destination.storableValues) { batch in
                 inserted += try upserter.upsert(reshaping.map { ReshapingTableWriter.reshape(batch, sources: $0) } ?? batch)
             }
         }
         let deleted = deletes ? try deleteRowsGoneUpstream(plan: arriving, layout: layout, portal: portal, pageSize: pageSize,
                                                            limit: maxDeletes, upserter: upserter, transaction: transaction,
-                                                           view: view) : nil
+                                                           view: view, copy: keeping?.keys) : nil
         try upserter.finish()
+        let notes = try keeping?.keep(since: since, view: view).map { [$0] } ?? []
         let refreshed = try syncedEntry(entry, view: view, stored: shape.stored, rowCount: try upserter.rowCount(),
                                         refreshedAt: state.refreshedAt)
         var refresh = RefreshRecord(
@@ -83,7 +88,7 @@ struct SyncJob {
         return SyncSummary(tableName: entry.tableName, inserted: inserted, updated: state.rowCount - inserted,
                            rowCount: refreshed.rowCount, since: since, elapsed: state.elapsed,
                            invalidCells: sink?.converter.invalidCells ?? [], deleted: deleted, rowChanges: tracker?.counts,
-                           schemaChanges: shape.changes)
+                           schemaChanges: shape.changes, notes: notes)
     }
 
     /// The portal a table was fetched from (its recorded source URL and dataset id).

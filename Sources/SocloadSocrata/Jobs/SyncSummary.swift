@@ -19,4 +19,6 @@ public struct SyncSummary: Sendable, Equatable {
     public var rowChanges: RowChangeCounts?
     /// What `--on-schema-change evolve` kept of the portal's column changes (empty otherwise).
     public var schemaChanges: [SchemaChange] = []
+    /// What the sync could not do that a reader should know (a version the cache could not keep).
+    public var notes: [String] = []
 }

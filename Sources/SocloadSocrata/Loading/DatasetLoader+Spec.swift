@@ -35,7 +35,8 @@ extension DatasetLoader {
     public func sync(_ spec: LoadSpec) throws -> SyncSummary {
         let table = try spec.tableName ?? LoadPlan.tableName(forDatasetID: spec.reference().datasetID ?? spec.sourceText)
         return try sync(table, pageSize: spec.pageSize, indexes: spec.tableOptions.indexes, history: spec.tableOptions.keepsHistory,
-                        schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail)
+                        schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail,
+                        cache: spec.cache.map { DownloadCache(directory: $0, keptVersions: spec.keepVersions) })
     }
 
     /// The plan a load of `spec` would make, without loading (`--dry-run`): for a dataset, from

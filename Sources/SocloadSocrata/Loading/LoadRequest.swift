@@ -43,6 +43,9 @@ package struct LoadRequest: Sendable {
     /// What `DatasetLoader.prefetch` read or started before the load's turn: the load uses it
     /// instead of asking the portal again.
     package var prefetched: PrefetchedSource?
+    /// The syncs kept with the cached version being restored (`DownloadCache.syncs`), replayed
+    /// over its rows in order (`FetchJob.syncReplay`).
+    package var replayedSyncs: [String] = []
     /// What the destination can store; set by the loader from its destination.
     var storable = StorableValues.anything
     /// The destination's longest name; set by the loader from its destination.

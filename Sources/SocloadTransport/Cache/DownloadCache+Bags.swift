@@ -50,17 +50,25 @@ extension DownloadCache {
             }
             let previous = bags(datasetID: datasetID).last { $0 != bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt) }
             let known = try previous.map { try linkSame(in: data, as: $0) } ?? [:]
-            try VersionBag.seal(temporary, info: [("External-Identifier", datasetID), ("Socrata-Rows-Updated-At", rowsUpdatedAt),
-                                                  ("External-Description", "the rows of \(datasetID) at rowsUpdatedAt \(rowsUpdatedAt), "
-                                                   + "as received, with the dataset's description then")], known: known)
-            let target = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(atPath: target)
-            guard rename(temporary, target) == 0 else { throw GzipFileError(path: target, reason: String(cString: strerror(errno))) }
+            try placeBag(temporary, datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt, known: known,
+                         about: "the rows of \(datasetID) at rowsUpdatedAt \(rowsUpdatedAt), as received, with the dataset's description then")
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
+    }
+
+    /// Seals the bag assembled in `temporary` (its `data/` complete; `known`: checksums already
+    /// computed) and keeps it as the version's bag, in place of any bag of the same version, then
+    /// prunes past `keptVersions`. `extra`: bag-info fields after the usual ones.
+    func placeBag(_ temporary: String, datasetID: String, rowsUpdatedAt: String, known: [String: String], about: String,
+                  extra: [(String, String)] = []) throws {
+        try VersionBag.seal(temporary, info: [("External-Identifier", datasetID), ("Socrata-Rows-Updated-At", rowsUpdatedAt),
+                                              ("External-Description", about)] + extra, known: known)
+        let target = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: target)
+        guard rename(temporary, target) == 0 else { throw GzipFileError(path: target, reason: String(cString: strerror(errno))) }
         prune(datasetID: datasetID)
     }
 

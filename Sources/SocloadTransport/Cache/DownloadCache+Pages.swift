@@ -119,23 +119,12 @@ extension DownloadCache {
         /// description JSON) and the pages' row counts beside it; a version that states no
         /// `rowsUpdatedAt` is not kept.
         public func keep(datasetID: String?, rowsUpdatedAt: String?, description: [UInt8]) throws {
-            done = true
             guard let datasetID, let rowsUpdatedAt else {
+                done = true
                 try? FileManager.default.removeItem(atPath: temporary)
                 return
             }
-            let descriptionPath = (temporary as NSString).appendingPathComponent(DownloadCache.descriptionName)
-            guard FileManager.default.createFile(atPath: descriptionPath, contents: Data(description)) else {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw GzipFileError(path: descriptionPath, reason: "cannot be written")
-            }
-            let counts = rows.keys.sorted().map { rows[$0] ?? 0 }
-            let manifest = "{\"rows\": [" + counts.map(String.init).joined(separator: ", ") + "]}"
-            let manifestPath = (temporary as NSString).appendingPathComponent(DownloadCache.manifestName)
-            guard FileManager.default.createFile(atPath: manifestPath, contents: Data(manifest.utf8)) else {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw GzipFileError(path: manifestPath, reason: "cannot be written")
-            }
+            _ = try completed(description: description)
             if level == 0 {
                 let target = cache.pagesDirectory(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
                 try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
@@ -155,6 +144,22 @@ extension DownloadCache {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw error
             }
+        }
+
+        /// Every page arrived: `description` and the pages' row counts written beside them; the
+        /// folder they are in is the caller's from now on (moved into a bag, or removed).
+        func completed(description: [UInt8]) throws -> String {
+            done = true
+            for (name, contents) in [(DownloadCache.descriptionName, description),
+                                     (DownloadCache.manifestName, Array(("{\"rows\": [" + rows.keys.sorted().map { String(rows[$0] ?? 0) }
+                                                                        .joined(separator: ", ") + "]}").utf8))] {
+                let path = (temporary as NSString).appendingPathComponent(name)
+                guard FileManager.default.createFile(atPath: path, contents: Data(contents)) else {
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw GzipFileError(path: path, reason: "cannot be written")
+                }
+            }
+            return temporary
         }
     }
 

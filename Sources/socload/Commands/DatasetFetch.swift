@@ -166,7 +166,8 @@ struct DatasetFetch {
             do {
                 let synced = try SyncCommand.sync(table ?? spec.sourceText, session: session, pageSize: spec.pageSize,
                                                   indexes: spec.tableOptions.indexes, history: spec.tableOptions.keepsHistory,
-                                                  schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail)
+                                                  schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail,
+                                                  cache: request.cache)
                 let changed = synced.inserted + synced.updated
                 return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
                                       sync: synced)

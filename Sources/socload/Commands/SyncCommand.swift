@@ -25,6 +25,11 @@ struct SyncCommand: ParsableCommand {
     @Option(valueName: "N|P%", help: "With --deletes: refuse to delete more than N rows, or P% of the table.")
     var maxDeletes: DeletionLimit?
     @Flag(help: "Keep every version of every row in TABLE_history from now on (kept by later refreshes).") var history: Bool
+    @Option(valueName: "dir", help: "Keep the version the sync brings the table to in this download cache (as fetch --cache does): "
+                + "the version it started from, linked, and the pages the sync received, as a BagIt bag.")
+    var cache: String?
+    @Option(valueName: "n", help: "With --cache: keep the last N versions of the dataset (the oldest removed).")
+    var keepVersions: Int?
     @Option(valueName: "fail|evolve",
             help: "When the portal changed the table's columns: fail (change nothing, exit 65) or evolve (keep the table's "
                 + "columns: new ones added, gone ones NULL in the synced rows, renamed ones under their old name).")
@@ -39,19 +44,24 @@ struct SyncCommand: ParsableCommand {
         if maxDeletes != nil, !deletes {
             throw UsageError("--max-deletes limits --deletes: give --deletes too", command: Self.spec)
         }
+        if let keepVersions {
+            if keepVersions < 1 { throw UsageError("--keep-versions needs a number above 0", command: Self.spec) }
+            if cache == nil { throw UsageError("--keep-versions says how many versions --cache keeps: give --cache DIR too", command: Self.spec) }
+        }
         try DatasetReport.reporting(json, dataset: tableOrID, context, {
             try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
-                          maxDeletes: maxDeletes, history: history, schemaPolicy: try Self.policy(onSchemaChange))
+                          maxDeletes: maxDeletes, history: history, schemaPolicy: try Self.policy(onSchemaChange),
+                          cache: cache.map { DownloadCache(directory: $0, keptVersions: keepVersions) })
         }) { DatasetReport(dataset: tableOrID, sync: $0) }
     }
 
     static func sync(_ tableOrID: String, session: LoadSetup.Session, pageSize: Int, indexes: [[String]] = [],
                      deletes: Bool = false, maxDeletes: DeletionLimit? = nil, history: Bool = false,
-                     schemaPolicy: SchemaChangePolicy = .fail) throws -> SyncSummary {
+                     schemaPolicy: SchemaChangePolicy = .fail, cache: DownloadCache? = nil) throws -> SyncSummary {
         let summary: SyncSummary
         do {
             summary = try session.loader.sync(tableOrID, pageSize: pageSize, indexes: indexes, deletes: deletes,
-                                              maxDeletes: maxDeletes, history: history, schemaPolicy: schemaPolicy)
+                                              maxDeletes: maxDeletes, history: history, schemaPolicy: schemaPolicy, cache: cache)
         } catch let error as PlanError {
             session.meter.clear()
             throw UsageError(error.description, command: Self.spec)
@@ -75,6 +85,9 @@ struct SyncCommand: ParsableCommand {
         DatasetFetch.reportInvalidCells(summary.invalidCells)
         for change in summary.schemaChanges {
             StandardError.line("Warning: " + SocloadTool.oneLine("\(change.table): \(change.evolvedLine)"))
+        }
+        for note in summary.notes {
+            StandardError.line("Warning: " + SocloadTool.oneLine(note))
         }
         return summary
     }

@@ -111,6 +111,7 @@ struct DatasetReport: Encodable, Equatable {
         if let changes = summary.rowChanges { unchanged = changes.unchanged }
         (invalidCells, roundedCells) = Self.cellCounts(summary.invalidCells)
         schemaChanges = summary.schemaChanges.map { "\($0.table): \($0.evolvedLine)" }
+        if !summary.notes.isEmpty { warnings = summary.notes }
     }
 
     /// Per column, the cells stored as NULL and those stored rounded (nil: none).

@@ -14,8 +14,9 @@ struct LockedRefresh {
         case held
         /// The portal (or the file) serves that version now.
         case fromSource
-        /// From the cache's copy (an export, or a query API's pages).
-        case fromCache(DownloadCache.Version)
+        /// From the cache's copy (an export, or a query API's pages), and the syncs kept with it
+        /// (`DownloadCache.syncs`: a version a sync brought up to date), replayed over it.
+        case fromCache(DownloadCache.Version, syncs: [String])
         /// Not to be had, for this dataset alone (the others load): why.
         case unavailable(String)
     }
@@ -74,7 +75,9 @@ struct LockedRefresh {
             guard DatasetWatcher.goneAnswer(in: error) != nil, let cache, let datasetID = request.reference.datasetID ?? locked.datasetID
             else { throw error }
             do {
-                if let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) { return .fromCache(copy) }
+                if let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) {
+                    return .fromCache(copy, syncs: cache.syncs(datasetID: datasetID, rowsUpdatedAt: version))
+                }
             } catch let damaged as DamagedVersion {
                 throw Difference(text: damaged.description)
             }
@@ -85,7 +88,7 @@ struct LockedRefresh {
             let datasetID = request.reference.datasetID ?? locked.datasetID
             do {
                 if let cache, let datasetID, let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) {
-                    return .fromCache(copy)
+                    return .fromCache(copy, syncs: cache.syncs(datasetID: datasetID, rowsUpdatedAt: version))
                 }
             } catch let damaged as DamagedVersion {
                 throw Difference(text: damaged.description)
@@ -114,13 +117,14 @@ struct LockedRefresh {
         if case .unavailable(let reason) = way { throw CommandFailure(reason, exitCode: .dataError) }
         return try fetch.run(context: context, job: job) { request in
             request.expectedRowsUpdatedAt = locked.rowsUpdatedAt
+            if case .fromCache(_, let syncs) = way { request.replayedSyncs = syncs }
             switch way {
-            case .fromCache(.export(let path)):
+            case .fromCache(.export(let path), _):
                 var headers: [String: String] = [:]
                 if let etag = locked.etag { headers["etag"] = etag }
                 if let lastModified = locked.lastModified { headers["last-modified"] = lastModified }
                 request.prefetched = .cachedCopy(path: path, head: HTTPResponseHead(statusCode: 200, headers: headers))
-            case .fromCache(.pages(let directory)):
+            case .fromCache(.pages(let directory), _):
                 request.prefetched = .cachedPages(directory: directory)
             default: break
             }
