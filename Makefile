@@ -2,7 +2,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libpq-dev sqlite3 python3 time
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev libsnappy-dev libpq-dev sqlite3 python3 time
 # The tests also start a throwaway PostgreSQL 15 server, with PostGIS (scripts/with-postgres.sh), and
 # check GeoPackages with GDAL (ogrinfo, validate_gpkg.py), completion scripts with zsh and fish, and
 # socload report's page in headless Chromium.

@@ -35,6 +35,18 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
+        // zstd and snappy, for Parquet pages (`socload export --format parquet`).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSnappy",
+            pkgConfig: "snappy",
+            providers: [.apt(["libsnappy-dev"])]
+        ),
+
         // The core, with no C dependency: cell values, conditions (`Predicate`) and the date
         // rules, identifier quoting, and the SQL both databases share (lookups, glue tables).
         .target(name: "SocloadCore"),
@@ -79,14 +91,18 @@ let package = Package(
                 dependencies: ["SocloadCore", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL"]),
 
         // The umbrella for app developers: re-exports the libraries an app uses.
+        // Parquet out (`socload export`): the file format written here (Thrift compact metadata,
+        // dictionary and RLE encodings, zstd or snappy pages), a table's rows typed by its plan.
+        .target(name: "SocloadParquet", dependencies: ["SocloadCore", "CZstd", "CSnappy"]),
+
         .target(name: "SocloadKit",
                 dependencies: ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadFiles", "SocloadPostgreSQL", "SocloadSQLite",
-                               "SocloadSocrata", "SocloadTransport", "SocloadProject"]),
+                               "SocloadSocrata", "SocloadTransport", "SocloadProject", "SocloadParquet"]),
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",
                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadProject",
-                                        "CMalloc"]),
+                                        "SocloadParquet", "CMalloc"]),
 
         // What the tools and the tests share, outside the production targets and free of test
         // code: the reference decoder and the converter's self-checks (the fuzzer's oracle), a
@@ -107,6 +123,8 @@ let package = Package(
         .testTarget(name: "SocloadCoreTests", dependencies: ["SocloadCore"]),
         // The engine alone: the pipeline every load runs its source in (no HTTP, no database).
         .testTarget(name: "SocloadEngineTests", dependencies: ["SocloadCore", "SocloadEngine"]),
+        // The Parquet writer alone: its encodings and metadata, read back by pyarrow and DuckDB.
+        .testTarget(name: "SocloadParquetTests", dependencies: ["SocloadCore", "SocloadParquet", "SocloadTestSupport"]),
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadCore", "SocloadDatabase"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
         .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL", "SocloadToolKit"],

@@ -1,4 +1,5 @@
 import Foundation
+import SocloadTestSupport
 import XCTest
 
 /// The real GIS clients the GeoPackage tests check a file with: GDAL's `ogrinfo` (Debian's

@@ -36,7 +36,7 @@ final class KeptVersionTests: XCTestCase {
 
     /// The bagit validator's verdict on `bag`: "valid", or its error.
     func validated(_ bag: String) throws -> String {
-        let python = try PythonTools.environment(named: "bagit-venv", installing: ["bagit"])
+        let python = try PythonEnvironment.python(named: "bagit-venv", installing: ["bagit"])
         let check = try ChildProcess.run(python, ["-c", """
             import bagit, sys
             try:

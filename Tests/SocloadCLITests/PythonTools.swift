@@ -2,29 +2,8 @@ import Foundation
 import SocloadTestSupport
 import XCTest
 
-/// Python tools from PyPI the tests check socload's files with (feedparser), each in a virtual
-/// environment under `.build`, made once; and small scripts run by Debian's python3.
+/// Small scripts run by Debian's python3 (the tools from PyPI: `PythonEnvironment`).
 enum PythonTools {
-    /// The python of `.build/NAME` with `packages` installed (made on first use). Without PyPI
-    /// the test is skipped, except on CI, where it fails.
-    static func environment(named name: String, installing packages: [String]) throws -> String {
-        let environment = Fixtures.packageRoot.appendingPathComponent(".build/" + name)
-        let python = environment.appendingPathComponent("bin/python").path
-        let marker = environment.appendingPathComponent(".installed").path
-        if !FileManager.default.fileExists(atPath: marker) {
-            let made = try ChildProcess.run("/usr/bin/python3", ["-m", "venv", environment.path])
-            let installed = made.status == 0 ? try ChildProcess.run(python, ["-m", "pip", "install", "-q"] + packages) : made
-            guard installed.status == 0 else {
-                if ProcessInfo.processInfo.environment["CI"] == "true" {
-                    XCTFail("\(packages.joined(separator: ", ")) could not be installed: \(installed.stderr)")
-                }
-                throw XCTSkip("\(packages.joined(separator: ", ")) could not be installed from PyPI: \(installed.stderr.prefix(200))")
-            }
-            FileManager.default.createFile(atPath: marker, contents: Data())
-        }
-        return python
-    }
-
     /// Prints how many colours a PNG (8-bit RGB or RGBA, not interlaced, as Chromium writes
     /// screenshots) has, reading it with the standard library alone (zlib).
     static let pngColourCount = """

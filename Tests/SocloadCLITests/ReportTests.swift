@@ -122,7 +122,7 @@ final class ReportTests: XCTestCase {
         let third = try XCTUnwrap(titles.firstIndex { $0.hasSuffix(": 1 added, 1 changed, 0 removed") })
         let second = try XCTUnwrap(titles.firstIndex { $0.hasSuffix(": 0 added, 1 changed, 1 removed, 1 schema change") })
         XCTAssertLessThan(third, second, "newest first, also among refreshes of one second: \(titles)")
-        let python = try PythonTools.environment(named: "feedparser-venv", installing: ["feedparser"])
+        let python = try PythonEnvironment.python(named: "feedparser-venv", installing: ["feedparser"])
         let check = try ChildProcess.run(python, ["-c", """
             import feedparser, sys
             feed = feedparser.parse(sys.argv[1])

@@ -1,13 +1,8 @@
 import Foundation
+import SocloadTestSupport
 import XCTest
 
-/// Runs the built `socload` binary and captures what it printed.
-struct SocloadRun {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
+/// Runs the built `socload` binary and captures what it printed (`SocloadRun`).
 enum SocloadProcess {
     /// The `socload` executable next to the test bundle, or `$SOCLOAD_BIN`.
     static var executable: URL {
@@ -61,21 +56,6 @@ final class LockedData: @unchecked Sendable {
     private var data = Data()
     func set(_ value: Data) { lock.withLock { data = value } }
     func get() -> Data { lock.withLock { data } }
-}
-
-/// A temporary directory removed when the test ends.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("socload-cli-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 extension SocloadProcess {

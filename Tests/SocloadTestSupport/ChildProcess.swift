@@ -1,9 +1,20 @@
 import Foundation
 
+/// What a program run by a test printed, and its exit status.
+public struct SocloadRun: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        (self.status, self.stdout, self.stderr) = (status, stdout, stderr)
+    }
+}
+
 /// Runs a program other than the socload under test (GDAL's clients, socload as another user)
 /// and collects its exit status, standard output and standard error.
-enum ChildProcess {
-    static func run(_ executable: String, _ arguments: [String]) throws -> SocloadRun {
+public enum ChildProcess {
+    public static func run(_ executable: String, _ arguments: [String]) throws -> SocloadRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

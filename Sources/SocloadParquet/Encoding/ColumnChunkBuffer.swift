@@ -1,0 +1,135 @@
+/// One column's values for the row group being gathered, with their definition levels and
+/// statistics, written at the end of the row group as pages: a dictionary page and
+/// RLE_DICTIONARY data pages for byte arrays with few distinct values (PLAIN once the
+/// dictionary grows past `dictionaryLimit` bytes), PLAIN data pages otherwise.
+final class ColumnChunkBuffer {
+    let leaf: ParquetLeaf
+    /// A dictionary bigger than this (its PLAIN bytes) is given up for PLAIN pages.
+    static let dictionaryLimit = 1 << 20
+    /// Data pages are cut at about this many bytes of values.
+    static let pageSize = 1 << 20
+
+    private(set) var slotCount = 0
+    private(set) var levels: [UInt32] = []
+    private(set) var nullCountSoFar: Int64 = 0
+    /// PLAIN bytes of fixed-width values; a byte array's bytes (its lengths in `ends`).
+    private(set) var plain: [UInt8] = []
+    private(set) var ends: [Int] = []
+    private(set) var booleans: [Bool] = []
+    private(set) var dictionary: ByteDictionary?
+    private(set) var indices: [UInt32] = []
+    private(set) var range = ValueRange()
+
+    init(leaf: ParquetLeaf) {
+        self.leaf = leaf
+        if leaf.physical == .byteArray { dictionary = ByteDictionary() }
+    }
+
+    /// The bytes the values hold so far (what a row group's size is told by).
+    var byteCount: Int { plain.count + booleans.count / 8 + levels.count / 4 }
+
+    private func present() {
+        slotCount += 1
+        if leaf.maxDefinitionLevel > 0 { levels.append(UInt32(leaf.maxDefinitionLevel)) }
+    }
+
+    func appendNull() {
+        precondition(leaf.maxDefinitionLevel > 0, "a null in the required column \(leaf.path.joined(separator: "."))")
+        slotCount += 1
+        levels.append(0)
+        nullCountSoFar += 1
+    }
+
+    func append(int64 value: Int64) {
+        present()
+        withUnsafeBytes(of: value.littleEndian) { plain.append(contentsOf: $0) }
+        range.note(signed: Int128(value))
+    }
+
+    func append(int32 value: Int32) {
+        present()
+        withUnsafeBytes(of: value.littleEndian) { plain.append(contentsOf: $0) }
+        range.note(signed: Int128(value))
+    }
+
+    func append(double value: Double) {
+        present()
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { plain.append(contentsOf: $0) }
+        range.note(double: value)
+    }
+
+    func append(bool value: Bool) {
+        present()
+        booleans.append(value)
+        range.note(signed: value ? 1 : 0)
+    }
+
+    /// A decimal's units as a FIXED_LEN_BYTE_ARRAY: big-endian two's complement of `typeLength` bytes.
+    func append(decimalUnits value: Int128) {
+        present()
+        let length = leaf.typeLength ?? 16
+        for byte in (0..<length).reversed() { plain.append(UInt8(truncatingIfNeeded: value >> (byte * 8))) }
+        range.note(signed: value)
+    }
+
+    func append(bytes: UnsafeRawBufferPointer) {
+        present()
+        plain.append(contentsOf: bytes)
+        ends.append(plain.count)
+        range.note(bytes: bytes)
+        if dictionary != nil {
+            indices.append(UInt32(dictionary!.index(of: bytes)))
+            if dictionary!.plainSize > Self.dictionaryLimit {
+                dictionary = nil
+                indices = []
+            }
+        }
+    }
+
+    func append(string: String) {
+        var string = string
+        string.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// The smallest and largest value of a column chunk, in its type's order.
+struct ValueRange {
+    private(set) var minimum: Int128?, maximum: Int128?
+    private(set) var minimumDouble: Double?, maximumDouble: Double?
+    private(set) var minimumBytes: [UInt8]?, maximumBytes: [UInt8]?
+
+    mutating func note(signed value: Int128) {
+        if minimum.map({ value < $0 }) ?? true { minimum = value }
+        if maximum.map({ value > $0 }) ?? true { maximum = value }
+    }
+
+    mutating func note(double value: Double) {
+        guard !value.isNaN else { return }
+        if minimumDouble.map({ value < $0 }) ?? true { minimumDouble = value }
+        if maximumDouble.map({ value > $0 }) ?? true { maximumDouble = value }
+    }
+
+    mutating func note(bytes: UnsafeRawBufferPointer) {
+        if minimumBytes.map({ Self.less(bytes, $0) }) ?? true { minimumBytes = Array(bytes) }
+        if maximumBytes.map({ Self.less($0, bytes) }) ?? true { maximumBytes = Array(bytes) }
+    }
+
+    private static func less<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool where A.Element == UInt8, B.Element == UInt8 {
+        a.lexicographicallyPrecedes(b)
+    }
+}
+
+extension ColumnChunkBuffer {
+    /// Empties the buffer for the next row group (the dictionary too: each chunk has its own).
+    func reset() {
+        slotCount = 0
+        levels.removeAll(keepingCapacity: true)
+        nullCountSoFar = 0
+        plain.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        booleans.removeAll(keepingCapacity: true)
+        indices.removeAll(keepingCapacity: true)
+        dictionary = leaf.physical == .byteArray ? ByteDictionary() : nil
+        range = ValueRange()
+    }
+}
