@@ -61,7 +61,7 @@ struct EntryContext {
         guard let member = members.first(where: { $0.key == "expect" }) ?? defaults.first(where: { $0.key == "expect" }) else { return nil }
         let at = members.contains(member) ? place : "defaults"
         let text = try Project.text(member.value, path: path, place: at, key: member.key)
-        guard let interval = UpdateInterval(text) else {
+        guard let interval = UpdateInterval(exactly: text) else {
             throw ProjectError(path: path, place: at, key: member.key, problem: "is '\(text)', which is no update interval: write hourly, "
                                + "daily, weekly, monthly, quarterly, annually, \"every 2 weeks\" or an ISO 8601 duration such as P3D")
         }

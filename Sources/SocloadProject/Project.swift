@@ -200,6 +200,7 @@ public struct Project: Sendable {
     public static func text(_ value: JSONValue, path: String, place: String?, key: String) throws(ProjectError) -> String {
         switch value {
         case .string(let text) where !text.isEmpty: return text
+        case .string: throw ProjectError(path: path, place: place, key: key, problem: "is empty")
         case .number(let text): return text
         default: throw ProjectError(path: path, place: place, key: key, problem: "must be a text")
         }

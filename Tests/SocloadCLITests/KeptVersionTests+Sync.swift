@@ -21,14 +21,15 @@ extension KeptVersionTests {
         }, rowsUpdatedAt: 1_430_003_600)
         let synced = try run(["refresh"])
         XCTAssertEqual(synced.status, 0, synced.stderr)
-        XCTAssertTrue(synced.stderr.contains("synced, 2 changed"), synced.stderr)
+        XCTAssertTrue(synced.stderr.contains("synced (1 added, 1 changed, 0 removed"), synced.stderr)
         // Row 3 gone, row 2 changed: a sync with --deletes, which keeps the keys the portal listed too.
         portal.update({ rows, _ in
             rows.removeAll { $0.id == "row-3" }
             rows[1].cells["amount"] = .number("-0.5")
             rows[1].updatedAt += 70_000
         }, rowsUpdatedAt: 1_430_007_200)
-        let deleting = try run(["sync", "bags_0001", "--deletes", "--page-size", "2", "--cache", "cache", "--db", "v.sqlite"])
+        // In the project's folder, sync keeps versions in the project's cache.
+        let deleting = try run(["sync", "bags_0001", "--deletes", "--page-size", "2"])
         XCTAssertEqual(deleting.status, 0, deleting.stderr)
         XCTAssertEqual(try run(["refresh", "--quiet"]).status, 0, "nothing new: the lock takes the synced version")
 
@@ -52,12 +53,19 @@ extension KeptVersionTests {
         XCTAssertTrue(record.contains(#""from":"2015-04-25T23:13:20Z""#) && record.contains(#""rowsUpdatedAt":"2015-04-26T00:13:20Z""#),
                       record)
         let info = try String(contentsOfFile: path(kept[2], "bag-info.txt"), encoding: .utf8)
-        XCTAssertTrue(info.contains("Socrata-Synced-From: 2015-04-25T23:13:20Z\n"), info)
+        XCTAssertTrue(info.contains("Socrata-Synced-From: 2015-04-25T22:13:20Z\n"), info)
+        XCTAssertTrue(info.contains("those at 2015-04-25T22:13:20Z, then the 2 syncs"), "the payload's own version: the first sync's base")
         for bag in kept { XCTAssertEqual(try validated(bag), "valid", bag) }
 
         // The portal moves on; a new database is made from the lock: the synced version, as it was.
         let table = ["query", "select * from bags_0001 order by _id", "--db", "v.sqlite", "--format", "csv"]
         let before = try run(table).stdout
+        // While the portal still serves the version, --locked downloads it again: the bag kept
+        // with the syncs' pages stays as it was.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory.path("v.sqlite" + suffix)) }
+        XCTAssertEqual(try run(["refresh", "--locked", "--quiet"]).status, 0)
+        XCTAssertEqual(try run(table).stdout, before)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path(kept[2], "data/syncs/2/sync.json")))
         XCTAssertTrue(before.contains("Changé") && before.contains("-0.5") && before.contains("row-10") && !before.contains("row-3,"), before)
         portal.update({ rows, _ in rows.removeAll() }, rowsUpdatedAt: 1_440_000_000)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory.path("v.sqlite" + suffix)) }

@@ -80,6 +80,7 @@ final class KeptVersionTests: XCTestCase {
         let archived = try run(["archive", "--to", "evidence"])
         XCTAssertEqual(archived.status, 0, archived.stderr)
         XCTAssertTrue(archived.stderr.contains("Copied 2 bags to evidence"), archived.stderr)
+        XCTAssertTrue(try run(["archive", "--to", "evidence"]).stderr.contains("Copied 0 bags to evidence (2 already there, whole)"))
         for bag in kept {
             XCTAssertEqual(try validated(directory.path("evidence/bags-0001/" + (bag as NSString).lastPathComponent)), "valid")
         }
@@ -137,6 +138,15 @@ final class KeptVersionTests: XCTestCase {
         let archived = try run(["archive", "--cache", "cache", "--to", "out"])
         XCTAssertEqual(archived.status, 0, archived.stderr)
         XCTAssertTrue(archived.stderr.contains("Copied 2 bags to out"), archived.stderr)
+    }
+
+    func testACacheThatCannotBeAFolderIsSaidSo() throws {
+        try project(api: "rows")
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: directory.path("cache")))
+        let refused = try run(["refresh"])
+        XCTAssertEqual(refused.status, 74, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is a file, not a folder for the cache"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("NSCocoaErrorDomain"), refused.stderr)
     }
 
     func testKeepVersionsNeedsACache() throws {

@@ -133,6 +133,17 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(fields.first, "0", "not malformed: \(check.stdout)")
         XCTAssertEqual(fields.dropFirst().first, "\(changed + watched)")
         XCTAssertEqual(fields.last, "\(changed + watched)", "every id different")
+
+        // The stale dataset is taken down: its "gone" entry comes, and its "stale" one stays, same id.
+        let staleEntry = try XCTUnwrap(feed.stdout.components(separatedBy: "<entry>").first { $0.contains("<title>quie-0001 is stale</title>") })
+        let staleID = staleEntry.components(separatedBy: "<id>")[1].components(separatedBy: "</id>")[0]
+        portals[1].inject { _ in .init(status: 404, body: Array(#"{"message": "No such dataset"}"#.utf8)) }
+        sleep(1) // another second: the gone entry's own time
+        XCTAssertEqual(try run(["refresh", "--quiet"]).status, 0)
+        let later = try run(["report", "--format", "atom", "--feed-url", "https://example.org/mirror.atom"]).stdout
+        XCTAssertTrue(later.contains("<title>quie-0001 is gone</title>"), later)
+        XCTAssertTrue(ids(later).contains(staleID), "the stale entry keeps its id: \(later)")
+        XCTAssertEqual(later.components(separatedBy: "<entry>").count - 1, changed + watched + 1)
     }
 
     /// The real exports in ../shared/datasets (skipped without them): a page with a plot each, and

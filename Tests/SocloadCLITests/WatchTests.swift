@@ -138,6 +138,12 @@ final class WatchTests: XCTestCase {
         let wrong = try run(["status"])
         XCTAssertEqual(wrong.status, 78, wrong.stderr)
         XCTAssertTrue(wrong.stderr.contains("\"expect\" is 'sometimes', which is no update interval"), wrong.stderr)
+        XCTAssertEqual(try run(["report"]).status, 78, "report reads the same project file")
+        // A word among others is the portals' free text, not a project's interval.
+        _ = try project([entry(weekly, #", "expect": "weekly, mostly""#)])
+        XCTAssertEqual(try run(["status"]).status, 78)
+        _ = try project([entry(weekly, #", "expect": """#)])
+        XCTAssertTrue(try run(["status"]).stderr.contains("\"expect\" is empty"))
     }
 
     func testAGoneDatasetKeepsItsTableAndAMovedOneIsOnlySuggested() throws {

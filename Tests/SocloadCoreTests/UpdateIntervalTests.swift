@@ -86,8 +86,8 @@ final class UpdateIntervalTests: XCTestCase {
             }
             return StatedUpdateFrequency.find(customFields: fields, description: view["description"] as? String)
         }
-        XCTAssertEqual(stated(try view("koop-crimes-views.json")).flatMap(UpdateInterval.init)?.label, "hourly")
-        XCTAssertEqual(stated(try view("zzzz-zzzz.rows.json")).flatMap(UpdateInterval.init)?.label, "daily")
+        XCTAssertEqual(stated(try view("koop-crimes-views.json")).flatMap { UpdateInterval($0) }?.label, "hourly")
+        XCTAssertEqual(stated(try view("zzzz-zzzz.rows.json")).flatMap { UpdateInterval($0) }?.label, "daily")
         XCTAssertNil(stated(try view("data.cityofchicago.org__zidz-sdfj__views.json")), "Chicago's Frequency is empty")
         XCTAssertNil(stated(try view("cqsj-cfgu.rows.json")), "only a date made public")
 

@@ -14,6 +14,16 @@ extension DocCommentExamples {
         XCTAssertEqual(interval.seconds, 7_889_238, accuracy: 1)
     }
 
+    /// `UpdateInterval(exactly:)`: a project's `"expect"`, nothing but the interval.
+    func testUpdateIntervalExactlyExample() {
+        XCTAssertEqual(UpdateInterval(exactly: "weekly")?.label, "weekly")
+        XCTAssertNil(UpdateInterval(exactly: "weekly, mostly"))
+        XCTAssertEqual(UpdateInterval(exactly: "every 2 weeks")?.label, "every 2 weeks")
+        XCTAssertEqual(UpdateInterval(exactly: "10 days")?.label, "every 10 days")
+        XCTAssertEqual(UpdateInterval(exactly: "P3D")?.seconds, 3 * 86_400)
+        XCTAssertNil(UpdateInterval(exactly: "every 2 weeks or so"))
+    }
+
     /// `StatedUpdateFrequency`: a custom field before the description's text.
     func testStatedUpdateFrequencyExample() {
         let stated = StatedUpdateFrequency.find(customFields: [CustomField(group: "Update", field: "Update Frequency", value: "Daily")],

@@ -59,7 +59,10 @@ extension MirrorReport {
                 entries.append(FeedEntry(title: "\(dataset.name): \(words)", name: name, updated: refresh.at, page: dataset.page,
                                          summary: summary, order: order))
             }
-            if let watch = dataset.watch, let since = dataset.watchCheckedAt, [.stale, .gone, .moved].contains(watch.state) {
+            // The watches judged before the current one stay in the feed, with their ids.
+            let current = dataset.watchCheckedAt.flatMap { since in dataset.watch.map { MirrorReport.JudgedWatch(checkedAt: since, watch: $0) } }
+            for judged in dataset.earlierWatches + (current.map { [$0] } ?? []) where [.stale, .gone, .moved].contains(judged.watch.state) {
+                let (watch, since) = (judged.watch, judged.checkedAt)
                 let name = [databaseName, dataset.table, "watch", watch.state.rawValue, since].joined(separator: "\u{0}")
                 entries.append(FeedEntry(title: "\(dataset.name) is \(watch.state.rawValue)", name: name, updated: since, page: dataset.page,
                                          summary: "\(dataset.name) (table \(dataset.table)) is \(watch.state.rawValue)"

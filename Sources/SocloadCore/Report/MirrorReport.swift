@@ -41,6 +41,9 @@ public struct MirrorReport: Sendable, Codable, Equatable {
         /// Since when the watch is as it is (the refresh that first judged it so), or nil when
         /// judged now.
         public var watchCheckedAt: String?
+        /// The watches recorded before the current one that were stale, gone or moved (each
+        /// an entry of the feed), oldest first.
+        public var earlierWatches: [JudgedWatch] = []
         /// The last refreshes, oldest first.
         public var refreshes: [Refresh] = []
         public var schemaChanges: [SchemaChangeNote] = []
@@ -91,6 +94,17 @@ public struct MirrorReport: Sendable, Codable, Equatable {
     }
 
     /// A schema change as the log words it, and when.
+    /// A watch as a refresh recorded it, and since when it was so.
+    public struct JudgedWatch: Sendable, Codable, Equatable {
+        public var checkedAt: String
+        public var watch: DatasetWatch
+
+        public init(checkedAt: String, watch: DatasetWatch) {
+            self.checkedAt = checkedAt
+            self.watch = watch
+        }
+    }
+
     public struct SchemaChangeNote: Sendable, Codable, Equatable {
         public var at: String
         public var line: String

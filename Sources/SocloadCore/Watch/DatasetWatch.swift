@@ -42,7 +42,7 @@ public struct DatasetWatch: Sendable, Equatable, Codable {
         /// recorded (`stamps`, asked for only when the others say nothing).
         public static func first(expected: UpdateInterval?, stated: String?, stamps: () -> [String]) -> Expectation? {
             if let expected { return Expectation(interval: expected, source: .project) }
-            if let interval = stated.flatMap(UpdateInterval.init) { return Expectation(interval: interval, source: .portal) }
+            if let interval = stated.flatMap { UpdateInterval($0) } { return Expectation(interval: interval, source: .portal) }
             if let learned = LearnedUpdateInterval.from(stamps: stamps()) { return Expectation(interval: learned, source: .log) }
             return nil
         }

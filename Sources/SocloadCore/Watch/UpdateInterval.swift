@@ -83,6 +83,23 @@ public struct UpdateInterval: Sendable, Equatable, Codable {
         return nil
     }
 
+    /// The interval `text` is, and nothing else: a word (`weekly`, `twice a month`), `every N
+    /// UNITs` or `N UNITs`, or an ISO 8601 duration, as a project's `"expect"` is written (the
+    /// portals' free text is read by `init?(_:)`, which finds an interval among other words).
+    ///
+    ///     UpdateInterval(exactly: "weekly")?.label          // "weekly"
+    ///     UpdateInterval(exactly: "weekly, mostly")         // nil
+    public init?(exactly text: String) {
+        guard let interval = UpdateInterval(text) else { return nil }
+        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.uppercased().hasPrefix("R/") { trimmed.removeFirst(2) }
+        let words = Self.words(of: trimmed)
+        let whole = words.joined(separator: " ")
+        guard Self.isoDuration(trimmed) != nil || Self.words.contains(where: { $0.0 == whole })
+              || (Self.everyN(words) != nil && (words.count == 2 || (words.count == 3 && words[0] == "every"))) else { return nil }
+        self = interval
+    }
+
     /// Lowercased words of letters and digits (`Semi-Annually` → `semi`, `annually`).
     static func words(of text: String) -> [String] {
         text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)

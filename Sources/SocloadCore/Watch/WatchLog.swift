@@ -1,7 +1,8 @@
-/// `_socload_watch`: each table's last watch (`DatasetWatch`), as the last `refresh` judged it:
-/// one row a table, replaced when a refresh judges it otherwise (`checked_at`: since when it is
-/// so), so that `socload report` shows a dataset stale,
-/// gone or moved from the database alone (a dataset gone leaves no other trace: nothing loads).
+/// `_socload_watch`: each table's watch (`DatasetWatch`), as the last `refresh` judged it — the
+/// row of the latest `checked_at` (since when it is so), a row added when a refresh judges it
+/// otherwise — and the times it was judged stale, gone or moved before (the last
+/// `keptRows`), so that `socload report` shows a dataset stale, gone or moved, and its feed keeps
+/// those entries, from the database alone (a dataset gone leaves no other trace: nothing loads).
 ///
 ///     let log = WatchLog(dialect: SQLiteDialect())
 ///     print(log.createStatement)   // CREATE TABLE IF NOT EXISTS "_socload_watch" (...)
@@ -21,9 +22,36 @@ public struct WatchLog {
             + Self.columns.map { "\($0.quotedDatabaseIdentifier) \(dialect.declaredType(.text))" }.joined(separator: ", ") + ")"
     }
 
-    /// Removes a table's row; bind the table's name.
+    /// Removes a table's rows (a dropped table); bind the table's name.
     public var deleteStatement: String {
         "DELETE FROM \(dialect.table(Self.tableName)) WHERE \("table_name".quotedDatabaseIdentifier) = \(dialect.placeholder(1))"
+    }
+
+    /// The rows a table keeps, the current one included.
+    public static let keptRows = 30
+
+    /// Records a table's watch judged now (`row`: `arguments(table:checkedAt:watch:)`): its rows
+    /// that were fresh or unknown go (no feed entry comes of them), and so does one of the same
+    /// second; past `keptRows`, the oldest.
+    public func recording(_ row: [String]) -> [(sql: String, arguments: [String])] {
+        let table = dialect.table(Self.tableName)
+        let (name, checked) = ("table_name".quotedDatabaseIdentifier, "checked_at".quotedDatabaseIdentifier)
+        return [
+            ("DELETE FROM \(table) WHERE \(name) = \(dialect.placeholder(1)) AND (\("watch".quotedDatabaseIdentifier) IN ('fresh', 'unknown') "
+             + "OR \(checked) = \(dialect.placeholder(2)))", [row[0], row[1]]),
+            (insertStatement, row),
+            ("DELETE FROM \(table) WHERE \(name) = \(dialect.placeholder(1)) AND \(checked) < (SELECT \(checked) FROM \(table) "
+             + "WHERE \(name) = \(dialect.placeholder(2)) ORDER BY \(checked) DESC LIMIT 1 OFFSET \(Self.keptRows - 1))", [row[0], row[0]]),
+        ]
+    }
+
+    /// Each table's rows (`watch(fromRow:)`), the current one last, by lowercased table name.
+    public static func byTable(_ rows: [[String?]]) -> [String: [(checkedAt: String, watch: DatasetWatch)]] {
+        var tables: [String: [(checkedAt: String, watch: DatasetWatch)]] = [:]
+        for row in rows {
+            if let found = watch(fromRow: row) { tables[found.table.lowercased(), default: []].append((found.checkedAt, found.watch)) }
+        }
+        return tables.mapValues { $0.sorted { $0.checkedAt < $1.checkedAt } }
     }
 
     /// Adds a table's row; bind `arguments(table:checkedAt:watch:)`.

@@ -76,7 +76,7 @@ struct SyncJob {
         try upserter.finish()
         let notes = try keeping?.keep(since: since, view: view).map { [$0] } ?? []
         let refreshed = try syncedEntry(entry, view: view, stored: shape.stored, rowCount: try upserter.rowCount(),
-                                        refreshedAt: state.refreshedAt)
+                                        refreshedAt: state.refreshedAt, portalRoot: portal.base)
         var refresh = RefreshRecord(
             table: entry.tableName, refreshedAt: refreshed.fetchedAt, kind: "sync", source: entry.sourceURL,
             rowsUpdatedAt: refreshed.rowsUpdatedAt, rowCount: refreshed.rowCount, schemaChanges: shape.changes.count,
@@ -130,13 +130,14 @@ struct SyncJob {
 
     /// The table's catalog entry after a sync: the portal's description of now, the plan kept.
     private func syncedEntry(_ entry: CatalogEntry, view: ViewMetadata, stored: LoadPlan, rowCount: Int,
-                             refreshedAt: String) throws -> CatalogEntry {
+                             refreshedAt: String, portalRoot: String) throws -> CatalogEntry {
         var refreshed = entry
         refreshed.rowCount = rowCount
         refreshed.fetchedAt = refreshedAt
         refreshed.rowsUpdatedAt = view.rowsUpdatedAtText
         refreshed.columnsJSON = view.columnsJSON
-        refreshed.dictionaryJSON = view.dictionaryJSON(domain: entry.domain)
+        // The page link keeps the portal's scheme, as a fetch's does.
+        refreshed.dictionaryJSON = view.dictionaryJSON(domain: portalRoot)
         refreshed.datasetDescription = view.dictionary.description
         refreshed.planJSON = stored.jsonText
         refreshed.partialReason = "the table was synced since it was loaded (the invalid-cell counts are the load's)"

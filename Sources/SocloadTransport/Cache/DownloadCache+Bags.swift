@@ -32,7 +32,7 @@ extension DownloadCache {
 
     /// Puts `payload` (a finished file or folder, moved, named `name` in the bag's `data/`) into
     /// a new bag of the version, with the description and the response's headers beside it,
-    /// then keeps it in place of any bag of the same version, links what the previous bag holds
+    /// then keeps it (a version kept whole already stays, unless damaged), links what the previous bag holds
     /// the same, and prunes past `keptVersions`.
     func keepBag(payload: String, as name: String, datasetID: String, rowsUpdatedAt: String, description: [UInt8],
                  head: HTTPResponseHead?) throws {
@@ -66,6 +66,12 @@ extension DownloadCache {
         try VersionBag.seal(temporary, info: [("External-Identifier", datasetID), ("Socrata-Rows-Updated-At", rowsUpdatedAt),
                                               ("External-Description", about)] + extra, known: known)
         let target = bagPath(datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt)
+        // A whole bag of the version kept already stays (what a sync received with it too): the
+        // new one is only put in place of a damaged one.
+        if FileManager.default.fileExists(atPath: target), VersionBag.problems(target).isEmpty {
+            try? FileManager.default.removeItem(atPath: temporary)
+            return
+        }
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: target)
         guard rename(temporary, target) == 0 else { throw GzipFileError(path: target, reason: String(cString: strerror(errno))) }

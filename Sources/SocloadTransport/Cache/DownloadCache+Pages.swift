@@ -69,10 +69,9 @@ extension DownloadCache {
     /// `STAMP.pages` folder rather than a bag: no evidence, no checksums to spend time on).
     public func startPages(level: Int32 = 6) throws -> PagesWriter {
         let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).pages")
-        do {
-            try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        } catch {
-            throw GzipFileError(path: directory, reason: "the cache folder cannot be made: \(error.localizedDescription)")
+        try makeFolder()
+        guard mkdir(temporary, 0o777) == 0 else {
+            throw GzipFileError(path: directory, reason: "the cache folder cannot be written (\(String(cString: strerror(errno))))")
         }
         return PagesWriter(cache: self, temporary: temporary, level: level)
     }

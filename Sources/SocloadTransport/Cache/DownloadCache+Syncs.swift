@@ -41,6 +41,12 @@ extension DownloadCache {
         return names.compactMap(Int.init).sorted().map { (folder as NSString).appendingPathComponent(String($0)) }
     }
 
+    /// What the sync kept in `folder` says of itself; nil when it cannot be read.
+    public static func record(inSync folder: String) -> SyncRecord? {
+        FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(syncRecordName))
+            .flatMap { try? JSONDecoder().decode(SyncRecord.self, from: $0) }
+    }
+
     /// Keeps version `rowsUpdatedAt` of `datasetID` as the kept version `from` plus one sync:
     /// `pages` (the rows it received, complete), `keys` (the keys the portal listed, for a sync
     /// that deleted the rows it no longer has) and `description` (the dataset's description
@@ -59,7 +65,10 @@ extension DownloadCache {
                 try? FileManager.default.removeItem(atPath: temporary)
                 return false
             }
-            let number = Self.syncs(inBag: temporary).count + 1
+            let earlier = Self.syncs(inBag: temporary)
+            let number = earlier.count + 1
+            // The payload's own version: the one the first of the syncs started from.
+            let base = earlier.first.flatMap(Self.record(inSync:))?.from ?? from
             let folder = (data as NSString).appendingPathComponent("syncs/\(number)")
             try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try move(try pages.completed(description: description), to: folder)
@@ -70,9 +79,9 @@ extension DownloadCache {
                 guard FileManager.default.createFile(atPath: path, contents: contents) else { throw GzipFileError(path: path, reason: "cannot be written") }
             }
             try placeBag(temporary, datasetID: datasetID, rowsUpdatedAt: rowsUpdatedAt, known: known,
-                         about: "the rows of \(datasetID) at rowsUpdatedAt \(rowsUpdatedAt): those at \(from), then "
+                         about: "the rows of \(datasetID) at rowsUpdatedAt \(rowsUpdatedAt): those at \(base), then "
                          + "\(number == 1 ? "the sync" : "the \(number) syncs") that brought them up to date, as received",
-                         extra: [("Socrata-Synced-From", from)])
+                         extra: [("Socrata-Synced-From", base)])
             return true
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)

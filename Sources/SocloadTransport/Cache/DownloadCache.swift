@@ -33,13 +33,29 @@ public struct DownloadCache: Sendable, Equatable {
 
     /// A new copy, written as the download comes, kept only once it is complete.
     public func startCopy() throws -> CopyWriter {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw GzipFileError(path: directory, reason: "the cache folder cannot be made: \(error.localizedDescription)")
-        }
+        try makeFolder()
         let temporary = (directory as NSString).appendingPathComponent(".socload-\(getpid())-\(UUID().uuidString).part")
         return CopyWriter(cache: self, temporary: temporary, file: try GzipFileWriter(path: temporary))
+    }
+
+    /// Makes the cache's folder (and the folders above it) when missing; a reason a person reads
+    /// when it cannot (a file in its place, no permission).
+    func makeFolder() throws {
+        var path = ""
+        for component in (directory as NSString).pathComponents {
+            path = path.isEmpty ? component : (path as NSString).appendingPathComponent(component)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+                guard isFolder.boolValue else { throw GzipFileError(path: directory, reason: "\(path) is a file, not a folder for the cache") }
+                continue
+            }
+            if mkdir(path, 0o777) != 0, errno != EEXIST {
+                throw GzipFileError(path: directory, reason: "the cache folder cannot be made (\(String(cString: strerror(errno))))")
+            }
+        }
+        if access(directory, W_OK) != 0 {
+            throw GzipFileError(path: directory, reason: "the cache folder cannot be written (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// One download's copy on its way into the cache.

@@ -85,7 +85,9 @@ public enum VersionBag {
                 problems += present.subtracting(listed).sorted().map { "\($0) is not in the manifest" }
             }
         }
-        return problems
+        // A missing payload manifest is missing from the tag manifest's list too: said once.
+        var said: Set<String> = []
+        return problems.filter { said.insert($0).inserted }
     }
 
     /// The checksums a bag's payload manifest lists, by path under `data/` (empty when it has none).

@@ -31,7 +31,7 @@ struct ArchiveCommand: ParsableCommand {
         let (folder, chosen) = try datasets(context: context)
         let store = DownloadCache(directory: folder)
         var failures: [String] = []
-        var copied = 0
+        var (copied, present) = (0, 0)
         for dataset in chosen {
             let id = dataset.id
             let bags = store.bags(datasetID: id)
@@ -48,7 +48,10 @@ struct ArchiveCommand: ParsableCommand {
                     try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                                             withIntermediateDirectories: true)
                     if FileManager.default.fileExists(atPath: target) {
-                        guard !VersionBag.problems(target).isEmpty else { continue }
+                        guard !VersionBag.problems(target).isEmpty else {
+                            present += 1
+                            continue
+                        }
                         try FileManager.default.removeItem(atPath: target)
                     }
                     try FileManager.default.copyItem(atPath: bag, toPath: target)
@@ -59,7 +62,8 @@ struct ArchiveCommand: ParsableCommand {
                 }
             }
         }
-        StandardError.line("Copied \(NumberText.counted(copied, "bag")) to \(to!)")
+        StandardError.line("Copied \(NumberText.counted(copied, "bag")) to \(to!)"
+                           + (present > 0 ? " (\(present) already there, whole)" : ""))
         let failed = Array(Set(failures)).sorted()
         if !failed.isEmpty {
             throw CommandFailure("\(failed.count) of \(chosen.count) datasets have a kept version that fails its checksums: "

@@ -55,8 +55,11 @@ final class BatchDatabase: @unchecked Sendable {
         init(_ database: (any LoadedDatabase)?) {
             guard let database else { return }
             stamps = (try? database.refreshStampsByTable()) ?? [:]
+            // A table's current row: the one of the latest checked_at.
             for row in (try? database.recordedWatchRows()) ?? [] {
-                if let table = row.first ?? nil { watches[table.lowercased()] = row.map { $0 ?? "" } }
+                guard let table = row.first ?? nil, row.count > 1 else { continue }
+                if let kept = watches[table.lowercased()], kept[1] >= row[1] ?? "" { continue }
+                watches[table.lowercased()] = row.map { $0 ?? "" }
             }
         }
     }

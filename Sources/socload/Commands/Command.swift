@@ -58,6 +58,14 @@ struct DatabaseOptions: ParsableArguments {
         db ?? environmentDatabase(context) ?? ((try? ProjectDatabase.path(project: project)) ?? nil) ?? "socload.sqlite"
     }
 
+    /// The project's download cache (`"cache"`, with its `"keep-versions"`) when the database is
+    /// the project's (no `--db`, no `$SOCLOAD_DB`), so a command in the project's folder keeps
+    /// versions where `refresh` keeps them.
+    func projectCache(_ context: CommandContext) throws -> DownloadCache? {
+        guard db == nil, environmentDatabase(context) == nil else { return nil }
+        return try ProjectDatabase.cache(project: project)
+    }
+
     private func environmentDatabase(_ context: CommandContext) -> String? {
         context.environment["SOCLOAD_DB"].flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -168,8 +168,11 @@ struct DatasetFetch {
                                                   indexes: spec.tableOptions.indexes, history: spec.tableOptions.keepsHistory,
                                                   schemaPolicy: spec.tableOptions.onSchemaChange == .evolve ? .evolve : .fail,
                                                   cache: request.cache)
-                let changed = synced.inserted + synced.updated
-                return DatasetOutcome(table: synced.tableName, result: "synced, \(NumberText.grouped(changed)) changed", status: "synced",
+                // What the rows did to the table, as the "Refreshed" line and --json say (by their
+                // fingerprints); without fingerprints, how many rows came.
+                let result = synced.rowChanges.map { "synced (\($0.summary))" }
+                    ?? "synced, \(NumberText.counted(synced.inserted + synced.updated, "row")) received"
+                return DatasetOutcome(table: synced.tableName, result: result, status: "synced",
                                       sync: synced)
             } catch let failure as LoadFailure where LoadSpec.reloadsWhole(afterSyncFailure: failure.underlying) {
                 StandardError.line("Warning: " + SocloadTool.oneLine("\(table ?? spec.sourceText) cannot be synced "

@@ -41,7 +41,7 @@ struct ReportCommand: ParsableCommand {
 
     func run(context: CommandContext) throws {
         let loaded = try database.openLoaded(context, command: Self.spec)
-        let project = try? projectFile().map(Project.load)
+        let project = try projectFile().map(Project.load)
         let report = try ReportBuilder(database: loaded, project: project, keep: refreshes)
             .report(title: title ?? defaultTitle(loaded), names: names)
         let text: String

@@ -26,7 +26,8 @@ struct SyncCommand: ParsableCommand {
     var maxDeletes: DeletionLimit?
     @Flag(help: "Keep every version of every row in TABLE_history from now on (kept by later refreshes).") var history: Bool
     @Option(valueName: "dir", help: "Keep the version the sync brings the table to in this download cache (as fetch --cache does): "
-                + "the version it started from, linked, and the pages the sync received, as a BagIt bag.")
+                + "the version it started from, linked, and the pages the sync received, as a BagIt bag.",
+            default: "the project's \"cache\" when the database is the project's")
     var cache: String?
     @Option(valueName: "n", help: "With --cache: keep the last N versions of the dataset (the oldest removed).")
     var keepVersions: Int?
@@ -51,7 +52,7 @@ struct SyncCommand: ParsableCommand {
         try DatasetReport.reporting(json, dataset: tableOrID, context, {
             try Self.sync(tableOrID, session: session, pageSize: paging.rows, indexes: index.map(\.names), deletes: deletes,
                           maxDeletes: maxDeletes, history: history, schemaPolicy: try Self.policy(onSchemaChange),
-                          cache: cache.map { DownloadCache(directory: $0, keptVersions: keepVersions) })
+                          cache: try cache.map { DownloadCache(directory: $0, keptVersions: keepVersions) } ?? database.projectCache(context))
         }) { DatasetReport(dataset: tableOrID, sync: $0) }
     }
 

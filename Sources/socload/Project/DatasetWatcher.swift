@@ -93,7 +93,7 @@ extension DatasetWatcher {
             guard let answer = Self.goneAnswer(in: error), let batch,
                   let entry = Self.loadedEntry(of: dataset, datasetID: datasetID(), lookup: batch.entry(for:)) else { throw error }
             let watch = gone(dataset, answer: answer, entry: entry, stamps: stamps(entry.tableName, nil))
-            var outcome = DatasetOutcome(table: entry.tableName, result: "kept as it was, \(NumberText.grouped(entry.rowCount)) rows",
+            var outcome = DatasetOutcome(table: entry.tableName, result: "kept as it was, \(NumberText.counted(entry.rowCount, "row"))",
                                          wroteTable: false, status: "kept")
             outcome.watch = watch
             outcome.keptRows = entry.rowCount

@@ -1,6 +1,7 @@
 import Foundation
 import SocloadCore
 import SocloadProject
+import SocloadSocrata
 
 /// The database of the project a command runs in: the `"database"` of `--project FILE`, or of
 /// `socload.json` in the working directory when there is one. Every command that opens a
@@ -27,6 +28,23 @@ enum ProjectDatabase {
               case .object(let defaults)? = members.last(where: { $0.key == "defaults" })?.value,
               let schema = defaults.last(where: { $0.key == "schema" })?.value else { return nil }
         return try Project.text(schema, path: project ?? defaultFile, place: "defaults", key: "schema")
+    }
+
+    /// The project's download cache (`"cache"`, relative to the project file's folder, with its
+    /// `"keep-versions"`); nil when it names none.
+    static func cache(project: String?) throws -> DownloadCache? {
+        guard let members = try members(project: project), let folder = members.last(where: { $0.key == "cache" })?.value else {
+            return nil
+        }
+        let file = project ?? defaultFile
+        let kept: Int? = try members.last(where: { $0.key == "keep-versions" }).map { member in
+            guard case .number(let text) = member.value, let count = Int(text), count > 0 else {
+                throw CommandFailure("\(file): \"keep-versions\" must be a whole number above 0", exitCode: .configuration)
+            }
+            return count
+        }
+        return DownloadCache(directory: Project.relativeToProject(try Project.text(folder, path: file, place: nil, key: "cache"), file),
+                             keptVersions: kept)
     }
 
     /// The project file's top-level members; nil when there is no project file (only

@@ -34,10 +34,13 @@ struct ReportBuilder {
         var report = MirrorReport(title: title, generatedAt: ISO8601Timestamp.nowToTheSecond(), database: Self.name(of: database))
         for entry in entries {
             let entryDataset = dataset(of: entry)
-            report.datasets.append(MirrorReport.Dataset.build(
+            let watches = recorded[entry.tableName.lowercased()] ?? []
+            var built = MirrorReport.Dataset.build(
                 entry: entry, name: entryDataset?.name, refreshes: try database.refreshes(of: entry.tableName),
                 schemaChanges: try database.schemaChanges(of: entry.tableName), verification: try? database.verify(entry.tableName),
-                recorded: recorded[entry.tableName.lowercased()], expected: entryDataset?.expected, keep: keep))
+                recorded: watches.last, expected: entryDataset?.expected, keep: keep)
+            built.earlierWatches = watches.dropLast().map { .init(checkedAt: $0.checkedAt, watch: $0.watch) }
+            report.datasets.append(built)
         }
         return report
     }
@@ -49,12 +52,8 @@ struct ReportBuilder {
         return place.count > 1 && place.hasPrefix("'") && place.hasSuffix("'") ? String(place.dropFirst().dropLast()) : place
     }
 
-    /// The watch each table's last refresh recorded, by lowercased table name.
-    private func recordedWatches() throws -> [String: (checkedAt: String, watch: DatasetWatch)] {
-        var watches: [String: (checkedAt: String, watch: DatasetWatch)] = [:]
-        for row in try database.recordedWatchRows() {
-            if let found = WatchLog.watch(fromRow: row) { watches[found.table.lowercased()] = (found.checkedAt, found.watch) }
-        }
-        return watches
+    /// The watches each table's refreshes recorded, the current one last, by lowercased table name.
+    private func recordedWatches() throws -> [String: [(checkedAt: String, watch: DatasetWatch)]] {
+        WatchLog.byTable(try database.recordedWatchRows())
     }
 }

@@ -22,9 +22,7 @@ enum WatchLogWriter {
         for (batch, rows) in byBatch.values {
             do {
                 let log = WatchLog(dialect: try batch.dialect)
-                try batch.writing([(log.createStatement, [])] + rows.flatMap { row in
-                    [(log.deleteStatement, [row[0]]), (log.insertStatement, row)]
-                })
+                try batch.writing([(log.createStatement, [])] + rows.flatMap { row in log.recording(row).map { ($0.sql, $0.arguments) } })
             } catch {
                 StandardError.line("Warning: the datasets' watch could not be recorded for socload report: "
                                    + SocloadTool.oneLine(SocloadTool.describe(error).0))
