@@ -22,6 +22,8 @@ extension KeptVersionTests {
         let synced = try run(["refresh"])
         XCTAssertEqual(synced.status, 0, synced.stderr)
         XCTAssertTrue(synced.stderr.contains("synced (1 added, 1 changed, 0 removed"), synced.stderr)
+        let page = try run(["report", "--format", "json"]).stdout
+        XCTAssertTrue(page.contains(portal.baseURL + "/d/bags-0001") && !page.contains("https://127.0.0.1"), "a sync keeps the page's scheme: \(page)")
         // Row 3 gone, row 2 changed: a sync with --deletes, which keeps the keys the portal listed too.
         portal.update({ rows, _ in
             rows.removeAll { $0.id == "row-3" }
