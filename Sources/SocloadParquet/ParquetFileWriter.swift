@@ -5,7 +5,8 @@ import SocloadCore
 /// A Parquet file written row by row: values gathered per column until a row group is full
 /// (`rowGroupRows`, else about `rowGroupBytes` of values), then written as compressed pages,
 /// the footer last. The file is written under a temporary name beside `path` and renamed into
-/// place by `finish`, so a reader never sees half a file and a failed export leaves the old one.
+/// place by `finish`, so a reader never sees half a file and a failed export leaves the old one
+/// (the folders it goes in are made when missing).
 ///
 ///     let writer = try ParquetFileWriter(path: "/tmp/out.parquet",
 ///                                        fields: [.column("name", .byteArray, .string), .column("n", .int64, .int64)])
@@ -51,6 +52,7 @@ public final class ParquetFileWriter {
         self.rowGroupBytes = rowGroupBytes
         columns = leaves.map(ColumnChunkBuffer.init)
         let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         temporary = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).socload-\(getpid()).part"
         guard let file = fopen(temporary, "wb") else {
             throw ParquetWriteError.file(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")

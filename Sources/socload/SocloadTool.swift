@@ -7,7 +7,7 @@ import SocloadSocrata
 /// error into one line on standard error and a sysexits exit code.
 enum SocloadTool {
     static var commands: [any Command.Type] { [
-        FetchCommand.self, RefreshCommand.self, StatusCommand.self, ReportCommand.self, ArchiveCommand.self, SearchCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, TablesCommand.self, DatasetteCommand.self, SchemaCommand.self,
+        FetchCommand.self, RefreshCommand.self, StatusCommand.self, ReportCommand.self, ArchiveCommand.self, SearchCommand.self, LoadCommand.self, SyncCommand.self, QueryCommand.self, SelectCommand.self, ExportCommand.self, TablesCommand.self, DatasetteCommand.self, SchemaCommand.self,
         InfoCommand.self, ChangesCommand.self, VerifyCommand.self, ExtractCommand.self, RecountCommand.self, DropCommand.self,
         CompletionCommand.self,
     ] }

@@ -1,5 +1,6 @@
 import CSnappy
 import CZstd
+import SocloadCore
 
 /// How a file's pages are compressed (`export --compression`): zstd by default.
 public enum ParquetCompression: String, Sendable, CaseIterable {
@@ -48,7 +49,7 @@ public enum ParquetCompression: String, Sendable, CaseIterable {
 }
 
 /// Why a Parquet file could not be written.
-public enum ParquetWriteError: Error, Equatable, CustomStringConvertible {
+public enum ParquetWriteError: CategorizedError, Equatable {
     case compression(String)
     case file(path: String, reason: String)
     case value(column: String, row: Int, reason: String)
@@ -58,6 +59,13 @@ public enum ParquetWriteError: Error, Equatable, CustomStringConvertible {
         case .compression(let reason): return "a Parquet page could not be compressed: \(reason)"
         case let .file(path, reason): return "\(path): \(reason)"
         case let .value(column, row, reason): return "row \(row), column \(column): \(reason)"
+        }
+    }
+
+    public var kind: FailureKind {
+        switch self {
+        case .compression, .file: return .fileSystem
+        case .value: return .badData
         }
     }
 }

@@ -73,7 +73,9 @@ extension DownloadCache {
             try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try move(try pages.completed(description: description), to: folder)
             if let keys { try move(try keys.completed(description: description), to: (folder as NSString).appendingPathComponent(Self.syncKeysName)) }
-            let record = try JSONEncoder().encode(SyncRecord(since: since, from: from, rowsUpdatedAt: rowsUpdatedAt))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let record = try encoder.encode(SyncRecord(since: since, from: from, rowsUpdatedAt: rowsUpdatedAt))
             for (path, contents) in [((folder as NSString).appendingPathComponent(Self.syncRecordName), record),
                                      ((data as NSString).appendingPathComponent("description.json"), Data(description))] {
                 guard FileManager.default.createFile(atPath: path, contents: contents) else { throw GzipFileError(path: path, reason: "cannot be written") }

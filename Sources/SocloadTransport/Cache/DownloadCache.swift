@@ -46,7 +46,7 @@ public struct DownloadCache: Sendable, Equatable {
             path = path.isEmpty ? component : (path as NSString).appendingPathComponent(component)
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-                guard isFolder.boolValue else { throw GzipFileError(path: directory, reason: "\(path) is a file, not a folder for the cache") }
+                guard isFolder.boolValue else { throw GzipFileError(path: directory, reason: path == directory ? "a file, not a folder for the cache" : "\(path) is a file, not a folder for the cache") }
                 continue
             }
             if mkdir(path, 0o777) != 0, errno != EEXIST {

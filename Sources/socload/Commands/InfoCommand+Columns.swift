@@ -17,9 +17,9 @@ extension InfoCommand {
         }, uniquingKeysWith: { first, _ in first })
         writer.begin(columns: ["column", "type", "field", "non_null", "portal_non_null", "portal_null", "portal_smallest",
                                "portal_largest", "differs", "display_name", "description"])
-        let described = Self.portalColumns(of: entry)
+        let described = ColumnDictionary.portalColumns(of: entry)
         for column in plan.mainTable.columns {
-            let field = Self.field(of: column, in: plan)
+            let field = ColumnDictionary.field(of: column, in: plan)
             let stated = field.flatMap { statistics[$0] }
             let disagreeing = verification?.differences.filter { $0.check.columns.contains(column.name) }
                 .map(\.check.statement.rawValue) ?? []
@@ -33,14 +33,5 @@ extension InfoCommand {
                           field.flatMap { described[$0]?.description }.map { .text($0) } ?? .null])
         }
         writer.finish()
-    }
-
-    /// The portal field a column comes from (`:id` for the row identifier).
-    static func field(of column: PlanColumn, in plan: LoadPlan) -> String? {
-        switch column.source {
-        case .field(let cell), .part(let cell, _, _): return plan.sourceFields.indices.contains(cell) ? plan.sourceFields[cell] : nil
-        case .rowIdentifier: return ":id"
-        case .absent: return nil
-        }
     }
 }

@@ -2,12 +2,6 @@ import SocloadCore
 
 /// `info TABLE --dictionary`: what the portal says about the dataset and each column.
 extension InfoCommand {
-    /// The portal's description of each data column, by field name.
-    static func portalColumns(of entry: CatalogEntry) -> [String: ColumnMetadata] {
-        Dictionary(entry.columns.filter { !$0.isSystemColumn }.compactMap { column in column.fieldName.map { ($0, column) } },
-                   uniquingKeysWith: { first, _ in first })
-    }
-
     /// The dataset's facts as `info` rows (only those the portal gave).
     static func dictionaryFacts(_ dictionary: DatasetDictionary?) -> [(String, DatabaseValue)] {
         guard let dictionary else { return [] }
@@ -37,7 +31,7 @@ extension InfoCommand {
             }
             context.output.write(text + "\n")
         }
-        let described = Self.portalColumns(of: entry)
+        let described = ColumnDictionary.portalColumns(of: entry)
         writer.begin(columns: ["column", "type", "field", "display_name", "socrata_type", "description", "format"])
         if !markdown {
             // The dataset's own row first (type `dataset`), so every format carries the facts
@@ -53,7 +47,7 @@ extension InfoCommand {
                           facts.isEmpty ? .null : .text(facts.joined(separator: "; "))])
         }
         for column in plan.mainTable.columns {
-            let field = Self.field(of: column, in: plan)
+            let field = ColumnDictionary.field(of: column, in: plan)
             let portal = field.flatMap { described[$0] }
             let format = portal?.format.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
             writer.write([.text(column.name), .text(column.type.rawValue), field.map { .text($0) } ?? .null,

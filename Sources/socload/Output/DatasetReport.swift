@@ -10,7 +10,8 @@ import SocloadSocrata
 /// `moved`) or `failed` (an append or upsert also says its `records`, and of them the rows `inserted` and
 /// `updated`); the counts
 /// of added, changed, removed and unchanged rows are there when the load compared with the copy
-/// it replaced (a sync: added and changed are the rows it inserted and updated, removed those
+/// it replaced (a sync: as its rows' fingerprints tell, as the "Refreshed" line does; without
+/// fingerprints, added and changed are the rows it inserted and updated, removed those
 /// `--deletes` deleted); `error` and `exit_code` when it failed. Keys that do not apply are left out.
 struct DatasetReport: Encodable, Equatable {
     var dataset: String
@@ -108,7 +109,11 @@ struct DatasetReport: Encodable, Equatable {
         rows = summary.rowCount
         seconds = (summary.elapsed * 1000).rounded() / 1000
         (added, changed, removed) = (summary.inserted, summary.updated, summary.deleted)
-        if let changes = summary.rowChanges { unchanged = changes.unchanged }
+        // By their fingerprints when kept, as the "Refreshed" line says: a row sent again as it
+        // was is unchanged, not changed.
+        if let changes = summary.rowChanges {
+            (added, changed, removed, unchanged) = (changes.added, changes.changed, changes.removed, changes.unchanged)
+        }
         (invalidCells, roundedCells) = Self.cellCounts(summary.invalidCells)
         schemaChanges = summary.schemaChanges.map { "\($0.table): \($0.evolvedLine)" }
         if !summary.notes.isEmpty { warnings = summary.notes }
