@@ -77,5 +77,101 @@ final class ParquetExportTests: XCTestCase {
             XCTAssertEqual(counts.dropFirst(2).first, 0, "\(table): every value equal: \(compared.stderr)")
             XCTAssertEqual(counts.last, counts.first, "\(table): DuckDB reads every row")
         }
+        // One data package for the folder, a resource per export, each valid with its rows.
+        let frictionless = try PythonEnvironment.python(named: "frictionless-venv", installing: ["frictionless[parquet]", "pandas", "pyarrow"])
+        let validated = try ChildProcess.run(frictionless, ["-c", """
+            import sys, frictionless
+            report = frictionless.validate(sys.argv[1])
+            print(report.valid, len(report.tasks), [e.message for task in report.tasks for e in task.errors][:3])
+            """, directory.path("out/datapackage.json")])
+        XCTAssertEqual(validated.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "True \(files.count) []", validated.stderr)
+        let metadata = try ChildProcess.run(python, ["-c", """
+            import sys, json, pyarrow.parquet as pq
+            meta = json.loads(pq.ParquetFile(sys.argv[1]).schema_arrow.metadata[b"socload"])
+            print(meta["dataset"]["id"], meta["dataset"]["name"])
+            print(sum(1 for c in meta["columns"] if c["description"]), len(meta["columns"]))
+            """, directory.path("out/zzzz_zzzz.parquet")])
+        XCTAssertTrue(metadata.stdout.hasPrefix("zzzz-zzzz "), metadata.stdout + metadata.stderr)
+    }
+
+    func testATableFromPostgreSQLIsTheSameFileAsFromSQLite() throws {
+        guard let shared = Fixtures.sharedDatasets else { throw XCTSkip("../shared/datasets is not here") }
+        let database = try TestPostgreSQL.makeDatabase()
+        let file = shared.appendingPathComponent("mwda-nf2p.rows.json").path
+        for db in [directory.path("lite.sqlite"), database.url] {
+            XCTAssertEqual(try run(["fetch", file, "--db", db, "--quiet"]).status, 0)
+        }
+        XCTAssertEqual(try run(["export", "mwda_nf2p", "--db", directory.path("lite.sqlite"), "-o", "lite/t.parquet"]).status, 0)
+        let fromPostgreSQL = try run(["export", "mwda_nf2p", "--db", database.url, "-o", "pg/t.parquet", "--compression", "snappy"])
+        XCTAssertEqual(fromPostgreSQL.status, 0, fromPostgreSQL.stderr)
+        let compared = try ChildProcess.run(try Self.python(), ["-c", """
+            import sys, pyarrow.parquet as pq
+            a, b = pq.read_table(sys.argv[1]), pq.read_table(sys.argv[2])
+            print(a.num_rows, a.schema.remove_metadata().equals(b.schema.remove_metadata()), a.equals(b))
+            """, directory.path("lite/t.parquet"), directory.path("pg/t.parquet")])
+        XCTAssertEqual(compared.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(try rowCount(of: file)) True True", compared.stderr)
+
+        // PostgreSQL keeps every digit of a numeric: past 38 of them, the column is text with
+        // the exact digits, and said so; within, a DECIMAL as wide as the values need.
+        for statement in ["create table wide_numbers (long numeric, short numeric)",
+                          "insert into wide_numbers values (123456789012345678901234567890.123456789012, -0.000125), (1.5, 99999)"] {
+            let made = try run(["query", statement, "--db", database.url, "--write"])
+            XCTAssertEqual(made.status, 0, made.stderr)
+        }
+        let wide = try run(["export", "wide_numbers", "--db", database.url, "-o", "wide.parquet"])
+        XCTAssertEqual(wide.status, 0, wide.stderr)
+        XCTAssertTrue(wide.stderr.contains("Warning: long: its values need 42 digits, more than a Parquet DECIMAL's 38, "
+                                           + "so it is written as text with the exact digits"), wide.stderr)
+        let read = try ChildProcess.run(try Self.python(), ["-c", """
+            import sys, pyarrow.parquet as pq
+            t = pq.read_table(sys.argv[1])
+            print(t.schema.field("long").type, t.column("long").to_pylist(), t.schema.field("short").type, t.column("short").to_pylist())
+            """, directory.path("wide.parquet")])
+        XCTAssertEqual(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "string ['123456789012345678901234567890.123456789012', '1.5'] decimal128(11, 6) "
+                       + "[Decimal('-0.000125'), Decimal('99999.000000')]", read.stderr)
+    }
+
+    private func rowCount(of export: String) throws -> Int {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: export))) as? [String: Any]
+        return (object?["data"] as? [Any])?.count ?? -1
+    }
+
+    func testHostileTablesMakeValidFilesOrOneClearError() throws {
+        let names = ["quote\"d", "dot.ted", String(repeating: "é", count: 150), "spa ce"]
+        let quoted = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        var sql = "create table \(quoted(names[0])) (\(names.map { quoted($0) + " text" }.joined(separator: ", ")), n numeric, blank integer);"
+        sql += "insert into \(quoted(names[0])) values ('a', 'b', 'c', 'd', '12.25', null);"
+        sql += "insert into \(quoted(names[0])) values (null, null, null, null, '-1.5', null);"
+        sql += "create table wide (\((1...2_000).map { "c\($0) integer" }.joined(separator: ", ")));"
+        sql += "insert into wide values (\((1...2_000).map(String.init).joined(separator: ", ")));"
+        sql += "create table empty (a text, b real); create table strict (k integer not null, v text);"
+        sql += "insert into strict values (1, 'x'); insert into strict values ('not a number', 'y');"
+        let made = try ChildProcess.run("/usr/bin/sqlite3", [directory.path("h.sqlite"), sql])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let odd = try run(["export", names[0], "--db", "h.sqlite", "-o", "odd.parquet"])
+        XCTAssertEqual(odd.status, 0, odd.stderr)
+        for (table, file) in [("wide", "wide.parquet"), ("empty", "empty.parquet")] {
+            let export = try run(["export", table, "--db", "h.sqlite", "-o", file])
+            XCTAssertEqual(export.status, 0, export.stderr)
+        }
+        let read = try ChildProcess.run(try Self.python(), ["-c", """
+            import sys, pyarrow.parquet as pq
+            odd, wide, empty = (pq.read_table(p) for p in sys.argv[1:4])
+            print(odd.column_names[:4] == sys.argv[4:8], odd.column("n").to_pylist(), odd.column("blank").to_pylist(), odd.schema.field("blank").type)
+            print(wide.num_columns, wide.column("c2000").to_pylist(), empty.num_rows, empty.num_columns)
+            """, directory.path("odd.parquet"), directory.path("wide.parquet"), directory.path("empty.parquet")] + names)
+        XCTAssertEqual(read.stdout, """
+            True [Decimal('12.25'), Decimal('-1.50')] [None, None] int64
+            2000 [2000] 0 2
+            """ + "\n", read.stderr)
+        // A NOT NULL column with a value that is not of its type: one line naming it, no file.
+        let strict = try run(["export", "strict", "--db", "h.sqlite", "-o", "strict.parquet"])
+        XCTAssertEqual(strict.status, 65, strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("row 2, column k: \"not a number\" is not a whole number, and the column is NOT NULL"),
+                      strict.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("strict.parquet")))
+        XCTAssertEqual(try run(["export", "nosuch", "--db", "h.sqlite"]).status, 66)
+        XCTAssertEqual(try run(["export", "wide", "--db", "h.sqlite", "--compression", "lzo"]).status, 64)
     }
 }
