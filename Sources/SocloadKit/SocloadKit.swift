@@ -2,8 +2,8 @@
 /// uses — the values, conditions and plans (`SocloadCore`), SQLite reading and writing with
 /// `Codable` records (`SocloadDatabase`), loading (`DatasetLoader`,
 /// `LoadSpec`: `SocloadSocrata`, on `SocloadEngine`, `SocloadFiles` and
-/// `SocloadTransport`), both destinations (`SocloadSQLite`, `SocloadPostgreSQL`), and projects
-/// (`Project`: `SocloadProject`).
+/// `SocloadTransport`), both destinations (`SocloadSQLite`, `SocloadPostgreSQL`), projects
+/// (`Project`: `SocloadProject`), and Parquet out (`ParquetExport`: `SocloadParquet`).
 ///
 /// The layer libraries stay products of their own, for code that wants less (a tool that only
 /// reads a database needs `SocloadDatabase`); the layers import only what they use.
@@ -16,3 +16,4 @@
 @_exported import SocloadSocrata
 @_exported import SocloadTransport
 @_exported import SocloadProject
+@_exported import SocloadParquet

@@ -67,6 +67,7 @@ final class HelpAndUsageTests: XCTestCase {
               sync                    Bring a fetched table up to date with only the rows changed since (SODA 2.1).
               query                   Run one SQL statement and print its result.
               select                  Print the rows of a table that match conditions, without writing SQL.
+              export                  Write a table as a Parquet file, typed from the portal's metadata, with a data package beside it.
               tables                  List the tables in the database with their row counts and their names as SQL needs them.
               datasette               Print Datasette metadata for the database (hidden bookkeeping, lookup labels, titles and sources).
               schema                  Print a table's CREATE statement and its columns with their types.

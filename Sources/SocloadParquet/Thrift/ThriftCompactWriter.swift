@@ -1,11 +1,6 @@
 /// Thrift's compact protocol, the encoding of Parquet's metadata (the file footer, each page's
-/// header): written field by field, each struct opened and closed by the caller, the field ids
-/// in increasing order within a struct.
-///
-///     var thrift = ThriftCompactWriter()
-///     thrift.field(1, i32: 2)          // FileMetaData.version
-///     thrift.field(6, string: "socload")
-///     thrift.stop()
+/// header): written field by field, each struct opened and closed by the caller (`beginStruct`,
+/// `stop`), the field ids in increasing order within a struct, the message ended by `stop`.
 struct ThriftCompactWriter {
     /// The compact protocol's type codes.
     enum Kind: UInt8 {
