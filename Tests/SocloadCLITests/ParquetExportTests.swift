@@ -66,7 +66,7 @@ final class ParquetExportTests: XCTestCase {
         let python = try Self.python()
         for file in files {
             let table = String(file.dropLast(".rows.json".count)).replacingOccurrences(of: "-", with: "_")
-            let export = try run(["export", table, "-o", "out/\(table).parquet"])
+            let export = try run(["export", table, "-o", "out/\(table).parquet", "--format", "parquet"])
             XCTAssertEqual(export.status, 0, export.stderr)
             let compared = try ChildProcess.run(python, ["-c", Self.comparison, directory.path("out/\(table).parquet"),
                                                          directory.path("real.sqlite"), table])

@@ -30,7 +30,7 @@ enum DataPackage {
 
     /// Writes (or updates) the package of the folder `path` is in with the resource of `path`.
     /// Returns a note when an existing `datapackage.json` is not one and was left as it was.
-    static func add(path: String, columns: [ExportColumn], keyColumns: [String], entry: CatalogEntry?,
+    static func add(path: String, columns: [ExportColumn], geometries: [GeoColumn] = [], keyColumns: [String], entry: CatalogEntry?,
                     dictionary: ColumnDictionary?) throws -> String? {
         let folder = (path as NSString).deletingLastPathComponent
         let packagePath = (folder.isEmpty ? "." : folder) + "/" + fileName
@@ -56,7 +56,7 @@ enum DataPackage {
                        JSONMember(key: "name", value: .string(name((folderName as NSString).lastPathComponent)))]
         }
         let resource = self.resource(name: resourceName, file: (path as NSString).lastPathComponent, columns: columns,
-                                     keyColumns: keyColumns, entry: entry, dictionary: dictionary)
+                                     geometries: geometries, keyColumns: keyColumns, entry: entry, dictionary: dictionary)
         let text = JSONValue.object(package + [JSONMember(key: "resources", value: .array(others + [resource]))]).jsonText + "\n"
         let temporary = packagePath + ".socload-\(getpid()).part"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)), rename(temporary, packagePath) == 0 else {
@@ -66,8 +66,8 @@ enum DataPackage {
         return nil
     }
 
-    private static func resource(name: String, file: String, columns: [ExportColumn], keyColumns: [String], entry: CatalogEntry?,
-                                 dictionary: ColumnDictionary?) -> JSONValue {
+    private static func resource(name: String, file: String, columns: [ExportColumn], geometries: [GeoColumn], keyColumns: [String],
+                                 entry: CatalogEntry?, dictionary: ColumnDictionary?) -> JSONValue {
         func text(_ key: String, _ value: String?) -> [JSONMember] { value.map { [JSONMember(key: key, value: .string($0))] } ?? [] }
         let facts = entry?.dictionary
         var members = [JSONMember(key: "name", value: .string(name)), JSONMember(key: "path", value: .string(file)),
@@ -97,7 +97,14 @@ enum DataPackage {
             if column.required { field.append(JSONMember(key: "constraints", value: .object([JSONMember(key: "required", value: .bool(true))]))) }
             return .object(field)
         }
-        var schema = [JSONMember(key: "fields", value: .array(fields))]
+        // GeoParquet's columns: the geometry as WKB, its box as a struct.
+        let geometryFields = geometries.flatMap { geometry -> [JSONValue] in [
+            .object([JSONMember(key: "name", value: .string(geometry.name)), JSONMember(key: "type", value: .string("any")),
+                     JSONMember(key: "description", value: .string("The geometry as WKB, longitude and latitude (GeoParquet, OGC:CRS84)"))]),
+            .object([JSONMember(key: "name", value: .string(geometry.bboxName)), JSONMember(key: "type", value: .string("object")),
+                     JSONMember(key: "description", value: .string("The bounding box of \(geometry.name): xmin, ymin, xmax, ymax"))]),
+        ] }
+        var schema = [JSONMember(key: "fields", value: .array(fields + geometryFields))]
         if !keyColumns.isEmpty { schema.append(JSONMember(key: "primaryKey", value: .array(keyColumns.map(JSONValue.string)))) }
         members.append(JSONMember(key: "schema", value: .object(schema)))
         return .object(members)

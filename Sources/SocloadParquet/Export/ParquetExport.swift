@@ -18,11 +18,15 @@ public struct ParquetExport {
         public var rowGroupBytes: Int
         /// Also write (or update) `datapackage.json` in the file's folder (`DataPackage`).
         public var dataPackage: Bool
+        /// GeoParquet: each geometry of the table (a WKT or GeoJSON column, a location's
+        /// latitude and longitude) also as WKB with its bbox covering, and the `geo` metadata;
+        /// nil: when the table has one.
+        public var geo: Bool?
 
         public init(compression: ParquetCompression = .zstd, rowGroupRows: Int? = nil, rowGroupBytes: Int = 128 << 20,
-                    dataPackage: Bool = true) {
+                    dataPackage: Bool = true, geo: Bool? = nil) {
             (self.compression, self.rowGroupRows, self.rowGroupBytes) = (compression, rowGroupRows, rowGroupBytes)
-            self.dataPackage = dataPackage
+            (self.dataPackage, self.geo) = (dataPackage, geo)
         }
     }
 
@@ -50,24 +54,39 @@ public struct ParquetExport {
         guard !tableColumns.isEmpty else { throw ParquetExportError.noSuchTable(table) }
         let entry = try database.entry(for: table, withDescription: true)
         let dictionary = entry.flatMap(ColumnDictionary.init)
-        var columns = tableColumns.map { column in
+        let copies = GeoColumns.names(of: entry)
+        let kept = tableColumns.filter { !copies.contains($0.name.lowercased()) }
+        var geo = options.geo == false ? [] : GeoColumns.places(of: entry, in: kept.map(\.name))
+        if options.geo == true, geo.isEmpty { throw ParquetExportError.noGeometry(table) }
+        var columns = kept.map { column in
             ExportColumn(name: column.name, kind: dictionary?.column(named: column.name).map { ExportColumn.kind(of: $0.type) }
                             ?? ExportColumn.kind(declared: column.type),
                          required: column.notNull)
         }
         var notes = try shapeDecimals(&columns)
-        let writer = try ParquetFileWriter(path: path, fields: columns.map(\.field), compression: options.compression,
+        let writer = try ParquetFileWriter(path: path, fields: columns.map(\.field) + geo.flatMap(\.fields), compression: options.compression,
                                            rowGroupRows: options.rowGroupRows, rowGroupBytes: options.rowGroupBytes)
         var row = 0
         try database.read(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)"), columns: { _ in }) { values in
             row += 1
             for index in values.indices { try columns[index].write(values[index], row: row, into: writer.columns[index]) }
+            for place in geo.indices {
+                let first = columns.count + place * 5
+                geo[place].write(values, geometry: writer.columns[first], box: writer.columns[(first + 1)..<(first + 5)])
+            }
             try writer.endRow()
         }
-        try writer.finish(keyValues: [("socload", ParquetDictionary.json(entry: entry, dictionary: dictionary, columns: columns.map(\.name)))])
+        var keyValues = [("socload", ParquetDictionary.json(entry: entry, dictionary: dictionary, columns: columns.map(\.name)))]
+        if !geo.isEmpty { keyValues.insert(("geo", GeoColumns.metadata(geo)), at: 0) }
+        try writer.finish(keyValues: keyValues)
+        for place in geo where place.invalid > 0 {
+            notes.append("\(place.name): \(place.invalid) value\(place.invalid == 1 ? " is" : "s are") no geometry"
+                         + (place.kind.map { " of kind \($0.name)" } ?? "") + ", written as NULL")
+        }
         if options.dataPackage {
             let key = tableColumns.filter { $0.keyPosition > 0 }.sorted { $0.keyPosition < $1.keyPosition }.map(\.name)
-            if let note = try DataPackage.add(path: path, columns: columns, keyColumns: key, entry: entry, dictionary: dictionary) {
+            if let note = try DataPackage.add(path: path, columns: columns, geometries: geo, keyColumns: key, entry: entry,
+                                              dictionary: dictionary) {
                 notes.append(note)
             }
         }
@@ -75,7 +94,7 @@ public struct ParquetExport {
             notes.append("\(column.name): \(column.invalid) value\(column.invalid == 1 ? " is" : "s are") not \(column.kindNoun), "
                          + "written as NULL")
         }
-        return Summary(path: path, rowCount: row, columnCount: columns.count, notes: notes)
+        return Summary(path: path, rowCount: row, columnCount: columns.count + 2 * geo.count, notes: notes)
     }
 
     static func list(_ names: [String]) -> String {
@@ -118,12 +137,19 @@ public struct ParquetExport {
 /// Why a table could not be exported.
 public enum ParquetExportError: CategorizedError, Equatable {
     case noSuchTable(String)
+    case noGeometry(String)
 
-    public var kind: FailureKind { .missingInput }
+    public var kind: FailureKind {
+        switch self {
+        case .noSuchTable: return .missingInput
+        case .noGeometry: return .usage
+        }
+    }
 
     public var description: String {
         switch self {
         case .noSuchTable(let table): return "no table \(table) to export"
+        case .noGeometry(let table): return "\(table) has no geometry (a location, point, line or polygon column) for GeoParquet"
         }
     }
 }

@@ -20,11 +20,16 @@ struct ExportCommand: ParsableCommand {
             The rows are streamed in row groups (--row-group-rows, else about 128 MB of values);
             pages are compressed with zstd (--compression snappy or none). The file is written
             under a temporary name and renamed into place: a failed export leaves the old file.
+            GeoParquet (--format geoparquet, the default for a table with a location, point, line or
+            polygon column): each geometry also as WKB in its own column (NAME_geom), with a bbox
+            struct column (xmin, ymin, xmax, ymax) that readers skip row groups by, and the "geo"
+            metadata of GeoParquet 1.1 (OGC:CRS84, the kinds of shape, the file's bbox).
             """)
 
     @Argument(name: "table", help: "The table to export (n5m4_mism).") var table: String
     @OptionGroup var database = DatabaseOptions()
-    @Option(valueName: "format", help: "parquet.", default: "parquet") var format: String?
+    @Option(valueName: "format", help: "parquet, or geoparquet (each geometry also as WKB with a bbox column, and GeoParquet metadata).",
+            default: "geoparquet for a table with a geometry, else parquet") var format: String?
     @Option(short: "o", valueName: "file", help: "Where to write the file.", default: "TABLE.parquet") var output: String?
     @Option(valueName: "codec", help: "zstd, snappy or none.", default: "zstd") var compression: String?
     @Option(valueName: "n", help: "Rows per row group.", default: "about 128 MB of values") var rowGroupRows: Int?
@@ -32,8 +37,8 @@ struct ExportCommand: ParsableCommand {
     @Flag(short: "q", help: "Print only errors and warnings.") var quiet: Bool
 
     func validate() throws {
-        if let format, format != "parquet" {
-            throw UsageError("--format takes parquet, not '\(TerminalText.escaped(format))'", command: Self.spec)
+        if let format, format != "parquet", format != "geoparquet" {
+            throw UsageError("--format takes parquet or geoparquet, not '\(TerminalText.escaped(format))'", command: Self.spec)
         }
         if let compression, ParquetCompression(rawValue: compression) == nil {
             throw UsageError("--compression takes zstd, snappy or none, not '\(TerminalText.escaped(compression))'", command: Self.spec)
@@ -54,7 +59,8 @@ struct ExportCommand: ParsableCommand {
     private func export(_ name: String, loaded: any LoadedDatabase, context: CommandContext) throws {
         let path = output ?? name + ".parquet"
         let options = ParquetExport.Options(compression: ParquetCompression(rawValue: compression ?? "zstd") ?? .zstd,
-                                            rowGroupRows: rowGroupRows, dataPackage: !noDatapackage)
+                                            rowGroupRows: rowGroupRows, dataPackage: !noDatapackage,
+                                            geo: format.map { $0 == "geoparquet" })
         let summary = try ParquetExport(database: loaded, table: name, qualifiedTable: loaded.sqlDialect.table(name))
             .write(to: path, options: options)
         for note in summary.notes { StandardError.line("Warning: " + SocloadTool.oneLine(note)) }
