@@ -30,18 +30,19 @@ import baseline  # noqa: E402
 import cbound  # noqa: E402
 from documents import measure_documents, report_documents  # noqa: E402
 from geopackage import measure_geopackage, report_geopackage  # noqa: E402
+from parquet import measure_parquet, report_parquet  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = "bnch_0001"
 
 
-def run_measured(argv, cwd=None):
+def run_measured(argv, cwd=None, env=None):
     """Runs argv under GNU time; returns (wall seconds, peak RSS in KiB). GNU time's own small
     process forks the command, so the peak is the command's alone (a fork of this Python process
     would count Python's memory too). Fails loudly on a non-zero exit."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
-        process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, cwd=cwd,
+        process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, cwd=cwd, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         wall = time.perf_counter() - start
         if process.returncode != 0:
@@ -346,7 +347,7 @@ def version(argv):
         return "unknown"
 
 
-def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None, geopackage=None):
+def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None, geopackage=None, parquet=None):
     cpu = "unknown"
     if os.path.exists("/proc/cpuinfo"):
         for line in open("/proc/cpuinfo"):
@@ -408,6 +409,7 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
             ]
     lines += report_documents(documents or {})
     lines += report_geopackage(geopackage or {})
+    lines += report_parquet(parquet or {})
     lines += [
         "",
         "A first load into a new database uses SQLite's rollback journal (each page written once); a reload",
@@ -528,6 +530,7 @@ def main():
             if shape == "new":
                 documents = measure_documents(args, base, scratch, run_measured)
         geopackage = measure_geopackage(args, generate(args.bin_dir, args.data_dir, args.n, "legacy"), TABLE, scratch, run_measured)
+        parquet = measure_parquet(args, generate(args.bin_dir, args.data_dir, args.n, "legacy"), TABLE, scratch, run_measured)
         sizes = memory_per_size(args, args.data_dir, scratch)
         long_description = memory_with_long_description(args, args.data_dir, scratch)
     server.shutdown()
@@ -535,7 +538,7 @@ def main():
     if args.postgres:
         for shape in args.shapes:
             measured_pg[shape] = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
-    text = report(args, measured, sizes, measured_pg, documents, long_description, geopackage)
+    text = report(args, measured, sizes, measured_pg, documents, long_description, geopackage, parquet)
     with open(args.out, "w") as out:
         out.write(text)
     print(text)

@@ -104,6 +104,7 @@ public final class ParquetFileWriter {
         } else if groupRows % 1024 == 0, columns.reduce(0, { $0 + $1.byteCount }) >= rowGroupBytes {
             try flushRowGroup()
         }
+        if groupRows % 1024 == 0, columns.contains(where: \.isNearlyFull) { try flushRowGroup() }
     }
 
     private func flushRowGroup() throws {

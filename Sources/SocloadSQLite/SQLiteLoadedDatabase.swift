@@ -228,3 +228,40 @@ public struct HintedDatabaseError: CategorizedError {
     public var description: String { underlying.description + "; " + hint }
     public var kind: FailureKind { .database }
 }
+
+extension SQLiteLoadedDatabase {
+    /// Each row read in place from the statement: a text's bytes are SQLite's own, no `String`.
+    public func scan(_ statement: SQLFragment, row: (any ResultRow) throws -> Void) throws {
+        try queue.read { db in
+            let prepared = try db.makeStatement(sql: statement.sql)
+            try prepared.bind(StatementArguments(positional: statement.arguments))
+            let current = StatementRow(handle: prepared.handle, count: prepared.columnCount)
+            while try prepared.step() { try row(current) }
+        }
+    }
+}
+
+/// The current row of a SQLite statement, read in place.
+private struct StatementRow: ResultRow {
+    let handle: OpaquePointer
+    let count: Int
+
+    func kind(_ column: Int) -> ResultValueKind {
+        switch sqlite3_column_type(handle, Int32(column)) {
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        case SQLITE_BLOB: return .blob
+        default: return .null
+        }
+    }
+
+    func integer(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    func real(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
+
+    func withBytes<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let start: UnsafeRawPointer? = sqlite3_column_type(handle, Int32(column)) == SQLITE_BLOB
+            ? sqlite3_column_blob(handle, Int32(column)) : sqlite3_column_text(handle, Int32(column)).map(UnsafeRawPointer.init)
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, Int32(column)))))
+    }
+}

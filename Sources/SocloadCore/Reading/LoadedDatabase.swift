@@ -41,6 +41,10 @@ public protocol LoadedDatabase: CatalogReader {
     /// (only for a statement that returns rows), then each row goes to `row` as it arrives.
     func read(_ statement: SQLFragment, columns: ([String]) -> Void, row: ([DatabaseValue]) throws -> Void) throws
 
+    /// Runs a read statement and gives each row in place (`ResultRow`): a reader of many rows
+    /// makes no `DatabaseValue` of each value. By default, `read`'s values.
+    func scan(_ statement: SQLFragment, row: (any ResultRow) throws -> Void) throws
+
     /// Runs one statement of the user's, in the database's own SQL, with `parameters` bound as
     /// text. Unless `allowingChanges`, a statement that would change the database is refused
     /// (`ReadError.changeRefused`) and nothing changes.

@@ -9,6 +9,8 @@ struct ByteDictionary {
     private var slots: [Int32] = Array(repeating: -1, count: 1024)
 
     var count: Int { starts.count - 1 }
+    /// The memory the dictionary takes, as allocated.
+    var allocatedBytes: Int { arena.capacity + 8 * starts.capacity + 4 * slots.capacity }
     /// The entries' PLAIN size (a 4-byte length each, then the bytes).
     var plainSize: Int { arena.count + 4 * count }
 

@@ -30,7 +30,7 @@ extension ColumnChunkBuffer {
         repeat {
             var (slotEnd, valueEnd, size) = (slot, value, 0)
             while slotEnd < slotCount, size < Self.pageSize {
-                if leaf.maxDefinitionLevel == 0 || levels[slotEnd] == UInt32(leaf.maxDefinitionLevel) {
+                if leaf.maxDefinitionLevel == 0 || levels[slotEnd] == UInt8(leaf.maxDefinitionLevel) {
                     size += dictionary != nil ? 2 : valueSize(valueEnd)
                     valueEnd += 1
                 }
@@ -38,7 +38,7 @@ extension ColumnChunkBuffer {
             }
             var body: [UInt8] = []
             if leaf.maxDefinitionLevel > 0 {
-                HybridEncoder.levels(Array(levels[slot..<slotEnd]), maxLevel: leaf.maxDefinitionLevel, into: &body)
+                HybridEncoder.levels(levels[slot..<slotEnd].map(UInt32.init), maxLevel: leaf.maxDefinitionLevel, into: &body)
             }
             if dictionary != nil {
                 body.append(UInt8(indexWidth))
@@ -70,7 +70,7 @@ extension ColumnChunkBuffer {
     private func valueSize(_ index: Int) -> Int {
         switch leaf.physical {
         case .boolean: return 1
-        case .byteArray: return 4 + ends[index] - (index == 0 ? 0 : ends[index - 1])
+        case .byteArray: return 4 + Int(ends[index]) - (index == 0 ? 0 : Int(ends[index - 1]))
         default: return fixedWidth
         }
     }
@@ -90,7 +90,7 @@ extension ColumnChunkBuffer {
             if range.count % 8 != 0 { body.append(byte) }
         case .byteArray:
             for index in range {
-                let (start, end) = (index == 0 ? 0 : ends[index - 1], ends[index])
+                let (start, end) = (index == 0 ? 0 : Int(ends[index - 1]), Int(ends[index]))
                 let length = UInt32(end - start)
                 body += [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)]
                 body += plain[start..<end]

@@ -10,11 +10,12 @@ final class ColumnChunkBuffer {
     static let pageSize = 1 << 20
 
     private(set) var slotCount = 0
-    private(set) var levels: [UInt32] = []
+    /// Definition levels (at most 2 here: a column in an optional group).
+    private(set) var levels: [UInt8] = []
     private(set) var nullCountSoFar: Int64 = 0
     /// PLAIN bytes of fixed-width values; a byte array's bytes (its lengths in `ends`).
     private(set) var plain: [UInt8] = []
-    private(set) var ends: [Int] = []
+    private(set) var ends: [UInt32] = []
     private(set) var booleans: [Bool] = []
     private(set) var dictionary: ByteDictionary?
     private(set) var indices: [UInt32] = []
@@ -25,12 +26,19 @@ final class ColumnChunkBuffer {
         if leaf.physical == .byteArray { dictionary = ByteDictionary() }
     }
 
-    /// The bytes the values hold so far (what a row group's size is told by).
-    var byteCount: Int { plain.count + booleans.count / 8 + levels.count / 4 }
+    /// The memory the values take so far, as allocated (what a row group's size is told by,
+    /// so that the export's memory stays within it).
+    var byteCount: Int {
+        plain.capacity + 4 * ends.capacity + booleans.capacity + levels.capacity + 4 * indices.capacity
+            + (dictionary?.allocatedBytes ?? 0)
+    }
+
+    /// A byte array chunk is written before its bytes pass 2 GiB (their offsets are 32 bits).
+    var isNearlyFull: Bool { plain.count > 1 << 31 - (1 << 26) }
 
     private func present() {
         slotCount += 1
-        if leaf.maxDefinitionLevel > 0 { levels.append(UInt32(leaf.maxDefinitionLevel)) }
+        if leaf.maxDefinitionLevel > 0 { levels.append(UInt8(leaf.maxDefinitionLevel)) }
     }
 
     func appendNull() {
@@ -75,7 +83,7 @@ final class ColumnChunkBuffer {
     func append(bytes: UnsafeRawBufferPointer) {
         present()
         plain.append(contentsOf: bytes)
-        ends.append(plain.count)
+        ends.append(UInt32(truncatingIfNeeded: plain.count))
         range.note(bytes: bytes)
         if dictionary != nil {
             indices.append(UInt32(dictionary!.index(of: bytes)))
@@ -123,12 +131,12 @@ extension ColumnChunkBuffer {
     /// Empties the buffer for the next row group (the dictionary too: each chunk has its own).
     func reset() {
         slotCount = 0
-        levels.removeAll(keepingCapacity: true)
+        levels.removeAll()
         nullCountSoFar = 0
-        plain.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        booleans.removeAll(keepingCapacity: true)
-        indices.removeAll(keepingCapacity: true)
+        plain.removeAll()
+        ends.removeAll()
+        booleans.removeAll()
+        indices.removeAll()
         dictionary = leaf.physical == .byteArray ? ByteDictionary() : nil
         range = ValueRange()
     }

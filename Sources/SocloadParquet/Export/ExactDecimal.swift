@@ -11,8 +11,21 @@ struct ExactDecimal: Equatable {
     /// The most digits a DECIMAL holds in 16 bytes.
     static let maximumPrecision = 38
 
+    init(units: Int128?, scale: Int, integerDigits: Int) {
+        (self.units, self.scale, self.integerDigits) = (units, scale, integerDigits)
+    }
+
     init?(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+        var text = text
+        guard let decimal = text.withUTF8({ ExactDecimal(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = decimal
+    }
+
+    /// The decimal of UTF-8 text (spaces around it allowed).
+    init?(bytes text: UnsafeRawBufferPointer) {
+        var bytes = text[...]
+        while let first = bytes.first, first == 0x20 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 { bytes = bytes.dropLast() }
         var negative = false
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
             negative = bytes.first == UInt8(ascii: "-")
@@ -25,6 +38,7 @@ struct ExactDecimal: Equatable {
             bytes = bytes[..<marker]
         }
         var digits: [UInt8] = []
+        digits.reserveCapacity(bytes.count)
         var scale = 0
         var sawPoint = false
         for byte in bytes {

@@ -70,16 +70,17 @@ struct ExportColumn {
         }
     }
 
-    /// Writes `value` (of row `row`, from 1) into `buffer`: NULL as null, a value not of the
-    /// column's type as null too (counted in `invalid`); either in a required column is an error.
-    mutating func write(_ value: DatabaseValue, row: Int, into buffer: ColumnChunkBuffer) throws {
-        if case .null = value {
+    /// Writes the value at `column` of `values` (row `row`, from 1) into `buffer`: NULL as
+    /// null, a value not of the column's type as null too (counted in `invalid`); either in a
+    /// required column is an error.
+    mutating func write(_ values: any ResultRow, column: Int, row: Int, into buffer: ColumnChunkBuffer) throws {
+        if values.kind(column) == .null {
             guard !required else { throw ParquetWriteError.value(column: name, row: row, reason: "NULL in a column that is NOT NULL") }
             return buffer.appendNull()
         }
-        if !append(value, into: buffer) {
+        if !append(values, column: column, into: buffer) {
             guard !required else {
-                throw ParquetWriteError.value(column: name, row: row, reason: "\(value) is not \(kindNoun), and the column is NOT NULL")
+                throw ParquetWriteError.value(column: name, row: row, reason: "\(values.value(column)) is not \(kindNoun), and the column is NOT NULL")
             }
             invalid += 1
             buffer.appendNull()
@@ -100,42 +101,46 @@ struct ExportColumn {
         }
     }
 
-    private func append(_ value: DatabaseValue, into buffer: ColumnChunkBuffer) -> Bool {
-        switch (kind, value) {
-        case (.text, .text(let text)), (.json, .text(let text)): buffer.append(string: text)
-        case (.text, .integer(let number)): buffer.append(string: String(number))
-        case (.text, .real(let number)): buffer.append(string: String(number))
-        case (.bytes, .blob(let data)): data.withUnsafeBytes { buffer.append(bytes: $0) }
-        case (.bytes, .text(let text)): buffer.append(string: text)
-        case (.integer, .integer(let number)): buffer.append(int64: number)
-        case (.integer, .real(let number)):
+    private func append(_ values: any ResultRow, column: Int, into buffer: ColumnChunkBuffer) -> Bool {
+        let stored = values.kind(column)
+        switch (kind, stored) {
+        case (.text, .text), (.json, .text), (.bytes, .text), (.bytes, .blob): values.withBytes(column) { buffer.append(bytes: $0) }
+        case (.text, .integer): buffer.append(string: String(values.integer(column)))
+        case (.text, .real): buffer.append(string: String(values.real(column)))
+        case (.integer, .integer): buffer.append(int64: values.integer(column))
+        case (.integer, .real):
+            let number = values.real(column)
             guard number.rounded() == number, let whole = Int64(exactly: number) else { return false }
             buffer.append(int64: whole)
-        case (.integer, .text(let text)):
-            guard let whole = Int64(text) else { return false }
+        case (.integer, .text):
+            guard let whole = values.withBytes(column, { Int64(String(decoding: $0, as: UTF8.self)) }) else { return false }
             buffer.append(int64: whole)
-        case (.double, .real(let number)): buffer.append(double: number)
-        case (.double, .integer(let number)): buffer.append(double: Double(number))
-        case (.double, .text(let text)):
-            guard let number = Double(text) else { return false }
+        case (.double, .real): buffer.append(double: values.real(column))
+        case (.double, .integer): buffer.append(double: Double(values.integer(column)))
+        case (.double, .text):
+            guard let number = values.withBytes(column, { Double(String(decoding: $0, as: UTF8.self)) }) else { return false }
             buffer.append(double: number)
-        case (.boolean, .integer(let number)) where number == 0 || number == 1: buffer.append(bool: number == 1)
-        case (.boolean, .text(let text)):
-            switch text.lowercased() {
+        case (.boolean, .integer):
+            let number = values.integer(column)
+            guard number == 0 || number == 1 else { return false }
+            buffer.append(bool: number == 1)
+        case (.boolean, .text):
+            switch values.withBytes(column, { String(decoding: $0, as: UTF8.self) }).lowercased() {
             case "true", "t", "1": buffer.append(bool: true)
             case "false", "f", "0": buffer.append(bool: false)
             default: return false
             }
-        case (.date, .text(let text)):
-            var text = text
-            guard let days = text.withUTF8({ ISO8601Timestamp.days(utf8: $0) }), let day = Int32(exactly: days) else { return false }
+        case (.date, .text):
+            guard let days = values.withBytes(column, { ISO8601Timestamp.days(utf8: $0.bindMemory(to: UInt8.self)) }),
+                  let day = Int32(exactly: days) else { return false }
             buffer.append(int32: day)
-        case (.timestamp(let adjusted), .text(let text)):
-            var text = text
-            guard let micros = text.withUTF8({ ISO8601Timestamp.microseconds(utf8: $0, applyingZone: adjusted) }) else { return false }
+        case (.timestamp(let adjusted), .text):
+            guard let micros = values.withBytes(column, {
+                ISO8601Timestamp.microseconds(utf8: $0.bindMemory(to: UInt8.self), applyingZone: adjusted)
+            }) else { return false }
             buffer.append(int64: micros)
-        case let (.decimal(precision, scale), value):
-            guard let exact = Self.decimal(value), let units = exact.units(atScale: scale),
+        case let (.decimal(precision, scale), _):
+            guard let exact = Self.decimal(values, column: column), let units = exact.units(atScale: scale),
                   exact.integerDigits + scale <= precision else { return false }
             if precision <= 9 { buffer.append(int32: Int32(units)) } else if precision <= 18 { buffer.append(int64: Int64(units)) } else {
                 buffer.append(decimalUnits: units)
@@ -146,11 +151,15 @@ struct ExportColumn {
     }
 
     /// A database's number or text as an exact decimal (a double by its shortest form).
-    static func decimal(_ value: DatabaseValue) -> ExactDecimal? {
-        switch value {
-        case .integer(let number): return ExactDecimal(String(number))
-        case .real(let number): return number.isFinite ? ExactDecimal("\(number)") : nil
-        case .text(let text): return ExactDecimal(text.trimmingCharacters(in: .whitespaces))
+    static func decimal(_ values: any ResultRow, column: Int) -> ExactDecimal? {
+        switch values.kind(column) {
+        case .integer:
+            let number = values.integer(column)
+            return ExactDecimal(units: Int128(number), scale: 0, integerDigits: number == 0 ? 1 : String(number.magnitude).count)
+        case .real:
+            let number = values.real(column)
+            return number.isFinite ? ExactDecimal("\(number)") : nil
+        case .text: return values.withBytes(column) { ExactDecimal(bytes: $0) }
         case .null, .blob: return nil
         }
     }

@@ -33,7 +33,7 @@ struct GeoColumn {
     }
 
     /// Writes the row's geometry into `geometry` and its box into `box` (four buffers), or NULL.
-    mutating func write(_ row: [DatabaseValue], geometry: ColumnChunkBuffer, box: ArraySlice<ColumnChunkBuffer>) {
+    mutating func write(_ row: any ResultRow, geometry: ColumnChunkBuffer, box: ArraySlice<ColumnChunkBuffer>) {
         guard let shape = self.geometry(of: row) else {
             geometry.appendNull()
             for buffer in box { buffer.appendNull() }
@@ -46,35 +46,29 @@ struct GeoColumn {
         types.insert(shape.kind)
     }
 
-    private mutating func geometry(of row: [DatabaseValue]) -> Geometry? {
+    private mutating func geometry(of row: any ResultRow) -> Geometry? {
         var found: Geometry?
         var present = false
         switch source {
         case .text(let index):
-            guard case .text(var text) = row[index] else {
-                present = !(row[index] == .null)
-                break
+            present = row.kind(index) != .null
+            if row.kind(index) == .text { found = row.withBytes(index) { Geometry(text: $0.bindMemory(to: UInt8.self)) } }
+        case let (.point(latitude, longitude)):
+            present = row.kind(latitude) != .null && row.kind(longitude) != .null
+            if let lat = Self.number(row, latitude), let lon = Self.number(row, longitude) {
+                found = Geometry.point(longitude: lon, latitude: lat)
             }
-            present = true
-            found = text.withUTF8 { Geometry(text: $0) }
-        case let .point(latitude, longitude):
-            guard let lat = Self.number(row[latitude]), let lon = Self.number(row[longitude]) else {
-                present = row[latitude] != .null && row[longitude] != .null
-                break
-            }
-            present = true
-            found = Geometry.point(longitude: lon, latitude: lat)
         }
         if let kind, let shape = found { found = shape.promoted(to: kind) }
         if found == nil, present { invalid += 1 }
         return found
     }
 
-    private static func number(_ value: DatabaseValue) -> Double? {
-        switch value {
-        case .integer(let number): return Double(number)
-        case .real(let number): return number
-        case .text(let text): return Double(text)
+    private static func number(_ row: any ResultRow, _ column: Int) -> Double? {
+        switch row.kind(column) {
+        case .integer: return Double(row.integer(column))
+        case .real: return row.real(column)
+        case .text: return row.withBytes(column) { Double(String(decoding: $0, as: UTF8.self)) }
         case .null, .blob: return nil
         }
     }

@@ -67,9 +67,9 @@ public struct ParquetExport {
         let writer = try ParquetFileWriter(path: path, fields: columns.map(\.field) + geo.flatMap(\.fields), compression: options.compression,
                                            rowGroupRows: options.rowGroupRows, rowGroupBytes: options.rowGroupBytes)
         var row = 0
-        try database.read(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)"), columns: { _ in }) { values in
+        try database.scan(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)")) { values in
             row += 1
-            for index in values.indices { try columns[index].write(values[index], row: row, into: writer.columns[index]) }
+            for index in columns.indices { try columns[index].write(values, column: index, row: row, into: writer.columns[index]) }
             for place in geo.indices {
                 let first = columns.count + place * 5
                 geo[place].write(values, geometry: writer.columns[first], box: writer.columns[(first + 1)..<(first + 5)])
@@ -108,10 +108,9 @@ public struct ParquetExport {
         let decimals = columns.indices.filter { if case .decimal = columns[$0].kind { true } else { false } }
         guard !decimals.isEmpty else { return [] }
         var shapes = Array(repeating: (scale: 0, integerDigits: 1, tooLong: false), count: decimals.count)
-        try database.read(SQLFragment(sql: "SELECT \(Self.list(decimals.map { columns[$0].name })) FROM \(qualifiedTable)"),
-                          columns: { _ in }) { values in
-            for (place, value) in values.enumerated() {
-                guard let exact = ExportColumn.decimal(value) else { continue }
+        try database.scan(SQLFragment(sql: "SELECT \(Self.list(decimals.map { columns[$0].name })) FROM \(qualifiedTable)")) { values in
+            for place in decimals.indices {
+                guard let exact = ExportColumn.decimal(values, column: place) else { continue }
                 shapes[place].scale = max(shapes[place].scale, exact.scale)
                 shapes[place].integerDigits = max(shapes[place].integerDigits, exact.integerDigits)
                 if exact.units == nil { shapes[place].tooLong = true }
