@@ -159,6 +159,32 @@ final class ParquetFileWriterTests: XCTestCase {
             """.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    func testTimestampsWithManyDistinctValuesAreDeltaEncoded() throws {
+        let path = directory.path("delta.parquet")
+        let writer = try ParquetFileWriter(path: path, fields: [.column("at", .int64, .timestampMicros(adjustedToUTC: true))],
+                                           rowGroupRows: 30_000)
+        // Increasing, with NULLs, a step back, and the extremes (deltas that wrap).
+        var expected: [Int64?] = []
+        for index in 0..<70_000 {
+            let value: Int64? = index % 10 == 9 ? nil : index == 500 ? .min : index == 501 ? .max : index == 40_000 ? -5
+                : 1_420_070_400_000_000 + Int64(index) * 1_000_003
+            expected.append(value)
+            try writer.append([value.map { .int64($0) } ?? .null])
+        }
+        try writer.finish()
+        let read = try Self.read(path, """
+            import sys, pyarrow.parquet as pq, pyarrow as pa
+            f = pq.ParquetFile(sys.argv[1])
+            values = f.read().column(0).cast(pa.int64()).to_pylist()
+            print(f.metadata.num_row_groups, sorted(set(e for g in range(f.metadata.num_row_groups) for e in f.metadata.row_group(g).column(0).encodings)))
+            print(sum(1 for v in values if v is None), sum(v for v in values if v is not None) % 1000000007)
+            """).split(separator: "\n").map(String.init)
+        let nonNull = expected.compactMap { $0 }
+        let sum = nonNull.reduce(Int128(0)) { $0 + Int128($1) }
+        let modulus = Int128(1_000_000_007)
+        XCTAssertEqual(read, ["3 ['DELTA_BINARY_PACKED', 'RLE']", "\(expected.count - nonNull.count) \(((sum % modulus) + modulus) % modulus)"])
+    }
+
     func testAnEmptyFileHasItsSchemaAndNoRowGroup() throws {
         let path = directory.path("empty.parquet")
         try ParquetFileWriter(path: path, fields: Self.fields).finish()

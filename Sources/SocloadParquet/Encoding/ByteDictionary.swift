@@ -1,6 +1,6 @@
 import Glibc
 
-/// The distinct byte strings of a column chunk, each with its index in order of first sight:
+/// The distinct byte strings (or fixed-width numbers) of a column chunk, each with its index in order of first sight:
 /// an open-addressing table over one arena, so a value is looked up without being copied.
 struct ByteDictionary {
     private(set) var arena: [UInt8] = []
@@ -8,11 +8,18 @@ struct ByteDictionary {
     private(set) var starts: [Int] = [0]
     private var slots: [Int32] = Array(repeating: -1, count: 1024)
 
+    /// Values of one width (numbers): PLAIN without a length before each.
+    let fixedWidth: Bool
+
+    init(fixedWidth: Bool = false) {
+        self.fixedWidth = fixedWidth
+    }
+
     var count: Int { starts.count - 1 }
     /// The memory the dictionary takes, as allocated.
     var allocatedBytes: Int { arena.capacity + 8 * starts.capacity + 4 * slots.capacity }
     /// The entries' PLAIN size (a 4-byte length each, then the bytes).
-    var plainSize: Int { arena.count + 4 * count }
+    var plainSize: Int { arena.count + (fixedWidth ? 0 : 4 * count) }
 
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         // FNV-1a: stable and quick for the short strings dictionaries are for.
@@ -64,6 +71,7 @@ struct ByteDictionary {
 
     /// The dictionary page's values, PLAIN.
     func plain() -> [UInt8] {
+        if fixedWidth { return arena }
         var output: [UInt8] = []
         output.reserveCapacity(plainSize)
         for entry in 0..<count {

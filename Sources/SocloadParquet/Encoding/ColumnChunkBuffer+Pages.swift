@@ -14,7 +14,8 @@ extension ColumnChunkBuffer {
             compressedTotal += header.count + compressed.count
         }
         var dictionaryOffset: Int64?
-        var encodings: [Int32] = [0, 3] // PLAIN (values or the dictionary), RLE (levels)
+        // RLE (levels), then PLAIN (the dictionary, or the values) or DELTA_BINARY_PACKED.
+        var encodings: [Int32] = [3] + (usesDeltas ? [5] : [0])
         if let dictionary {
             let body = dictionary.plain()
             let compressed = try compression.compress(body)
@@ -40,22 +41,35 @@ extension ColumnChunkBuffer {
             if leaf.maxDefinitionLevel > 0 {
                 HybridEncoder.levels(levels[slot..<slotEnd].map(UInt32.init), maxLevel: leaf.maxDefinitionLevel, into: &body)
             }
+            let encoding: Int32
             if dictionary != nil {
+                encoding = 8
                 body.append(UInt8(indexWidth))
                 HybridEncoder.encode(Array(indices[value..<valueEnd]), bitWidth: indexWidth, into: &body)
+            } else if usesDeltas {
+                encoding = 5
+                DeltaEncoder.encode(plain[(value * 8)..<(valueEnd * 8)].withUnsafeBytes { Array($0.bindMemory(to: Int64.self)) }
+                                        .map(Int64.init(littleEndian:)), into: &body)
             } else {
+                encoding = 0
                 plainValues(value..<valueEnd, into: &body)
             }
             let compressed = try compression.compress(body)
             try page(header: ThriftCompactWriter.dataPageHeader(uncompressedSize: body.count, compressedSize: compressed.count,
-                                                                valueCount: slotEnd - slot, encoding: dictionary != nil ? 8 : 0,
-                                                                statistics: nil),
+                                                                valueCount: slotEnd - slot, encoding: encoding, statistics: nil),
                      body: body, compressed: compressed)
             (slot, value) = (slotEnd, valueEnd)
         } while slot < slotCount
         return ColumnChunkMetadata(leaf: leaf, encodings: encodings, codec: compression.codec, valueCount: Int64(slotCount),
                                    uncompressedSize: Int64(uncompressedTotal), compressedSize: Int64(compressedTotal),
                                    dataPageOffset: dataOffset, dictionaryPageOffset: dictionaryOffset, statistics: chunkStatistics)
+    }
+
+    /// Timestamps without a dictionary are DELTA_BINARY_PACKED (mostly increasing: a few bits
+    /// a value); other numbers PLAIN.
+    private var usesDeltas: Bool {
+        guard dictionary == nil, leaf.physical == .int64, case .timestampMicros? = leaf.logical else { return false }
+        return true
     }
 
     private var fixedWidth: Int {
@@ -124,10 +138,24 @@ extension ColumnChunkBuffer {
             func bigEndian(_ value: Int128) -> [UInt8] { (0..<length).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
             if let low = range.minimum, let high = range.maximum { (result.min, result.max) = (bigEndian(low), bigEndian(high)) }
         case .byteArray:
-            if let low = range.minimumBytes, let high = range.maximumBytes, low.count <= 256, high.count <= 256 {
-                (result.min, result.max) = (low, high)
-            }
+            if let (low, high) = byteRange, low.count <= 256, high.count <= 256 { (result.min, result.max) = (low, high) }
         }
         return result
+    }
+
+    /// The smallest and largest byte string of the chunk: among the dictionary's entries when
+    /// there is one (each distinct value once), else among every value.
+    private var byteRange: (min: [UInt8], max: [UInt8])? {
+        let (bytes, bounds): ([UInt8], [Int]) = dictionary.map { ($0.arena, $0.starts) } ?? (plain, [0] + ends.map(Int.init))
+        guard bounds.count > 1 else { return nil }
+        return bytes.withUnsafeBytes { arena -> ([UInt8], [UInt8]) in
+            func value(_ index: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: arena[bounds[index]..<bounds[index + 1]]) }
+            var (low, high) = (0, 0)
+            for index in 1..<(bounds.count - 1) {
+                if ValueRange.less(value(index), value(low)) { low = index }
+                if ValueRange.less(value(high), value(index)) { high = index }
+            }
+            return (Array(value(low)), Array(value(high)))
+        }
     }
 }

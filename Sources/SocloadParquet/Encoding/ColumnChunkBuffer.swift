@@ -1,7 +1,9 @@
+import Glibc
+
 /// One column's values for the row group being gathered, with their definition levels and
 /// statistics, written at the end of the row group as pages: a dictionary page and
-/// RLE_DICTIONARY data pages for byte arrays with few distinct values (PLAIN once the
-/// dictionary grows past `dictionaryLimit` bytes), PLAIN data pages otherwise.
+/// RLE_DICTIONARY data pages for byte arrays and numbers with few distinct values (PLAIN once
+/// the dictionary grows past `dictionaryLimit` bytes), PLAIN data pages otherwise.
 final class ColumnChunkBuffer {
     let leaf: ParquetLeaf
     /// A dictionary bigger than this (its PLAIN bytes) is given up for PLAIN pages.
@@ -21,9 +23,31 @@ final class ColumnChunkBuffer {
     private(set) var indices: [UInt32] = []
     private(set) var range = ValueRange()
 
+    /// Whether the column's values are looked up in a dictionary: byte arrays and numbers, until
+    /// the column shows it has too many distinct values (three quarters of its first 16,384
+    /// values), from then on for the whole file.
+    private var dictionaryWanted: Bool
+
     init(leaf: ParquetLeaf) {
         self.leaf = leaf
-        if leaf.physical == .byteArray { dictionary = ByteDictionary() }
+        dictionaryWanted = [.byteArray, .int32, .int64, .double].contains(leaf.physical)
+        dictionary = newDictionary()
+    }
+
+    private func newDictionary() -> ByteDictionary? {
+        dictionaryWanted ? ByteDictionary(fixedWidth: leaf.physical != .byteArray) : nil
+    }
+
+    /// The value just appended to `plain` (`bytes`) looked up in the dictionary, which is
+    /// given up when it grows past its limit or the column's values are mostly distinct.
+    private func lookUp(_ bytes: UnsafeRawBufferPointer) {
+        guard dictionary != nil else { return }
+        indices.append(UInt32(dictionary!.index(of: bytes)))
+        if indices.count == 16_384, dictionary!.count > 12_288 { dictionaryWanted = false }
+        if !dictionaryWanted || dictionary!.plainSize > Self.dictionaryLimit {
+            dictionary = nil
+            indices = []
+        }
     }
 
     /// The memory the values take so far, as allocated (what a row group's size is told by,
@@ -50,19 +74,28 @@ final class ColumnChunkBuffer {
 
     func append(int64 value: Int64) {
         present()
-        withUnsafeBytes(of: value.littleEndian) { plain.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) {
+            plain.append(contentsOf: $0)
+            lookUp($0)
+        }
         range.note(signed: Int128(value))
     }
 
     func append(int32 value: Int32) {
         present()
-        withUnsafeBytes(of: value.littleEndian) { plain.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) {
+            plain.append(contentsOf: $0)
+            lookUp($0)
+        }
         range.note(signed: Int128(value))
     }
 
     func append(double value: Double) {
         present()
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { plain.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) {
+            plain.append(contentsOf: $0)
+            lookUp($0)
+        }
         range.note(double: value)
     }
 
@@ -84,14 +117,8 @@ final class ColumnChunkBuffer {
         present()
         plain.append(contentsOf: bytes)
         ends.append(UInt32(truncatingIfNeeded: plain.count))
-        range.note(bytes: bytes)
-        if dictionary != nil {
-            indices.append(UInt32(dictionary!.index(of: bytes)))
-            if dictionary!.plainSize > Self.dictionaryLimit {
-                dictionary = nil
-                indices = []
-            }
-        }
+        // A byte array's smallest and largest are found when the chunk is written (`byteRange`).
+        lookUp(bytes)
     }
 
     func append(string: String) {
@@ -104,7 +131,6 @@ final class ColumnChunkBuffer {
 struct ValueRange {
     private(set) var minimum: Int128?, maximum: Int128?
     private(set) var minimumDouble: Double?, maximumDouble: Double?
-    private(set) var minimumBytes: [UInt8]?, maximumBytes: [UInt8]?
 
     mutating func note(signed value: Int128) {
         if minimum.map({ value < $0 }) ?? true { minimum = value }
@@ -117,13 +143,12 @@ struct ValueRange {
         if maximumDouble.map({ value > $0 }) ?? true { maximumDouble = value }
     }
 
-    mutating func note(bytes: UnsafeRawBufferPointer) {
-        if minimumBytes.map({ Self.less(bytes, $0) }) ?? true { minimumBytes = Array(bytes) }
-        if maximumBytes.map({ Self.less($0, bytes) }) ?? true { maximumBytes = Array(bytes) }
-    }
-
-    private static func less<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool where A.Element == UInt8, B.Element == UInt8 {
-        a.lexicographicallyPrecedes(b)
+    /// Byte strings in unsigned byte order (UTF-8 text in code point order), as the format
+    /// orders BYTE_ARRAY statistics.
+    static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order < 0 || (order == 0 && a.count < b.count)
     }
 }
 
@@ -137,7 +162,7 @@ extension ColumnChunkBuffer {
         ends.removeAll()
         booleans.removeAll()
         indices.removeAll()
-        dictionary = leaf.physical == .byteArray ? ByteDictionary() : nil
+        dictionary = newDictionary()
         range = ValueRange()
     }
 }

@@ -37,37 +37,39 @@ struct ExactDecimal: Equatable {
             exponent = value
             bytes = bytes[..<marker]
         }
-        var digits: [UInt8] = []
-        digits.reserveCapacity(bytes.count)
+        // The digits counted and accumulated as they come (leading zeros before the point
+        // left out), no array of them made: this runs for every decimal cell of an export.
+        var significant = 0
+        var value: Int128 = 0
         var scale = 0
         var sawPoint = false
+        var sawDigit = false
         for byte in bytes {
             if byte == UInt8(ascii: ".") {
                 guard !sawPoint else { return nil }
                 sawPoint = true
             } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                digits.append(byte - UInt8(ascii: "0"))
+                sawDigit = true
                 if sawPoint { scale += 1 }
+                if significant == 0, byte == UInt8(ascii: "0"), !sawPoint { continue }
+                significant += 1
+                if significant <= Self.maximumPrecision { value = value * 10 + Int128(byte - UInt8(ascii: "0")) }
             } else {
                 return nil
             }
         }
-        guard !digits.isEmpty else { return nil }
+        guard sawDigit else { return nil }
         scale -= exponent
         if scale < 0 {
-            digits += Array(repeating: 0, count: -scale)
+            significant += -scale
+            if significant <= Self.maximumPrecision { for _ in 0..<(-scale) { value *= 10 } }
             scale = 0
         }
-        while digits.count > 1, digits.first == 0, digits.count > scale { digits.removeFirst() }
+        // Digits after the point count even when zero (`0.05`: two digits, units 5).
+        let digitCount = max(significant, scale, 1)
         self.scale = scale
-        integerDigits = max(0, digits.count - scale)
-        if digits.count <= Self.maximumPrecision {
-            var value: Int128 = 0
-            for digit in digits { value = value * 10 + Int128(digit) }
-            units = negative ? -value : value
-        } else {
-            units = nil
-        }
+        integerDigits = max(0, digitCount - scale)
+        units = significant <= Self.maximumPrecision ? (negative ? -value : value) : nil
     }
 
     /// The units at a larger `scale` (nil past 38 digits).
