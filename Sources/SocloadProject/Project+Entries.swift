@@ -53,6 +53,10 @@ struct EntryContext {
         var dataset = Project.Dataset(name: name ?? spec.tableName ?? written, spec: spec, connection: connection,
                                       aliases: [spec.tableName, written, id].compactMap { $0 })
         dataset.expected = expected
+        dataset.export = try (own.first { $0.key == "export" } ?? defaults.first { $0.key == "export" }).map { member throws(ProjectError) in
+            Project.relativeToProject(try Project.text(member.value, path: path, place: members.contains(member) ? place : "defaults",
+                                                       key: "export"), path)
+        }
         return dataset
     }
 

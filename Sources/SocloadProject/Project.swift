@@ -33,6 +33,10 @@ public struct Project: Sendable {
         /// How often it should change (`"expect"`): what `status` and `refresh` call it stale by,
         /// before what the portal states or the refresh log shows (`DatasetWatch`).
         public var expected: UpdateInterval?
+        /// `"export"`: the folder (relative to the project file's) a refresh that changed the
+        /// table writes it to as Parquet (`TABLE.parquet`, GeoParquet for a table with a
+        /// geometry), with its data package.
+        public var export: String?
         /// When the catalog says its data last changed (`data_updated_at`), for a dataset a
         /// search found: a refresh compares it with the table's `rowsUpdatedAt` before asking
         /// the portal.
@@ -69,8 +73,8 @@ public struct Project: Sendable {
     /// The entries that name a catalog search (see `selection`).
     public var searches: [ProjectSearch] = []
 
-    /// Entry keys that say how a dataset is watched, not how it loads.
-    public static let watchKeys = ["expect"]
+    /// Entry keys that say how a dataset is watched or exported, not how it loads.
+    public static let watchKeys = ["expect", "export"]
 
     /// The keys of the file itself.
     public static let fileKeys: Set<String> = ["database", "domain", "cache", "keep-versions", "defaults", "datasets"]

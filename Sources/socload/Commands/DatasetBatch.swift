@@ -5,12 +5,14 @@ import SocloadSocrata
 /// What became of one dataset of several: its table and, in words, what was done.
 struct DatasetOutcome {
     let table: String
-    let result: String
+    var result: String
     /// False when nothing was written (up to date, a plan only).
     var wroteTable = true
     /// `loaded`, `up_to_date`, `synced`, `planned` (`--json`).
     var status = "loaded"
     var summary: LoadSummary?
+    /// The Parquet file a project entry's `"export"` wrote the table to (`ProjectExport`).
+    var exported: String?
     /// A sync's (`fetch --incremental`).
     var sync: SyncSummary?
     /// Whether the dataset keeps its schedule (`refresh`): fresh, stale, gone, moved, unknown.

@@ -83,11 +83,12 @@ struct RefreshCommand: ParsableCommand {
         var finished: [(name: String, result: DatasetBatch.Result)] = []
         try DatasetBatch.run(zip(chosen, fetches).map { dataset, fetch in
             DatasetBatch.Entry(name: dataset.name) { job in
-                try watcher.refreshing(dataset, datasetID: { (try? fetch.request(context: context))?.reference.datasetID },
-                                       batch: fetch.batch) {
+                let outcome = try watcher.refreshing(dataset, datasetID: { (try? fetch.request(context: context))?.reference.datasetID },
+                                                     batch: fetch.batch) {
                     try fetch.run(context: context, job: job, whenWriting: { request in try recorder.loading(dataset.name, request) },
                                   whenCommitted: { outcome in try recorder.committed(dataset.name, outcome) })
                 }
+                return try ProjectExport.after(outcome, of: dataset, fetch: fetch, context: context)
             }
         } + selection.reportedEntries, jobs: jobs, oneWriter: oneWriter, quiet: quiet, verbose: verbose,
            report: DatasetReport.printer(json, context)) { results in

@@ -48,23 +48,27 @@ struct DatasetReport: Encodable, Equatable {
     var expect: String?
     var watchNote: String?
     var movedTo: [String]?
+    /// `refresh` with an entry's `"export"`: the Parquet file the table was written to.
+    var exported: String?
 
     enum CodingKeys: String, CodingKey {
         case dataset, status, table, rows, columns, added, changed, removed, unchanged, warnings, seconds, error, api
         case invalidCells = "invalid_cells", roundedCells = "rounded_cells", schemaChanges = "schema_changes", exitCode = "exit_code", lookup
         case childTables = "child_tables", foreignKey = "foreign_key", records, inserted, updated
-        case watch, expect, watchNote = "watch_note", movedTo = "moved_to"
+        case watch, expect, watchNote = "watch_note", movedTo = "moved_to", exported
     }
 
     init(dataset: String, outcome: DatasetOutcome) {
         if let sync = outcome.sync {
             self.init(dataset: dataset, sync: sync)
             add(outcome.watch)
+            exported = outcome.exported
             return
         }
         self.init(dataset: dataset, status: outcome.status)
         table = outcome.table
         add(outcome.watch)
+        exported = outcome.exported
         guard let summary = outcome.summary else {
             if outcome.status == "kept", let kept = outcome.keptRows { rows = kept }
             return
