@@ -93,7 +93,7 @@ let package = Package(
         // The umbrella for app developers: re-exports the libraries an app uses.
         // Parquet out (`socload export`): the file format written here (Thrift compact metadata,
         // dictionary and RLE encodings, zstd or snappy pages), a table's rows typed by its plan.
-        .target(name: "SocloadParquet", dependencies: ["SocloadCore", "CZstd", "CSnappy"]),
+        .target(name: "SocloadParquet", dependencies: ["SocloadCore", "SocloadEngine", "CZstd", "CSnappy"]),
 
         .target(name: "SocloadKit",
                 dependencies: ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadFiles", "SocloadPostgreSQL", "SocloadSQLite",

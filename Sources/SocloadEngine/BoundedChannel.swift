@@ -3,20 +3,21 @@ import Foundation
 
 /// A queue of bounded length between one producing and one consuming thread: the producer waits
 /// when it is full, so memory stays flat however fast the input arrives.
-final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
+package final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is read and written only while `condition` is held.
     private let condition = NSCondition()
     private var items: [Element?] = []
     private var head = 0
     private let capacity: Int
     private var isClosed = false
+    private var doneSending = false
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// Blocks while the channel is full. Returns false when the consumer has closed it.
-    func send(_ element: Element) -> Bool {
+    package func send(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while items.count - head >= capacity, !isClosed { condition.wait() }
@@ -27,12 +28,12 @@ final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next element, or nil when none arrived within `timeout` seconds.
-    func receive(timeout: Double) -> Element? {
+    package func receive(timeout: Double) -> Element? {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while items.count - head == 0 {
-            guard condition.wait(until: deadline) else { return nil }
+            guard !doneSending, condition.wait(until: deadline) else { return nil }
         }
         let element = items[head]
         items[head] = nil // release it now: a consumed batch must not stay in memory
@@ -45,8 +46,24 @@ final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
         return element
     }
 
+    /// The producer is done: the consumer, once it has taken every element, sees
+    /// `isClosedForSending` (a wait for more returns at once).
+    package func finishSending() {
+        condition.lock()
+        doneSending = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// True once the producer finished and every element was taken.
+    package var isClosedForSending: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return doneSending && items.count - head == 0
+    }
+
     /// The consumer gives up: waiting and future sends return at once.
-    func close() {
+    package func close() {
         condition.lock()
         isClosed = true
         condition.broadcast()

@@ -66,16 +66,10 @@ public struct ParquetExport {
         var notes = try shapeDecimals(&columns)
         let writer = try ParquetFileWriter(path: path, fields: columns.map(\.field) + geo.flatMap(\.fields), compression: options.compression,
                                            rowGroupRows: options.rowGroupRows, rowGroupBytes: options.rowGroupBytes)
-        var row = 0
-        try database.scan(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)")) { values in
-            row += 1
-            for index in columns.indices { try columns[index].write(values, column: index, row: row, into: writer.columns[index]) }
-            for place in geo.indices {
-                let first = columns.count + place * 5
-                geo[place].write(values, geometry: writer.columns[first], box: writer.columns[(first + 1)..<(first + 5)])
-            }
-            try writer.endRow()
-        }
+        let pass = ExportPass(writer: writer, columns: columns, geo: geo)
+        let row: Int
+        (columns, geo, row) = try pass.run(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)"),
+                                           in: database)
         var keyValues = [("socload", ParquetDictionary.json(entry: entry, dictionary: dictionary, columns: columns.map(\.name)))]
         if !geo.isEmpty { keyValues.insert(("geo", GeoColumns.metadata(geo)), at: 0) }
         try writer.finish(keyValues: keyValues)
