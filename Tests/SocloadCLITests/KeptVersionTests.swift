@@ -145,7 +145,7 @@ final class KeptVersionTests: XCTestCase {
         try Data("a file".utf8).write(to: URL(fileURLWithPath: directory.path("cache")))
         let refused = try run(["refresh"])
         XCTAssertEqual(refused.status, 74, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("is a file, not a folder for the cache"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("cache: a file, not a folder for the cache"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("NSCocoaErrorDomain"), refused.stderr)
     }
 

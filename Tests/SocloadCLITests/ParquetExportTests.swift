@@ -94,6 +94,55 @@ final class ParquetExportTests: XCTestCase {
         XCTAssertTrue(metadata.stdout.hasPrefix("zzzz-zzzz "), metadata.stdout + metadata.stderr)
     }
 
+    /// A dataset of every Socrata type through the whole way (a loopback portal, the load, the
+    /// export): NULLs, Unicode, extreme numbers, dates before 1970 and far ahead, each value
+    /// equal to the table's, each column of the type its plan says.
+    func testEverySocrataTypeWithNullsUnicodeAndExtremes() throws {
+        let columns: [FakeSocrataPortal.Column] = [
+            .init("words", "text"), .init("amount", "number"), .init("price", "money"), .init("ratio", "double"),
+            .init("share", "percent"), .init("flag", "checkbox"), .init("day", "calendar_date"), .init("stamp", "date"),
+            .init("link", "url"), .init("place", "location"), .init("spot", "point"), .init("area", "polygon"),
+        ]
+        let texts = ["Ünïcode — 東京 🚲", "", "quote \" and\nnewline", String(repeating: "長", count: 400)]
+        let numbers = ["-9223372036854775808", "0.000001", "123456789012.345", "1e3"]
+        let days = ["1900-01-01T00:00:00", "2999-12-31T23:59:59.999", "1969-12-31T23:59:59", "2015-03-01T12:00:00"]
+        let rows = (0..<8).map { index -> FakeSocrataPortal.Row in
+            guard index % 4 != 3 else { return .init(id: "row-\(index)", createdAt: 1_420_070_400, updatedAt: 1_420_070_400, cells: [:]) }
+            let pick = index % 4
+            return .init(id: "row-\(index)", createdAt: 1_420_070_400 + index, updatedAt: 1_420_070_400 + index, cells: [
+                "words": .text(texts[pick]), "amount": .number(numbers[pick]), "price": .number(["0.01", "-1234567.89", "0"][pick]),
+                "ratio": .number(["1.5e300", "-2.5e-300", "0.1"][pick]), "share": .number(["12.5", "100", "-0.25"][pick]),
+                "flag": .checkbox(pick == 0), "day": .calendarDate(days[pick]), "stamp": .timestamp([-2_208_988_800, 32_503_680_000, 0][pick]),
+                "link": .url("https://example.org/\(index)", description: pick == 1 ? nil : "Ü \(index)"),
+                "place": .location(address: "{\"address\": \"1 Main St\"}", latitude: ["41.8", "-89.999999", "0"][pick],
+                                   longitude: ["-87.6", "179.999999", "0"][pick]),
+                "spot": .point(longitude: ["-87.6", "2.35", "0"][pick], latitude: ["41.8", "48.85", "0"][pick]),
+                "area": .shape(wkt: "POLYGON ((0 0, 1 0, 1 1, 0 0))", geoJSON: #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}"#),
+            ])
+        }
+        let portal = try FakeSocrataPortal(datasetID: "type-0001", columns: columns, rows: rows, rowsUpdatedAt: 1_430_000_000)
+        defer { portal.stop() }
+        for api in ["rows", "soda2"] {
+            let db = "types-\(api).sqlite"
+            let fetched = try run(["fetch", "type-0001", "--domain", portal.baseURL, "--api", api, "--db", db, "--quiet"])
+            XCTAssertEqual(fetched.status, 0, fetched.stderr)
+            let export = try run(["export", "type_0001", "--db", db, "--format", "parquet", "-o", "\(api).parquet"])
+            XCTAssertEqual(export.status, 0, export.stderr)
+            let compared = try ChildProcess.run(try Self.python(), ["-c", Self.comparison, directory.path("\(api).parquet"),
+                                                                    directory.path(db), "type_0001"])
+            XCTAssertEqual(compared.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "8 8 0 8", "\(api): \(compared.stderr)")
+            let types = try ChildProcess.run(try Self.python(), ["-c", """
+                import sys, pyarrow.parquet as pq
+                s = pq.read_schema(sys.argv[1])
+                print(" ".join(str(s.field(n).type) for n in ["flag", "day", "stamp", "ratio"]), s.field("amount").type.scale)
+                """, directory.path("\(api).parquet")])
+            XCTAssertEqual(types.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                           "bool timestamp[us] timestamp[us, tz=UTC] double 6", "\(api): \(types.stderr)")
+            // The default, GeoParquet: the location, the point and the polygon as WKB.
+            XCTAssertEqual(try run(["export", "type_0001", "--db", db, "-o", "\(api)-geo.parquet"]).status, 0)
+        }
+    }
+
     func testATableFromPostgreSQLIsTheSameFileAsFromSQLite() throws {
         guard let shared = Fixtures.sharedDatasets else { throw XCTSkip("../shared/datasets is not here") }
         let database = try TestPostgreSQL.makeDatabase()

@@ -73,30 +73,27 @@ final class ColumnChunkBuffer {
     }
 
     func append(int64 value: Int64) {
-        present()
-        withUnsafeBytes(of: value.littleEndian) {
-            plain.append(contentsOf: $0)
-            lookUp($0)
-        }
+        appendFixed(value)
         range.note(signed: Int128(value))
     }
 
     func append(int32 value: Int32) {
+        appendFixed(value)
+        range.note(signed: Int128(value))
+    }
+
+    func append(double value: Double) {
+        appendFixed(value.bitPattern)
+        range.note(double: value)
+    }
+
+    /// A number's PLAIN bytes (little-endian), looked up in the dictionary.
+    private func appendFixed<T: FixedWidthInteger>(_ value: T) {
         present()
         withUnsafeBytes(of: value.littleEndian) {
             plain.append(contentsOf: $0)
             lookUp($0)
         }
-        range.note(signed: Int128(value))
-    }
-
-    func append(double value: Double) {
-        present()
-        withUnsafeBytes(of: value.bitPattern.littleEndian) {
-            plain.append(contentsOf: $0)
-            lookUp($0)
-        }
-        range.note(double: value)
     }
 
     func append(bool value: Bool) {
