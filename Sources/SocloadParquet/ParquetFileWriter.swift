@@ -44,13 +44,14 @@ public final class ParquetFileWriter {
 
     public init(path: String, fields: [ParquetField], compression: ParquetCompression = .zstd, rowGroupRows: Int? = nil,
                 rowGroupBytes: Int = 128 << 20) throws {
-        self.path = path
         self.fields = fields
         leaves = ParquetLeaf.leaves(of: fields)
         self.compression = compression
         self.rowGroupRows = rowGroupRows.map { max(1, $0) }
         self.rowGroupBytes = rowGroupBytes
         columns = leaves.map(ColumnChunkBuffer.init)
+        let path = try Self.target(of: path)
+        self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         temporary = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).socload-\(getpid()).part"
@@ -61,11 +62,33 @@ public final class ParquetFileWriter {
         try write(Array("PAR1".utf8))
     }
 
-    deinit {
-        if let file {
-            fclose(file)
-            unlink(temporary)
+    deinit { abandon() }
+
+    /// Gives the file up: the temporary file goes, what was at `path` stays. (A failed export
+    /// calls it at once: the process may end before the writer is released.)
+    public func abandon() {
+        guard let file else { return }
+        fclose(file)
+        self.file = nil
+        unlink(temporary)
+    }
+
+    /// Where the file goes: `path`, or the file a symbolic link there points to; a device, a
+    /// folder or anything else that is not a regular file is refused (an export replaces a
+    /// file whole, by renaming a new one onto it).
+    static func target(of path: String) throws -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return path }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return try target(of: String(cString: resolved))
         }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ParquetWriteError.file(path: path, reason: status.st_mode & S_IFMT == S_IFDIR
+                ? "is a folder: name the file to write (FOLDER/NAME.parquet)" : "is not a regular file, which an export replaces whole")
+        }
+        return path
     }
 
     func write(_ bytes: [UInt8]) throws {

@@ -195,6 +195,7 @@ final class ParquetExportTests: XCTestCase {
         sql += "create table wide (\((1...2_000).map { "c\($0) integer" }.joined(separator: ", ")));"
         sql += "insert into wide values (\((1...2_000).map(String.init).joined(separator: ", ")));"
         sql += "create table empty (a text, b real); create table strict (k integer not null, v text);"
+        sql += "create table docs (j json); insert into docs values ('{\"a\": [1, \"é\"]}'), ('plain text'), (null);"
         sql += "insert into strict values (1, 'x'); insert into strict values ('not a number', 'y');"
         let made = try ChildProcess.run("/usr/bin/sqlite3", [directory.path("h.sqlite"), sql])
         XCTAssertEqual(made.status, 0, made.stderr)
@@ -220,6 +221,35 @@ final class ParquetExportTests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("row 2, column k: \"not a number\" is not a whole number, and the column is NOT NULL"),
                       strict.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("strict.parquet")))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path("")).filter { $0.hasSuffix(".part") }, [],
+                       "no temporary file left behind")
+        // A JSON column's plain text is the JSON string it stands for: every reader takes the file.
+        XCTAssertEqual(try run(["export", "docs", "--db", "h.sqlite", "-o", "docs.parquet"]).status, 0)
+        let json = try ChildProcess.run(try Self.python(), ["-c", """
+            import sys, duckdb
+            print(duckdb.connect().execute("select j::varchar from read_parquet(?)", [sys.argv[1]]).fetchall())
+            """, directory.path("docs.parquet")])
+        XCTAssertEqual(json.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"[('{"a": [1, "é"]}',), ('"plain text"',), (None,)]"#, json.stderr)
+        // A folder takes TABLE.parquet; a symbolic link is written through; a device is refused.
+        try FileManager.default.createDirectory(atPath: directory.path("into"), withIntermediateDirectories: true)
+        XCTAssertEqual(try run(["export", "empty", "--db", "h.sqlite", "-o", "into"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path("into/empty.parquet")))
+        try FileManager.default.createSymbolicLink(atPath: directory.path("link.parquet"), withDestinationPath: directory.path("into/empty.parquet"))
+        XCTAssertEqual(try run(["export", "empty", "--db", "h.sqlite", "-o", "link.parquet", "--no-datapackage"]).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: directory.path("link.parquet")),
+                       directory.path("into/empty.parquet"), "the link stays a link")
+        let device = try run(["export", "empty", "--db", "h.sqlite", "-o", "/dev/null"])
+        XCTAssertEqual(device.status, 74, device.stderr)
+        XCTAssertTrue(device.stderr.contains("/dev/null: is not a regular file"), device.stderr)
+        // Whole numbers with NULLs validate (pandas hands frictionless "nan" for them); a row of
+        // NULLs is data here, not the blank line frictionless looks for in CSV.
+        let frictionless = try PythonEnvironment.python(named: "frictionless-venv", installing: ["frictionless[parquet]", "pandas", "pyarrow"])
+        let validated = try ChildProcess.run(frictionless, ["-c", """
+            import sys, frictionless
+            report = frictionless.validate(sys.argv[1], skip_errors=["blank-row"])
+            print(report.valid, [e.message for task in report.tasks for e in task.errors][:2])
+            """, directory.path("datapackage.json")])
+        XCTAssertEqual(validated.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "True []", validated.stderr)
         XCTAssertEqual(try run(["export", "nosuch", "--db", "h.sqlite"]).status, 66)
         XCTAssertEqual(try run(["export", "wide", "--db", "h.sqlite", "--compression", "lzo"]).status, 64)
     }

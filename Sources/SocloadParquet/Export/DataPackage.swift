@@ -81,8 +81,11 @@ enum DataPackage {
                 [JSONMember(key: "name", value: .string(self.name(facts?.licenseID ?? license)))] + text("title", license))])))
         }
         var sources: [JSONValue] = []
+        if let attribution = facts?.attribution {
+            sources.append(.object(text("title", attribution) + text("path", facts?.attributionLink)))
+        }
         if let page = facts?.pageURL {
-            sources.append(.object(text("title", facts?.attribution ?? "The dataset's page on its portal") + text("path", page)))
+            sources.append(.object(text("title", "The dataset's page on its portal") + text("path", page)))
         }
         if let entry {
             sources.append(.object(text("title", "Where socload loaded it from (rowsUpdatedAt \(entry.rowsUpdatedAt ?? "unknown"))")
@@ -104,7 +107,10 @@ enum DataPackage {
             .object([JSONMember(key: "name", value: .string(geometry.bboxName)), JSONMember(key: "type", value: .string("object")),
                      JSONMember(key: "description", value: .string("The bounding box of \(geometry.name): xmin, ymin, xmax, ymax"))]),
         ] }
-        var schema = [JSONMember(key: "fields", value: .array(fields + geometryFields))]
+        // "nan": how pandas, which frictionless reads Parquet with, hands it a NULL of a
+        // column of whole numbers.
+        var schema = [JSONMember(key: "fields", value: .array(fields + geometryFields)),
+                      JSONMember(key: "missingValues", value: .array([.string(""), .string("nan")]))]
         if !keyColumns.isEmpty { schema.append(JSONMember(key: "primaryKey", value: .array(keyColumns.map(JSONValue.string)))) }
         members.append(JSONMember(key: "schema", value: .object(schema)))
         return .object(members)

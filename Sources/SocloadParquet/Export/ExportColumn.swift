@@ -104,7 +104,17 @@ struct ExportColumn {
     private func append(_ values: any ResultRow, column: Int, into buffer: ColumnChunkBuffer) -> Bool {
         let stored = values.kind(column)
         switch (kind, stored) {
-        case (.text, .text), (.json, .text), (.bytes, .text), (.bytes, .blob): values.withBytes(column) { buffer.append(bytes: $0) }
+        case (.text, .text), (.bytes, .text), (.bytes, .blob): values.withBytes(column) { buffer.append(bytes: $0) }
+        case (.json, .text):
+            // A JSON column keeps a plain string as itself (the plan's rule): in the file, where
+            // every value must be JSON, such a text is the JSON string it stands for.
+            values.withBytes(column) { bytes in
+                if (try? JSONValueParser.parse(bytes.bindMemory(to: UInt8.self))) != nil {
+                    buffer.append(bytes: bytes)
+                } else {
+                    buffer.append(string: JSONValue.string(String(decoding: bytes, as: UTF8.self)).jsonText)
+                }
+            }
         case (.text, .integer): buffer.append(string: String(values.integer(column)))
         case (.text, .real): buffer.append(string: String(values.real(column)))
         case (.integer, .integer): buffer.append(int64: values.integer(column))

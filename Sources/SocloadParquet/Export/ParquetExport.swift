@@ -68,18 +68,23 @@ public struct ParquetExport {
                                            rowGroupRows: options.rowGroupRows, rowGroupBytes: options.rowGroupBytes)
         let pass = ExportPass(writer: writer, columns: columns, geo: geo)
         let row: Int
-        (columns, geo, row) = try pass.run(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)"),
-                                           in: database)
-        var keyValues = [("socload", ParquetDictionary.json(entry: entry, dictionary: dictionary, columns: columns.map(\.name)))]
-        if !geo.isEmpty { keyValues.insert(("geo", GeoColumns.metadata(geo)), at: 0) }
-        try writer.finish(keyValues: keyValues)
+        do {
+            (columns, geo, row) = try pass.run(SQLFragment(sql: "SELECT \(Self.list(columns.map(\.name))) FROM \(qualifiedTable)"),
+                                               in: database)
+            var keyValues = [("socload", ParquetDictionary.json(entry: entry, dictionary: dictionary, columns: columns.map(\.name)))]
+            if !geo.isEmpty { keyValues.insert(("geo", GeoColumns.metadata(geo)), at: 0) }
+            try writer.finish(keyValues: keyValues)
+        } catch {
+            writer.abandon()
+            throw error
+        }
         for place in geo where place.invalid > 0 {
             notes.append("\(place.name): \(place.invalid) value\(place.invalid == 1 ? " is" : "s are") no geometry"
                          + (place.kind.map { " of kind \($0.name)" } ?? "") + ", written as NULL")
         }
         if options.dataPackage {
             let key = tableColumns.filter { $0.keyPosition > 0 }.sorted { $0.keyPosition < $1.keyPosition }.map(\.name)
-            if let note = try DataPackage.add(path: path, columns: columns, geometries: geo, keyColumns: key, entry: entry,
+            if let note = try DataPackage.add(path: writer.path, columns: columns, geometries: geo, keyColumns: key, entry: entry,
                                               dictionary: dictionary) {
                 notes.append(note)
             }
@@ -88,7 +93,7 @@ public struct ParquetExport {
             notes.append("\(column.name): \(column.invalid) value\(column.invalid == 1 ? " is" : "s are") not \(column.kindNoun), "
                          + "written as NULL")
         }
-        return Summary(path: path, rowCount: row, columnCount: columns.count + 2 * geo.count, notes: notes)
+        return Summary(path: writer.path, rowCount: row, columnCount: columns.count + 2 * geo.count, notes: notes)
     }
 
     static func list(_ names: [String]) -> String {

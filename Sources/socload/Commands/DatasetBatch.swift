@@ -32,7 +32,7 @@ struct DatasetOutcome {
     }
 
     /// Worth a line of the closing table even when nothing was written: stale, gone or moved.
-    var needsAttention: Bool { [.stale, .gone, .moved].contains(watch?.state) }
+    var needsAttention: Bool { [.stale, .gone, .moved].contains(watch?.state) || exported != nil }
 }
 
 /// Several datasets loaded one after another by the same code as one (`fetch A B C`,

@@ -30,7 +30,8 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var database = DatabaseOptions()
     @Option(valueName: "format", help: "parquet, or geoparquet (each geometry also as WKB with a bbox column, and GeoParquet metadata).",
             default: "geoparquet for a table with a geometry, else parquet") var format: String?
-    @Option(short: "o", valueName: "file", help: "Where to write the file.", default: "TABLE.parquet") var output: String?
+    @Option(short: "o", valueName: "file", help: "Where to write the file (a folder: FOLDER/TABLE.parquet).", default: "TABLE.parquet")
+    var output: String?
     @Option(valueName: "codec", help: "zstd, snappy or none.", default: "zstd") var compression: String?
     @Option(valueName: "n", help: "Rows per row group.", default: "about 128 MB of values") var rowGroupRows: Int?
     @Flag(help: "Do not write datapackage.json beside the file.") var noDatapackage: Bool
@@ -57,7 +58,12 @@ struct ExportCommand: ParsableCommand {
     }
 
     private func export(_ name: String, loaded: any LoadedDatabase, context: CommandContext) throws {
-        let path = output ?? name + ".parquet"
+        // A folder (one that is there, or a name ending in "/") takes the file named after the table.
+        var isFolder: ObjCBool = false
+        let path = output.map { output in
+            output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
+                ? (output as NSString).appendingPathComponent(name + ".parquet") : output
+        } ?? name + ".parquet"
         let options = ParquetExport.Options(compression: ParquetCompression(rawValue: compression ?? "zstd") ?? .zstd,
                                             rowGroupRows: rowGroupRows, dataPackage: !noDatapackage,
                                             geo: format.map { $0 == "geoparquet" })
@@ -66,7 +72,7 @@ struct ExportCommand: ParsableCommand {
         for note in summary.notes { StandardError.line("Warning: " + SocloadTool.oneLine(note)) }
         if !quiet {
             StandardError.line("Wrote \(NumberText.counted(summary.rowCount, "row")) of \(TerminalText.escaped(name)) "
-                               + "(\(summary.columnCount) columns) to \(path)")
+                               + "(\(NumberText.counted(summary.columnCount, "column"))) to \(summary.path)")
         }
     }
 }
