@@ -74,8 +74,8 @@ final class SearchCommandTests: XCTestCase {
     /// ../shared/datasets, served as the portal of the recorded catalog's first results).
     func testRowsComeFromEachPortalsDescription() throws {
         // Read first: a skip thrown inside XCTUnwrap's autoclosure would count as a failure.
-        let catalog = try recorded("catalog.api.us.socrata.com__v1-086e69.json")
-        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(catalog)) as? [String: Any])
+        let recordedCatalog = try recorded("catalog.api.us.socrata.com__v1-086e69.json")
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(recordedCatalog)) as? [String: Any])
         let portal = try LoopbackHTTPServer()
         defer { portal.stop() }
         var results = try XCTUnwrap(root["results"] as? [[String: Any]])
