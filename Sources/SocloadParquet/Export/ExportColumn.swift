@@ -109,7 +109,7 @@ struct ExportColumn {
             // A JSON column keeps a plain string as itself (the plan's rule): in the file, where
             // every value must be JSON, such a text is the JSON string it stands for.
             values.withBytes(column) { bytes in
-                if (try? JSONValueParser.parse(bytes.bindMemory(to: UInt8.self))) != nil {
+                if JSONSyntax.isOneValue(bytes.bindMemory(to: UInt8.self)) {
                     buffer.append(bytes: bytes)
                 } else {
                     buffer.append(string: JSONValue.string(String(decoding: bytes, as: UTF8.self)).jsonText)
