@@ -18,10 +18,13 @@ extension KeptVersionTests {
             var added = ProjectRefreshTests.row(10)
             added.updatedAt += 60_000
             rows.append(added)
+            rows[3].updatedAt += 55_000 // sent again as it was
         }, rowsUpdatedAt: 1_430_003_600)
-        let synced = try run(["refresh"])
+        let synced = try run(["refresh", "--json"])
         XCTAssertEqual(synced.status, 0, synced.stderr)
-        XCTAssertTrue(synced.stderr.contains("synced (1 added, 1 changed, 0 removed"), synced.stderr)
+        XCTAssertTrue(synced.stderr.contains("synced (1 added, 1 changed, 0 removed, 1 unchanged)"), synced.stderr)
+        XCTAssertTrue(synced.stdout.contains(#""added":1,"changed":1,"#) && synced.stdout.contains(#""unchanged":1"#),
+                      "--json counts as the line does: \(synced.stdout)")
         let page = try run(["report", "--format", "json"]).stdout
         XCTAssertTrue(page.contains(portal.baseURL + "/d/bags-0001") && !page.contains("https://127.0.0.1"), "a sync keeps the page's scheme: \(page)")
         // Row 3 gone, row 2 changed: a sync with --deletes, which keeps the keys the portal listed too.
