@@ -149,7 +149,9 @@ public final class ParquetFileWriter {
                                                 createdBy: "socload version \(SocloadVersion.current)")
         try write(footer)
         let length = UInt32(footer.count)
-        try write([UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)] + Array("PAR1".utf8))
+        var ending: [UInt8] = []
+        ending.appendLittleEndian(length)
+        try write(ending + Array("PAR1".utf8))
         let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
         fclose(file)
         file = nil

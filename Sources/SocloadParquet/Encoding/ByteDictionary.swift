@@ -76,7 +76,7 @@ struct ByteDictionary {
         output.reserveCapacity(plainSize)
         for entry in 0..<count {
             let length = UInt32(starts[entry + 1] - starts[entry])
-            output += [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)]
+            output.appendLittleEndian(length)
             output += arena[starts[entry]..<starts[entry + 1]]
         }
         return output

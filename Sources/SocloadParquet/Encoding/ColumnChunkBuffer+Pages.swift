@@ -106,7 +106,7 @@ extension ColumnChunkBuffer {
             for index in range {
                 let (start, end) = (index == 0 ? 0 : Int(ends[index - 1]), Int(ends[index]))
                 let length = UInt32(end - start)
-                body += [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)]
+                body.appendLittleEndian(length)
                 body += plain[start..<end]
             }
         default:

@@ -7,10 +7,10 @@ enum DeltaEncoder {
 
     /// `values` encoded (their count and first value in the header).
     static func encode(_ values: [Int64], into output: inout [UInt8]) {
-        HybridEncoder.varint(UInt64(blockSize), into: &output)
-        HybridEncoder.varint(UInt64(miniblocks), into: &output)
-        HybridEncoder.varint(UInt64(values.count), into: &output)
-        HybridEncoder.varint(zigzag(values.first ?? 0), into: &output)
+        output.appendVarint(UInt64(blockSize))
+        output.appendVarint(UInt64(miniblocks))
+        output.appendVarint(UInt64(values.count))
+        output.appendZigzag(values.first ?? 0)
         guard values.count > 1 else { return }
         var start = 1
         while start < values.count {
@@ -18,7 +18,7 @@ enum DeltaEncoder {
             // Deltas wrap, as the format reads them back.
             let deltas = (start..<end).map { values[$0] &- values[$0 - 1] }
             let smallest = deltas.min() ?? 0
-            HybridEncoder.varint(zigzag(smallest), into: &output)
+            output.appendZigzag(smallest)
             let relative = deltas.map { UInt64(bitPattern: $0 &- smallest) }
             var widths: [Int] = []
             for miniblock in 0..<miniblocks {
@@ -58,9 +58,5 @@ enum DeltaEncoder {
             }
         }
         if bits > 0 { output.append(UInt8(truncatingIfNeeded: buffer)) }
-    }
-
-    private static func zigzag(_ value: Int64) -> UInt64 {
-        UInt64(bitPattern: (value << 1) ^ (value >> 63))
     }
 }

@@ -10,7 +10,7 @@ enum HybridEncoder {
             guard !packed.isEmpty else { return }
             let groups = (packed.count + 7) / 8
             packed += Array(repeating: 0, count: groups * 8 - packed.count)
-            varint(UInt64(groups) << 1 | 1, into: &output)
+            output.appendVarint(UInt64(groups) << 1 | 1)
             var buffer: UInt64 = 0
             var bits = 0
             for value in packed {
@@ -31,7 +31,7 @@ enum HybridEncoder {
             // A run worth its header, begun on a group boundary of what is packed so far.
             if run >= 8, packed.count % 8 == 0 {
                 flushPacked()
-                varint(UInt64(run) << 1, into: &output)
+                output.appendVarint(UInt64(run) << 1)
                 var value = values[index]
                 for _ in 0..<byteWidth {
                     output.append(UInt8(truncatingIfNeeded: value))
@@ -56,21 +56,12 @@ enum HybridEncoder {
         var encoded: [UInt8] = []
         encode(levels, bitWidth: bitWidth(of: maxLevel), into: &encoded)
         let length = UInt32(encoded.count)
-        output += [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)]
+        output.appendLittleEndian(length)
         output += encoded
     }
 
     /// The bits that hold every value up to `maximum`.
     static func bitWidth(of maximum: Int) -> Int {
         maximum <= 0 ? 0 : Int.bitWidth - maximum.leadingZeroBitCount
-    }
-
-    static func varint(_ value: UInt64, into output: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            output.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        output.append(UInt8(value))
     }
 }

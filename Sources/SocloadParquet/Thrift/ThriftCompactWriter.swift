@@ -20,22 +20,9 @@ struct ThriftCompactWriter {
             bytes.append(UInt8(delta) << 4 | kind.rawValue)
         } else {
             bytes.append(kind.rawValue)
-            varint(zigzag(Int64(id)))
+            bytes.appendZigzag(Int64(id))
         }
         lastFieldIDs[lastFieldIDs.count - 1] = id
-    }
-
-    private func zigzag(_ value: Int64) -> UInt64 {
-        UInt64(bitPattern: (value << 1) ^ (value >> 63))
-    }
-
-    mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
     }
 
     mutating func field(_ id: Int16, bool: Bool) { header(id, bool ? .boolTrue : .boolFalse) }
@@ -47,17 +34,17 @@ struct ThriftCompactWriter {
 
     mutating func field(_ id: Int16, i32: Int32) {
         header(id, .i32)
-        varint(zigzag(Int64(i32)))
+        bytes.appendZigzag(Int64(i32))
     }
 
     mutating func field(_ id: Int16, i64: Int64) {
         header(id, .i64)
-        varint(zigzag(i64))
+        bytes.appendZigzag(i64)
     }
 
     mutating func field(_ id: Int16, binary: [UInt8]) {
         header(id, .binary)
-        varint(UInt64(binary.count))
+        bytes.appendVarint(UInt64(binary.count))
         bytes.append(contentsOf: binary)
     }
 
@@ -83,17 +70,17 @@ struct ThriftCompactWriter {
             bytes.append(UInt8(count) << 4 | kind.rawValue)
         } else {
             bytes.append(0xF0 | kind.rawValue)
-            varint(UInt64(count))
+            bytes.appendVarint(UInt64(count))
         }
     }
 
     /// A struct element of a list.
     mutating func beginElement() { lastFieldIDs.append(0) }
 
-    mutating func element(i32: Int32) { varint(zigzag(Int64(i32))) }
+    mutating func element(i32: Int32) { bytes.appendZigzag(Int64(i32)) }
 
     mutating func element(string: String) {
-        varint(UInt64(string.utf8.count))
+        bytes.appendVarint(UInt64(string.utf8.count))
         bytes.append(contentsOf: string.utf8)
     }
 }
