@@ -69,6 +69,10 @@ let package = Package(
         // pages), and the loader. No SQLite in it.
         .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadEngine", "SocloadFiles", "SocloadTransport"]),
 
+        // The other platforms' sources: CKAN's DataStore, ArcGIS REST layers and OpenDataSoft's
+        // Explore API, each described from the platform's own metadata and read page by page.
+        .target(name: "SocloadPlatforms", dependencies: ["SocloadCore", "SocloadEngine", "SocloadFiles", "SocloadTransport"]),
+
         // The SQLite destination: the plan's DDL, the bulk insert, keys after the rows, the catalog.
         // renameat2 (RENAME_NOREPLACE), which Swift's Glibc module does not show.
         .systemLibrary(name: "CFileSystem"),
@@ -97,12 +101,12 @@ let package = Package(
 
         .target(name: "SocloadKit",
                 dependencies: ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadFiles", "SocloadPostgreSQL", "SocloadSQLite",
-                               "SocloadSocrata", "SocloadTransport", "SocloadProject", "SocloadParquet"]),
+                               "SocloadSocrata", "SocloadTransport", "SocloadProject", "SocloadParquet", "SocloadPlatforms"]),
 
         // Command-line front end: argument parsing, commands, output formats, progress.
         .executableTarget(name: "socload",
                          dependencies: ["SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL", "SocloadProject",
-                                        "SocloadParquet", "CMalloc"]),
+                                        "SocloadParquet", "SocloadPlatforms", "CMalloc"]),
 
         // What the tools and the tests share, outside the production targets and free of test
         // code: the reference decoder and the converter's self-checks (the fuzzer's oracle), a

@@ -28,6 +28,10 @@ extension DocumentLoadJob {
     }
 
     func describedDocument(_ request: DocumentLoadRequest, spool: DocumentSpool) throws -> DescribedDocument {
+        if let given = request.givenDescription {
+            return DescribedDocument(records: try DocumentRecordSource(request, path: spool.path, columns: given.columns),
+                                     portalDescription: given)
+        }
         if let metadata = request.document.metadata {
             let bytes = try readMetadata(metadata)
             let given = try describe(bytes, metadata)

@@ -131,13 +131,16 @@ package struct DocumentLoadJob {
     private func documentEntry(_ plan: LoadPlan, described: DescribedDocument, rowCount: Int, source: String,
                                refreshedAt: String, invalidCells: [InvalidCells]) -> CatalogEntry {
         let partial = described.portalDescription?.statedRowCount.flatMap { stated in
-            stated == rowCount ? nil : "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
+            stated == rowCount ? nil : request.origin != nil
+                ? "\(rowCount) row\(rowCount == 1 ? " was" : "s were") loaded, the portal counts \(stated)"
+                : "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
         }
         return CatalogEntry(
-            tableName: plan.mainTable.name, datasetID: described.portalDescription?.datasetID, domain: nil, name: described.portalDescription?.name,
-            sourceURL: source, fetchedAt: refreshedAt, rowsUpdatedAt: nil, rowCount: rowCount,
+            tableName: plan.mainTable.name, datasetID: described.portalDescription?.datasetID, domain: request.origin?.domain,
+            name: described.portalDescription?.name, sourceURL: source, fetchedAt: refreshedAt,
+            rowsUpdatedAt: request.origin?.dataUpdatedAt, rowCount: rowCount,
             columnsJSON: described.portalDescription?.columnsJSON ?? "[]", columnMappingJSON: plan.columnMappingJSON, etag: nil,
-            lastModified: nil, requestSignature: "load", planJSON: plan.jsonText, invalidCellsJSON: LoadPlan.encode(invalidCells),
+            lastModified: nil, requestSignature: request.origin?.requestSignature ?? "load", planJSON: plan.jsonText, invalidCellsJSON: LoadPlan.encode(invalidCells),
             partialReason: partial, dictionaryJSON: described.portalDescription?.dictionaryJSON,
             datasetDescription: described.portalDescription?.datasetDescription)
     }

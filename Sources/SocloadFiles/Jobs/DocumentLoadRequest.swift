@@ -15,6 +15,12 @@ package struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
     /// Replace the table (the default), or add the document's rows to the table socload loaded
     /// before (`--mode append|upsert`; a table that does not exist yet is made as for replace).
     package var mode = DocumentLoadMode.replace
+    /// The description the records are typed by, given by the source that wrote them (a
+    /// platform's metadata), instead of `--metadata` or inference.
+    package var givenDescription: (any DocumentDescription)?
+    /// Where the records came from, when `source` is only their spool (a platform's dataset):
+    /// what the catalog records and messages name.
+    package var origin: DocumentOrigin?
 
     package init(source: String, tableName: String? = nil) {
         self.source = source
@@ -38,6 +44,7 @@ package struct DocumentLoadRequest: TableOptionsCarrying, Sendable {
 
     /// The source as it may be shown and stored: a URL without user name or password.
     var displaySource: String {
+        if let origin { return origin.sourceURL }
         if source == FileByteSource.standardInput { return "standard input" }
         return DocumentSpool.isURL(source) ? CredentialRedaction.withoutCredentials(source) : source
     }
@@ -48,5 +55,23 @@ extension DocumentRecordSource {
     init(_ request: DocumentLoadRequest, path: String, columns: [ColumnMetadata]?) throws {
         try self.init(source: request.source, format: request.document.format, layout: request.document.layout, path: path,
                       metadata: request.document.metadata, columns: columns)
+    }
+}
+
+/// Where a spooled document's records came from (a platform's dataset), as the catalog keeps it:
+/// its URL, portal, how it was read (compared by a later refresh) and when its data last changed.
+package struct DocumentOrigin: Sendable, Equatable {
+    package var sourceURL: String
+    package var domain: String?
+    /// How the records were read (`ckan`, `arcgis`, `ods`): a refresh compares it.
+    package var requestSignature: String
+    /// The platform's statement of when the data last changed (its refresh signal).
+    package var dataUpdatedAt: String?
+
+    package init(sourceURL: String, domain: String?, requestSignature: String, dataUpdatedAt: String?) {
+        self.sourceURL = sourceURL
+        self.domain = domain
+        self.requestSignature = requestSignature
+        self.dataUpdatedAt = dataUpdatedAt
     }
 }

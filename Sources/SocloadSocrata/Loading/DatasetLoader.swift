@@ -18,7 +18,7 @@ public final class DatasetLoader: @unchecked Sendable {
     // at a time (the async `load` hands the loader to a thread of its own and waits for it).
     /// The destination, HTTP options, retries, cancellation, progress and retry notices every job
     /// runs with.
-    let context: LoadContext
+    package let context: LoadContext
     var destination: any LoadDestination { context.destination }
     var http: HTTPOptions { context.http }
     var retry: RetryPolicy { context.retry }

@@ -43,6 +43,7 @@ extension LoadSpec: Codable {
         add("max-rows", maxRows)
         add("system-columns", includeSystemColumns)
         if api != .auto { add("api", api.rawValue) }
+        add("platform", platform?.rawValue)
         add("where", query.where)
         add("select", query.select)
         add("order", query.order)

@@ -9,7 +9,7 @@ extension LoadSpec {
     public static let sourceKeys = ["id", "url", "file", "document"]
     /// The options of a dataset (`socload fetch`'s).
     public static let datasetKeys = ["table", "domain", "datasets", "cache", "keep-versions", "limit", "max-rows", "system-columns", "api", "where",
-                                     "select", "order", "page-size", "force", "incremental", "incremental-above"] + tableKeys
+                                     "select", "order", "page-size", "force", "incremental", "incremental-above", "platform"] + tableKeys
     /// The options of a document (`socload load`'s).
     public static let documentKeys = ["table", "mode", "root", "lines", "csv", "tsv", "delimiter", "encoding", "no-header",
                                       "metadata", "child-key", "glue", "flatten"] + tableKeys
@@ -102,6 +102,7 @@ extension LoadSpec {
         case "keep-changes": tableOptions.keptChangeRefreshes = try Self.whole(key, text)
         case "page-size": pageSize = try Self.whole(key, text, from: 1)
         case "api": api = try Self.named(key, text, DatasetAPI(rawValue: text), "auto, rows, soda2 or soda3")
+        case "platform": platform = try Self.named(key, text, DataPlatform(name: text), "socrata, ckan, arcgis or ods")
         case "on-schema-change":
             tableOptions.onSchemaChange = try Self.named(key, text, SchemaChangePolicy(rawValue: text.lowercased()),
                                                          "warn, fail or evolve")

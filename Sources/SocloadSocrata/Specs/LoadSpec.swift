@@ -50,6 +50,9 @@ public struct LoadSpec: TableOptionsCarrying, Sendable, Equatable {
     public var maxRows: Int?
     /// Also keep Socrata's system columns (`--system-columns`).
     public var includeSystemColumns = false
+    /// The platform a URL is a dataset of (`--platform`); nil: the one its form says (a CKAN,
+    /// ArcGIS or OpenDataSoft URL), else Socrata.
+    public var platform: DataPlatform?
     /// The API the rows are read through (`--api`).
     public var api = DatasetAPI.auto
     /// SoQL pushed down to the portal (`--where`, `--select`, `--order`).

@@ -10,7 +10,10 @@ struct FetchCommand: ParsableCommand {
         abstract: "Download a dataset and load it into a table (replacing the previous copy).",
         discussion: """
             <dataset> is a local rows.json file, a portal URL (any form copied from the browser), or a
-            dataset id such as n5m4-mism. An id is fetched from --domain; without a domain the bundled
+            dataset id such as n5m4-mism. A CKAN resource or dataset page, an ArcGIS layer
+            (.../FeatureServer/0) or an OpenDataSoft dataset (/explore/dataset/ID/) URL is loaded
+            from that platform, typed from its own metadata (--platform says which where the URL
+            does not). An id is fetched from --domain; without a domain the bundled
             copy in the datasets directory is used. The whole load is one transaction: if anything
             fails, the previous copy of the table is left as it was. Several datasets are loaded with
             the same options, --jobs at a time, each its own transaction; one failing does not stop
@@ -33,6 +36,9 @@ struct FetchCommand: ParsableCommand {
     @Option(valueName: "n", help: "Load only the first N rows.") var limit: Int?
     @Option(valueName: "n", help: "Refuse a dataset of more than N rows (exit 65, nothing changed).") var maxRows: Int?
     @Flag(help: "Also keep _sid, _row_id, _position, _created_meta, _updated_meta and _meta.") var systemColumns: Bool
+    @Option(valueName: "name", help: "The platform a URL is a dataset of: socrata, ckan, arcgis or ods.",
+            default: "the one the URL's form says, else socrata")
+    var platform: DataPlatform?
     @Option(valueName: "api", help: "auto, rows, soda2 or soda3.", default: "auto: soda3 with an app token or a login, else soda2")
     var api: DatasetAPI?
     @Option(name: "where", valueName: "soql", help: "Only rows matching this SoQL condition (SODA).") var whereClause: String?
@@ -118,6 +124,7 @@ struct FetchCommand: ParsableCommand {
         spec.maxRows = maxRows
         spec.includeSystemColumns = systemColumns
         spec.api = api ?? .auto
+        spec.platform = platform
         spec.query = SoQLQuery(select: select, where: whereClause, order: order)
         spec.pageSize = paging.rows
         spec.force = force

@@ -181,6 +181,11 @@ extension DatasetAPI: ExpressibleByArgument {
     static var expectation: String { "auto, rows, soda2 or soda3" }
 }
 
+extension DataPlatform: ExpressibleByArgument {
+    init?(argument: String) { self.init(name: argument) }
+    static var expectation: String { "socrata, ckan, arcgis or ods" }
+}
+
 extension SchemaChangePolicy: ExpressibleByArgument {
     init?(argument: String) { self.init(rawValue: argument.lowercased()) }
     static var expectation: String { "warn, fail or evolve" }

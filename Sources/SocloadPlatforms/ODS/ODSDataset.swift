@@ -1,0 +1,148 @@
+import SocloadCore
+
+/// An OpenDataSoft dataset through the Explore API v2.1: described by
+/// `/api/explore/v2.1/catalog/datasets/ID` (its `fields`, `metas.default.records_count` and
+/// `data_processed`), its records read from one streamed `/exports/jsonl`. A `geo_point_2d` is
+/// `{"lon", "lat"}` in v2.1 and `[lat, lon]` in v1 exports: both become `POINT (lon lat)`, and
+/// the old order is said in a note, never swapped silently. A `geo_shape` is GeoJSON (a
+/// Feature's geometry is taken out of it).
+struct ODSDataset: PlatformSource {
+    let base: String
+    let datasetID: String
+    let http: PlatformHTTP
+
+    private var datasetURL: String { base + "/api/explore/v2.1/catalog/datasets/" + datasetID }
+
+    func describe() throws -> PlatformRows {
+        let url = datasetURL
+        var answer = try http.json(url)
+        if let error = answer.text("error_code") ?? answer.text("message"), answer["fields"] == nil, answer["dataset"] == nil {
+            throw PlatformError(.ods, url: url, .refused(error))
+        }
+        // v2.0 wraps the dataset (`{"dataset": {...}}`); v2.1 answers with it.
+        if let wrapped = answer["dataset"], wrapped.members != nil { answer = wrapped }
+        guard let fields = answer["fields"]?.arrayValue else {
+            throw PlatformError(.ods, url: url, .unexpected("no \"fields\" list (not an Explore API dataset)"))
+        }
+        var columns: [PlatformColumn] = []
+        for field in fields {
+            guard let name = field.text("name") else { continue }
+            let type = field.text("type") ?? "text"
+            let multivalued = field["annotations"]?["multivalued"] != nil
+            var column = PlatformColumn(field: name, platformType: multivalued ? type + " (multivalued)" : type,
+                                        type: multivalued ? .json : Self.logicalType(type), label: field.text("label"),
+                                        description: field.text("description"))
+            if type == "geo_point_2d" { column.geometryKind = .point }
+            if column.label == name { column.label = nil }
+            columns.append(column)
+        }
+        let metas = answer["metas"]?["default"] ?? answer["metas"] ?? .null
+        var description = PlatformDescription(platform: .ods, id: answer.text("dataset_id") ?? datasetID, fields: columns,
+                                              tableName: PlatformDescription.tableName(answer.text("dataset_id") ?? datasetID))
+        description.rowCount = metas["records_count"]?.intValue
+        description.dataUpdatedAt = metas.text("data_processed") ?? metas.text("modified")
+        description.title = metas.text("title")
+        description.summary = metas.text("description")
+        description.dictionary = DatasetDictionary(
+            name: description.title, description: description.summary, attribution: metas.text("publisher"),
+            license: metas.text("license"), category: (metas["theme"]?.arrayValue?.first?.stringValue),
+            tags: (metas["keyword"]?.arrayValue ?? []).compactMap(\.stringValue), pageURL: base + "/explore/dataset/" + datasetID + "/")
+        return .described(description)
+    }
+
+    static func logicalType(_ name: String) -> LogicalType {
+        switch name {
+        case "int": return .integer
+        case "double": return .double
+        case "decimal": return .decimal
+        case "boolean": return .boolean
+        case "date": return .date
+        case "datetime": return .timestamp
+        case "geo_point_2d", "geo_shape": return .geometry
+        case "json", "file", "image": return .json
+        default: return .text
+        }
+    }
+
+    func writeRecords(of description: PlatformDescription, into spool: RecordSpool, limit: Int?,
+                      progress: (Int) -> Void) throws -> [String] {
+        let url = platformURL(datasetURL + "/exports/jsonl", limit.map { [("limit", String($0))] } ?? [])
+        let points = Set(description.fields.filter { $0.platformType == "geo_point_2d" }.map(\.field))
+        let shapes = Set(description.fields.filter { $0.platformType == "geo_shape" }.map(\.field))
+        var lines = JSONLines()
+        var latitudeFirst = 0
+        try http.stream(url, restart: {
+            try spool.truncate()
+            lines = JSONLines()
+            latitudeFirst = 0
+        }) { chunk in
+            try lines.feed(chunk) { line in
+                if let limit, spool.records >= limit { return }
+                guard !points.isEmpty || !shapes.isEmpty else {
+                    try spool.writeLines(UnsafeRawBufferPointer(line), count: 1)
+                    return
+                }
+                let record = try http.parse(Array(line), from: url)
+                try spool.write(Self.record(record, points: points, shapes: shapes, latitudeFirst: &latitudeFirst))
+            }
+            progress(spool.records)
+        }
+        if let rest = lines.rest, !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            // The last line without its end: whole if it parses, else the transfer was cut.
+            let record = try http.parse(rest, from: url)
+            if limit.map({ spool.records < $0 }) ?? true {
+                try spool.write(Self.record(record, points: points, shapes: shapes, latitudeFirst: &latitudeFirst))
+            }
+        }
+        try spool.flush()
+        guard latitudeFirst > 0 else { return [] }
+        return ["\(latitudeFirst) geo_point_2d value\(latitudeFirst == 1 ? " was" : "s were") [latitude, longitude] "
+                + "(the v1 order), read as such"]
+    }
+
+    /// A record with its points as `POINT (lon lat)` and its shapes as GeoJSON geometries.
+    static func record(_ record: JSONValue, points: Set<String>, shapes: Set<String>, latitudeFirst: inout Int) -> JSONValue {
+        guard var members = record.members else { return record }
+        for index in members.indices {
+            let member = members[index]
+            if points.contains(member.key) {
+                var point: (String, String)?
+                if case .number(let lon)? = member.value["lon"], case .number(let lat)? = member.value["lat"] {
+                    point = (lon, lat)
+                } else if let pair = member.value.arrayValue, pair.count == 2, case .number(let lat) = pair[0], case .number(let lon) = pair[1] {
+                    point = (lon, lat)
+                    latitudeFirst += 1
+                }
+                members[index] = JSONMember(key: member.key, value: point.map { .string("POINT (\($0.0) \($0.1))") } ?? member.value)
+            } else if shapes.contains(member.key), member.value["type"]?.stringValue == "Feature", let geometry = member.value["geometry"] {
+                members[index] = JSONMember(key: member.key, value: geometry)
+            }
+        }
+        return .object(members)
+    }
+}
+
+/// Splits a byte stream into lines, a line handed over whole whatever chunks it came in.
+struct JSONLines {
+    private var pending: [UInt8] = []
+
+    mutating func feed(_ chunk: UnsafeRawBufferPointer, _ line: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let bytes = chunk.bindMemory(to: UInt8.self)
+        var start = 0
+        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            if pending.isEmpty {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start...newline])
+                if slice.count > 1 { try line(slice) }
+            } else {
+                pending.append(contentsOf: bytes[start...newline])
+                try pending.withUnsafeBufferPointer { try line($0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            start = newline + 1
+        }
+        pending.append(contentsOf: bytes[start...])
+    }
+
+    /// What followed the last line end.
+    var rest: [UInt8]? { pending.isEmpty ? nil : pending }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SocloadCore
+import SocloadEngine
+import SocloadFiles
+import SocloadTransport
+
+/// A dataset of CKAN, ArcGIS or OpenDataSoft into a table, as `socload fetch URL` loads one:
+/// the platform's description first (its typed columns, the rows it counts, when its data last
+/// changed). A table loaded from the same URL whose data has not changed since is up to date
+/// (`force` loads anyway; a platform that does not say when its data changed is always
+/// reloaded). Otherwise every page goes into a spool, and the document job loads the spool
+/// typed by the description, in one transaction, replacing the table only when every page came.
+package struct PlatformFetchJob {
+    package struct Request: Sendable {
+        /// The URL as the user gave it (kept in the catalog without credentials).
+        package var url: String
+        package var locator: PlatformLocator
+        package var tableName: String?
+        package var tableOptions = TableOptions()
+        package var force = false
+        /// Load only the first N rows.
+        package var limit: Int?
+
+        package init(url: String, locator: PlatformLocator) {
+            self.url = url
+            self.locator = locator
+        }
+    }
+
+    let context: LoadContext
+    let request: Request
+
+    package init(context: LoadContext, request: Request) {
+        self.context = context
+        self.request = request
+    }
+
+    private var http: PlatformHTTP { PlatformHTTP(context: context, platform: request.locator.platform) }
+
+    private var source: any PlatformSource {
+        switch request.locator {
+        case .ckan(let locator): return CKANDataStore(locator: locator, http: http)
+        case let .arcgis(layer, service, number): return ArcGISLayer(layer: layer, service: service, number: number, http: http)
+        case let .ods(base, datasetID): return ODSDataset(base: base, datasetID: datasetID, http: http)
+        }
+    }
+
+    /// How the catalog tells a load of this job from others: the platform, and a `--limit`.
+    private var signature: String {
+        request.locator.platform.rawValue + (request.limit.map { " limit \($0)" } ?? "")
+    }
+
+    /// The description alone (no row read): what `--dry-run` shows.
+    package func plan() throws -> LoadPlan {
+        switch try source.describe() {
+        case .described(let description):
+            let options = request.tableOptions.planOptions(tableName: request.tableName ?? description.tableName)
+            return try description.plan(excluding: [], options: options)
+        case let .file(url, _, _, _):
+            throw PlanError("the resource is a file (\(url)), not a DataStore table: its columns are known once it is read")
+        }
+    }
+
+    package func run() throws -> LoadSummary {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let source = self.source
+        let rows = try source.describe()
+        let display = CredentialRedaction.withoutCredentials(request.url)
+        let origin = { (signal: String?) in
+            DocumentOrigin(sourceURL: display, domain: URLComponents(string: request.url)?.host, requestSignature: signature,
+                           dataUpdatedAt: signal)
+        }
+        switch rows {
+        case let .file(url, tableName, signal, _):
+            let table = request.tableName ?? tableName
+            if let current = try upToDate(table: table, signal: signal, start: start) { return current }
+            var document = DocumentLoadRequest(source: url, tableName: table)
+            document.tableOptions = request.tableOptions
+            document.origin = origin(signal)
+            var summary = try DocumentLoadJob(context: context, request: document, describe: Self.noMetadata).run(onSpool: {})
+            summary.readThrough = "its file (the resource is not in CKAN's DataStore)"
+            return summary
+        case .described(let description):
+            let table = request.tableName ?? description.tableName
+            if let current = try upToDate(table: table, signal: description.dataUpdatedAt, start: start) { return current }
+            let spool = try RecordSpool()
+            defer { spool.remove() }
+            let progress = context.progress
+            let notes = try source.writeRecords(of: description, into: spool, limit: request.limit) { records in
+                progress?(LoadProgress(bytesRead: 0, bytesExpected: nil, rowsLoaded: records,
+                                       elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+            }
+            var document = DocumentLoadRequest(source: spool.path, tableName: table)
+            document.tableOptions = request.tableOptions
+            document.document.format = .json
+            document.document.layout = .lines
+            document.givenDescription = description
+            document.origin = origin(description.dataUpdatedAt)
+            var summary = try DocumentLoadJob(context: context, request: document, describe: Self.noMetadata).run(onSpool: {})
+            summary.notes = notes + summary.notes
+            summary.readThrough = Self.api(of: request.locator.platform)
+            summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return summary
+        }
+    }
+
+    /// The table's last load, when it came from this URL the same way and the platform's data
+    /// has not changed since (never when the platform does not say, or with `force`).
+    private func upToDate(table: String, signal: String?, start: UInt64) throws -> LoadSummary? {
+        guard !request.force, let signal else { return nil }
+        let display = CredentialRedaction.withoutCredentials(request.url)
+        let previous = try context.destination.performLoad { transaction in
+            try transaction.catalog.entry(for: table, withDescription: false)
+        }
+        guard let previous, previous.sourceURL == display, previous.requestSignature == signature,
+              previous.rowsUpdatedAt == signal else { return nil }
+        return LoadSummary(tableName: previous.tableName, rowCount: previous.rowCount, columnCount: 0, source: display,
+                           elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, catalogEntry: previous,
+                           isUpToDate: true)
+    }
+
+    private static let noMetadata: DocumentDescriber = { _, source in
+        throw PlanError("\(source): a platform's dataset is described by the platform")
+    }
+
+    package static func api(of platform: DataPlatform) -> String {
+        switch platform {
+        case .ckan: return "CKAN's DataStore API"
+        case .arcgis: return "the ArcGIS REST query API"
+        case .ods: return "OpenDataSoft's Explore API v2.1 export"
+        case .socrata: return "SODA"
+        }
+    }
+}

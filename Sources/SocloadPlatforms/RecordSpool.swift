@@ -1,0 +1,60 @@
+import Foundation
+import SocloadCore
+
+/// A temporary NDJSON file of a dataset's records as the platform source writes them, one
+/// object a line, read by the document job once every page is in (so a failed page leaves the
+/// table untouched). Removed when closed.
+final class RecordSpool {
+    let path: String
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private(set) var records = 0
+    private(set) var bytes: Int64 = 0
+
+    init() throws {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(directory)/socload-platform-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else {
+            throw LoadError.unreadableFile(path: directory, reason: "cannot create a temporary file: " + String(cString: strerror(errno)))
+        }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    /// One record, as compact JSON on a line.
+    func write(_ record: JSONValue) throws {
+        buffer.append(contentsOf: record.jsonText.utf8)
+        buffer.append(0x0A)
+        records += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Bytes that are already whole lines of records (`count` of them).
+    func writeLines(_ bytes: UnsafeRawBufferPointer, count: Int) throws {
+        buffer.append(contentsOf: bytes)
+        records += count
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Starts again, empty (a retried download).
+    func truncate() throws {
+        buffer.removeAll(keepingCapacity: true)
+        records = 0
+        bytes = 0
+        try handle.truncate(atOffset: 0)
+        try handle.seek(toOffset: 0)
+    }
+
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try handle.write(contentsOf: buffer)
+        bytes += Int64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func remove() {
+        unlink(path)
+    }
+}

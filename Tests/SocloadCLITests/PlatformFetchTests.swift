@@ -1,0 +1,147 @@
+import Foundation
+import SocloadTestSupport
+import XCTest
+
+/// `socload fetch URL` of a CKAN resource, an ArcGIS layer and an OpenDataSoft dataset, on a
+/// loopback server that pages as each platform does (`FakePlatformPortal`): typed from each
+/// platform's metadata, every page read, up to date until the data changes, changes counted,
+/// verified, on SQLite and PostgreSQL; a server that pages wrongly or cuts a body short is one
+/// line, exit 69, and the table is left as it was.
+final class PlatformFetchTests: DocumentTestCase {
+    /// A CSV field as `query --format csv` writes it.
+    private func quoted(_ text: String) -> String {
+        text.contains { $0 == "," || $0 == "\"" || $0 == "\n" } ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    private func fetch(_ url: String, db: String, _ more: [String] = []) throws -> SocloadRun {
+        try socload(["fetch", url] + more, db: db)
+    }
+
+    func testEachPlatformIsTypedFromItsOwnMetadataAndEveryPageIsRead() throws {
+        let portal = try FakePlatformPortal(rows: 2_345, pageCap: 1000)
+        for (db, postgreSQL) in try databases() {
+            _ = postgreSQL
+            try succeed(["fetch", portal.ckanURL], db: db)
+            XCTAssertEqual(try types("parks", db: db), ["_id=integer", "name=text", "amount=decimal", "ratio=double", "open=boolean",
+                                                        "day=date", "at=floating_timestamp", "tags=json"])
+            try succeed(["fetch", portal.arcgisURL], db: db)
+            XCTAssertEqual(try types("parks_0", db: db), ["OBJECTID=integer", "NAME=text", "RATIO=double", "KIND=integer",
+                                                          "AT=timestamp", "geometry=geometry"])
+            try succeed(["fetch", portal.odsURL, "--table", "parks_ods"], db: db)
+            XCTAssertEqual(try types("parks_ods", db: db), ["id=integer", "name=text", "ratio=double", "day=date", "at=timestamp",
+                                                            "tags=json", "location=geometry"])
+            for table in ["parks", "parks_0", "parks_ods"] {
+                XCTAssertEqual(try csv("select count(*) from \(table)", db: db).last, "2345", table)
+            }
+            // The three agree on the values they share, row by row.
+            let row = FakePlatformPortal.row(1234)
+            XCTAssertEqual(try csv("select name, ratio, day from parks where _id = 1234", db: db).last,
+                           "\(quoted(row.name)),\(row.ratio),\(row.day)")
+            XCTAssertEqual(try csv("select \"NAME\", \"RATIO\", \"AT\" from parks_0 where \"OBJECTID\" = 1234", db: db).last,
+                           "\(quoted(row.name)),\(row.ratio),\(FakePlatformPortal.floating(row.at))Z")
+            XCTAssertEqual(try csv("select name, at from parks_ods where id = 1234", db: db).last,
+                           "\(quoted(row.name)),\(FakePlatformPortal.floating(row.at))Z")
+            XCTAssertEqual(try csv("select amount, tags from parks where _id = 1234", db: db).last?.replacingOccurrences(of: ", ", with: ","),
+                           "\(row.amount),\(quoted("[\"t4\",\"é1\"]"))")
+            // Every platform states its row count: verify compares it.
+            for table in ["parks", "parks_0"] {
+                let verify = try socload(["verify", table], db: db)
+                XCTAssertEqual(verify.status, 0, verify.stderr)
+                XCTAssertTrue(verify.stdout.contains("non_null,2345,2345,yes"), verify.stdout)
+            }
+        }
+        // Pages of 1,000: three of CKAN (then none: the third is short, the total reached), three of ArcGIS.
+        let pages = portal.server.requests.filter { $0.route.hasSuffix("datastore_search") && $0.query["limit"] != "0" }
+        XCTAssertEqual(pages.map { $0.query["offset"] }.prefix(3), ["0", "1000", "2000"])
+        XCTAssertTrue(pages.allSatisfy { $0.query["sort"] == "_id" })
+        let queries = portal.server.requests.filter { $0.route.hasSuffix("/query") && $0.query["returnCountOnly"] == nil }
+        XCTAssertEqual(queries.prefix(3).map { $0.query["where"] }, ["1=1", "OBJECTID > 1000", "OBJECTID > 2000"])
+        XCTAssertTrue(queries.allSatisfy { $0.query["outSR"] == "4326" })
+    }
+
+    func testARefreshIsConditionalAndCountsWhatChanged() throws {
+        let portal = try FakePlatformPortal(rows: 300, pageCap: 100)
+        let db = directory.path("refresh.sqlite")
+        for (url, table) in [(portal.ckanURL, "parks"), (portal.arcgisURL, "parks_0"), (portal.odsURL, "parks_ods")] {
+            try succeed(["fetch", url, "--table", table], db: db)
+            let before = portal.rowRequests
+            let again = try succeed(["fetch", url, "--table", table], db: db)
+            XCTAssertTrue(again.stderr.contains("is up to date"), again.stderr)
+            XCTAssertEqual(portal.rowRequests, before, "an unchanged dataset reads no page: \(url)")
+        }
+        portal.update { rows in
+            rows[4].name = "Renamed park"
+            rows.removeLast()
+        }
+        for (url, table) in [(portal.ckanURL, "parks"), (portal.arcgisURL, "parks_0")] {
+            let run = try succeed(["fetch", url, "--json", "--table", table], db: db)
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(report["changed"] as? Int, 1, "\(table): \(run.stdout)")
+            XCTAssertEqual(report["removed"] as? Int, 1, "\(table): \(run.stdout)")
+            XCTAssertEqual(report["unchanged"] as? Int, 298, "\(table): \(run.stdout)")
+            XCTAssertEqual(try csv("select count(*) from \(table)", db: db).last, "299")
+        }
+        let forced = try succeed(["fetch", portal.odsURL, "--table", "parks_ods", "--force"], db: db)
+        XCTAssertTrue(forced.stderr.contains("Loaded 299 rows"), forced.stderr)
+    }
+
+    func testAServerThatPagesWronglyOrCutsABodyIsOneLineAndTheTableIsKept() throws {
+        let portal = try FakePlatformPortal(rows: 250, pageCap: 100)
+        let db = directory.path("faults.sqlite")
+        for (url, table) in [(portal.ckanURL, "parks"), (portal.arcgisURL, "parks_0"), (portal.odsURL, "parks_ods")] {
+            try succeed(["fetch", url, "--table", table], db: db)
+        }
+        portal.update { $0.append(FakePlatformPortal.row(251)) }
+        let cases: [(FakePlatformPortal.Fault, String, String)] = [
+            (.ignoresPaging, portal.ckanURL, "sent page 2"), (.ignoresPaging, portal.arcgisURL, "sent page 2"),
+            (.endlessTransferLimit, portal.arcgisURL, "transfer limit never clears"),
+            (.truncatedPages, portal.ckanURL, "a transfer cut short"), (.truncatedPages, portal.arcgisURL, "a transfer cut short"),
+            (.truncatedPages, portal.odsURL, "unreadable answer"),
+        ]
+        for (fault, url, words) in cases {
+            portal.fault = fault
+            let run = try fetch(url, db: db, ["--table", url == portal.odsURL ? "parks_ods" : url == portal.ckanURL ? "parks" : "parks_0"])
+            XCTAssertEqual(run.status, 69, "\(fault) \(url): \(run.stderr)")
+            let lines = run.stderr.split(whereSeparator: \.isNewline)
+            XCTAssertEqual(lines.count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains(words), "\(fault): \(run.stderr)")
+        }
+        portal.fault = nil
+        for table in ["parks", "parks_0", "parks_ods"] {
+            XCTAssertEqual(try csv("select count(*) from \(table)", db: db).last, "250", "the previous copy is kept")
+        }
+    }
+
+    func testAnArcGISServerBefore10Point3IsReadByItsIDs() throws {
+        let portal = try FakePlatformPortal(rows: 1_234, pageCap: 1000)
+        portal.oldArcGIS = true
+        let db = directory.path("old.sqlite")
+        try succeed(["fetch", portal.arcgisURL], db: db)
+        XCTAssertEqual(try csv("select count(*), count(distinct OBJECTID), min(OBJECTID), max(OBJECTID) from parks_0", db: db).last,
+                       "1234,1234,1,1234")
+        XCTAssertTrue(portal.server.requests.contains { $0.query["returnIdsOnly"] == "true" })
+        XCTAssertEqual(portal.server.requests.filter { $0.query["objectIds"] != nil }.count, 3, "chunks of 500 ids")
+        XCTAssertEqual(try csv("select geometry from parks_0 where OBJECTID = 2", db: db).last,
+                       "POINT (\(FakePlatformPortal.row(2).longitude) \(FakePlatformPortal.row(2).latitude))")
+    }
+
+    func testURLFormsAndThePlatformFlag() throws {
+        let portal = try FakePlatformPortal(rows: 5)
+        let db = directory.path("forms.sqlite")
+        try succeed(["fetch", portal.baseURL + "/api/3/action/datastore_search?resource_id=res-1", "--table", "by_action"], db: db)
+        try succeed(["fetch", portal.baseURL + "/dataset/parks", "--table", "by_package"], db: db)
+        try succeed(["fetch", portal.arcgisURL + "/query?where=1%3D1&f=json", "--table", "by_query"], db: db)
+        try succeed(["fetch", portal.baseURL + "/api/explore/v2.1/catalog/datasets/parks/records?limit=10", "--table", "by_api"], db: db)
+        for table in ["by_action", "by_package", "by_query", "by_api"] {
+            XCTAssertEqual(try csv("select count(*) from \(table)", db: db).last, "5", table)
+        }
+        let wrong = try fetch(portal.baseURL + "/some/page", db: db, ["--platform", "arcgis"])
+        XCTAssertEqual(wrong.status, 64, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("no ArcGIS dataset URL"), wrong.stderr)
+        let soql = try fetch(portal.ckanURL, db: db, ["--where", "a = 1"])
+        XCTAssertEqual(soql.status, 64, soql.stderr)
+        XCTAssertTrue(soql.stderr.contains("--where is for Socrata datasets"), soql.stderr)
+        let plan = try succeed(["fetch", portal.arcgisURL, "--dry-run"], db: db)
+        XCTAssertTrue(plan.stdout.contains("parks_0"), plan.stdout)
+    }
+}
