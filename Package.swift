@@ -67,7 +67,7 @@ let package = Package(
 
         // Socrata layer: dataset references, metadata, the Socrata sources (rows.json, SODA
         // pages), and the loader. No SQLite in it.
-        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadEngine", "SocloadFiles", "SocloadTransport"]),
+        .target(name: "SocloadSocrata", dependencies: ["SocloadCore", "SocloadEngine", "SocloadFiles", "SocloadTransport", "SocloadPlatforms"]),
 
         // The other platforms' sources: CKAN's DataStore, ArcGIS REST layers and OpenDataSoft's
         // Explore API, each described from the platform's own metadata and read page by page.

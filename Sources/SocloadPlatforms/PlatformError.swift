@@ -37,24 +37,25 @@ package struct PlatformError: CategorizedError, Equatable {
         PlatformError(platform, url: url, .notADataset(platform: platform))
     }
 
+    /// What was wrong first, then the URL (a long URL would push the reason out of a shortened line).
     package var description: String {
         let name = platform.displayName
         switch problem {
         case .notADataset:
             return "\(url) is no \(name) dataset URL (\(Self.forms(of: platform)))"
         case .unreadable(let why):
-            return "\(name) sent an unreadable answer from \(url): \(why)"
+            return "\(name) sent an unreadable answer (\(why)) from \(url)"
         case .unexpected(let why):
-            return "\(name) answered \(url) with \(why)"
+            return "\(name) answered with \(why), from \(url)"
         case let .repeatedPage(page, detail):
-            return "\(name) sent page \(page) of \(url) again (\(detail)): the server ignores paging; nothing was changed"
+            return "\(name) sent page \(page) again (\(detail)): the server ignores paging; nothing was changed; from \(url)"
         case .endlessTransfer(let page):
-            return "\(name) said more rows follow page \(page) of \(url) but sent none: the transfer limit never clears; "
-                + "nothing was changed"
+            return "\(name) said more rows follow page \(page) but sent none: the transfer limit never clears; nothing was changed; "
+                + "from \(url)"
         case .refused(let message):
-            return "\(name) refused \(url): \(message)"
+            return "\(name) refused the request (\(message)): \(url)"
         case .nothingToLoad(let why):
-            return "\(url): \(why)"
+            return "\(why) (\(url))"
         }
     }
 

@@ -35,10 +35,15 @@ package struct PlatformFetchJob {
         self.request = request
     }
 
-    private var http: PlatformHTTP { PlatformHTTP(context: context, platform: request.locator.platform) }
+    private var http: PlatformHTTP {
+        PlatformHTTP(http: context.http, retry: context.retry, cancellation: context.cancellation, onRetry: context.onRetry,
+                     platform: request.locator.platform)
+    }
 
-    private var source: any PlatformSource {
-        switch request.locator {
+    private var source: any PlatformSource { Self.source(of: request.locator, http: http) }
+
+    static func source(of locator: PlatformLocator, http: PlatformHTTP) -> any PlatformSource {
+        switch locator {
         case .ckan(let locator): return CKANDataStore(locator: locator, http: http)
         case let .arcgis(layer, service, number): return ArcGISLayer(layer: layer, service: service, number: number, http: http)
         case let .ods(base, datasetID): return ODSDataset(base: base, datasetID: datasetID, http: http)
@@ -50,18 +55,28 @@ package struct PlatformFetchJob {
         request.locator.platform.rawValue + (request.limit.map { " limit \($0)" } ?? "")
     }
 
-    /// The description alone (no row read): what `--dry-run` shows.
-    package func plan() throws -> LoadPlan {
-        switch try source.describe() {
+    /// What a load of `request` would make, from the platform's metadata alone (no row read, no
+    /// database): what `--dry-run`, `status` and `refresh --locked` look at.
+    package static func planned(_ request: Request, http options: HTTPOptions, retry: RetryPolicy,
+                                onRetry: (@Sendable (String) -> Void)?) throws -> PlatformPlanned {
+        let http = PlatformHTTP(http: options, retry: retry, cancellation: nil, onRetry: onRetry, platform: request.locator.platform)
+        switch try source(of: request.locator, http: http).describe() {
         case .described(let description):
             let options = request.tableOptions.planOptions(tableName: request.tableName ?? description.tableName)
-            return try description.plan(excluding: [], options: options)
+            return PlatformPlanned(plan: try description.plan(excluding: [], options: options), dataUpdatedAt: description.dataUpdatedAt,
+                                   columns: description.columns, dictionary: description.dictionary, datasetID: description.id)
         case let .file(url, _, _, _):
-            throw PlanError("the resource is a file (\(url)), not a DataStore table: its columns are known once it is read")
+            throw PlanError("the resource is a file (\(CredentialRedaction.withoutCredentials(url))), not a DataStore table: "
+                            + "its columns are known once it is read")
         }
     }
 
+    /// Loads the dataset (or finds its table up to date); a cancel ends it as any load's does.
     package func run() throws -> LoadSummary {
+        try context.reportingCancellation { try load() }
+    }
+
+    private func load() throws -> LoadSummary {
         let start = DispatchTime.now().uptimeNanoseconds
         let source = self.source
         let rows = try source.describe()
@@ -131,4 +146,15 @@ package struct PlatformFetchJob {
         case .socrata: return "SODA"
         }
     }
+}
+
+/// What a platform's dataset would load as, read from its metadata alone.
+package struct PlatformPlanned {
+    package var plan: LoadPlan
+    /// When the platform says the data last changed (nil: it does not say).
+    package var dataUpdatedAt: String?
+    /// The columns as the catalog would keep them.
+    package var columns: [ColumnMetadata]
+    package var dictionary: DatasetDictionary
+    package var datasetID: String
 }

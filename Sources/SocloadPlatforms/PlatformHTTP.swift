@@ -7,15 +7,22 @@ import SocloadTransport
 /// cancellation: a whole JSON answer (a description, a page), or a body streamed chunk by chunk
 /// (an export). An answer that is not JSON, or stops before its JSON does, is a `PlatformError`.
 struct PlatformHTTP {
-    let context: LoadContext
+    let http: HTTPOptions
+    let retry: RetryPolicy
+    let cancellation: LoadCancellation?
+    let onRetry: (@Sendable (String) -> Void)?
     let platform: DataPlatform
+
+    private func retryNotice(_ error: HTTPError, _ attempt: Int, _ wait: Double) {
+        onRetry?("\(error); retry \(attempt) of \(retry.maximumRetries) in \(String(format: "%.1f", wait)) s")
+    }
     /// The largest answer read whole (a page): larger ones are a platform's exports, streamed.
     static let largestAnswer = 512 << 20
 
     /// The JSON value `url` answers with.
     func json(_ url: String) throws -> JSONValue {
-        let downloader = HTTPDownloader(options: context.http, cancellation: context.cancellation)
-        let body = try context.retry.run(cancellation: context.cancellation, onRetry: context.retryNotice) { () throws -> [UInt8] in
+        let downloader = HTTPDownloader(options: http, cancellation: cancellation)
+        let body = try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
             var body: [UInt8] = []
             try downloader.download(url) { chunk in
                 body.append(contentsOf: chunk)
@@ -41,8 +48,8 @@ struct PlatformHTTP {
 
     /// Streams `url`'s body to `onChunk`, retried whole (`restart` is called before each try).
     func stream(_ url: String, restart: () throws -> Void, onChunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let downloader = HTTPDownloader(options: context.http, cancellation: context.cancellation)
-        try context.retry.run(cancellation: context.cancellation, onRetry: context.retryNotice) {
+        let downloader = HTTPDownloader(options: http, cancellation: cancellation)
+        try retry.run(cancellation: cancellation, onRetry: retryNotice) {
             try restart()
             try downloader.download(url, onChunk: onChunk)
         }

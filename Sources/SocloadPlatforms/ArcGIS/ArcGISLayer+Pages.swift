@@ -101,6 +101,14 @@ extension ArcGISLayer {
             throw PlatformError(.arcgis, url: url, .unexpected("no \"features\" list"))
         }
         let exceeded = answer["exceededTransferLimit"]?.boolValue ?? answer["properties"]?["exceededTransferLimit"]?.boolValue ?? false
+        // A server that ignored `outSR=4326` sends its own coordinates (Web Mercator metres, say):
+        // stored as longitudes and latitudes they would be wrong without a word.
+        if let reference = answer["spatialReference"], !features.isEmpty {
+            let codes = [reference["latestWkid"]?.intValue, reference["wkid"]?.intValue].compactMap { $0 }
+            if !codes.isEmpty, !codes.contains(4326) {
+                throw PlatformError(.arcgis, url: url, .unexpected("geometries in EPSG:\(codes[0]), not the EPSG:4326 asked (outSR=4326)"))
+            }
+        }
         return (features, exceeded)
     }
 
@@ -116,10 +124,15 @@ extension ArcGISLayer {
             }
         }
         if let geometryField {
-            var bad = false
-            let text = EsriGeometryText.wkt(feature["geometry"], malformed: &bad)
-            if bad { malformed += 1 }
-            members.append(JSONMember(key: geometryField, value: text.map(JSONValue.string) ?? .null))
+            if let geometry = feature["geometry"], geometry["type"] != nil {
+                // GeoJSON (`f=geojson`): the converter reads it as it is.
+                members.append(JSONMember(key: geometryField, value: geometry))
+            } else {
+                var bad = false
+                let text = EsriGeometryText.wkt(feature["geometry"], malformed: &bad)
+                if bad { malformed += 1 }
+                members.append(JSONMember(key: geometryField, value: text.map(JSONValue.string) ?? .null))
+            }
         }
         return .object(members)
     }

@@ -56,10 +56,7 @@ struct CKANDataStore: PlatformSource {
         let resource = resources[position]
         let name = package.text("name") ?? packageID
         let tableName = PlatformDescription.tableName(name, resources.count > 1 ? String(position + 1) : "")
-        // The resource's own change, else the package's (a DataStore upsert changes neither on
-        // every CKAN: both are read, and either changing reloads).
-        let changed = [resource.text("last_modified"), package.text("metadata_modified")].compactMap { $0 }.joined(separator: " ")
-        let signal = changed.isEmpty ? nil : changed
+        let signal = Self.lastChange(resource: resource, package: package)
         let title = [package.text("title"), resource.text("name")].compactMap { $0 }.joined(separator: ": ")
         guard let resourceID = resource.text("id"), resource["datastore_active"]?.boolValue == true else {
             guard let url = resource.text("url"), Self.isReadableFile(resource) else {
@@ -86,6 +83,17 @@ struct CKANDataStore: PlatformSource {
                                                    tags: (package["tags"]?.arrayValue ?? []).compactMap { $0.text("name") },
                                                    pageURL: locator.base + "/dataset/" + name + "/resource/" + resourceID)
         return .described(description)
+    }
+
+    /// When the resource last changed: the later of its `last_modified` and its package's
+    /// `metadata_modified` (a DataStore upsert does not move `last_modified` on every CKAN, and
+    /// the package's moves with any change of its resources), naive UTC as CKAN writes them, `Z` added.
+    static func lastChange(resource: JSONValue, package: JSONValue) -> String? {
+        let stamps = [resource.text("last_modified"), package.text("metadata_modified")].compactMap { $0 }
+            .compactMap { text in ISO8601Timestamp.parse(text).map { (text, $0) } }
+        guard let latest = stamps.max(by: { $0.1 < $1.1 })?.0 else { return nil }
+        let hasZone = latest.hasSuffix("Z") || latest.dropFirst(10).contains("+") || latest.dropFirst(10).contains("-")
+        return hasZone ? latest : latest + "Z"
     }
 
     /// A resource whose file the document job reads: CSV, TSV or JSON by its format or file name.
@@ -130,6 +138,7 @@ struct CKANDataStore: PlatformSource {
         let keyed = description.keyField == "_id"
         var offset = 0
         var lastID: Int?
+        var previousFirst: String?
         var page = 0
         while limit.map({ spool.records < $0 }) ?? true {
             page += 1
@@ -152,6 +161,13 @@ struct CKANDataStore: PlatformSource {
                     throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "its first _id \(first) is not after \(lastID)"))
                 }
                 lastID = ids.compactMap { $0 }.max()
+            } else {
+                // Without `_id` (a DataStore view), a page that begins as the last one did is that page again.
+                let first = records[0].jsonText
+                if first == previousFirst {
+                    throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "it begins with the row page \(page - 1) began with"))
+                }
+                previousFirst = first
             }
             for record in records { try spool.write(record) }
             offset += records.count

@@ -1,9 +1,10 @@
 import Foundation
 import SocloadCore
+import SocloadPlatforms
 
 extension DatasetLoader {
     /// Loads what `spec` names, in one transaction: a dataset replaces its table (`socload
-    /// fetch`; conditionally, unless `force`), a document replaces its table or adds to it as
+    /// fetch`; conditionally, unless `force`; a CKAN, ArcGIS or OpenDataSoft URL from that platform), a document replaces its table or adds to it as
     /// `spec.mode` says (`socload load`). `datasetsDirectories`: where a dataset id without a
     /// domain finds its bundled copy. A spec with `incremental` is a sync: see `sync(_:)`.
     ///
@@ -44,6 +45,9 @@ extension DatasetLoader {
     public static func plan(for spec: LoadSpec, datasetsDirectories: [String] = ["Datasets"], http: HTTPOptions = HTTPOptions(),
                             retry: RetryPolicy = RetryPolicy()) throws -> LoadPlan {
         try spec.validate()
+        if let platform = try spec.platformRequest() {
+            return try PlatformFetchJob.planned(platform, http: http, retry: retry, onRetry: nil).plan
+        }
         return try plan(for: spec.datasetRequest(spec.reference(datasetsDirectories: datasetsDirectories)), http: http, retry: retry)
     }
 
@@ -51,6 +55,9 @@ extension DatasetLoader {
         try spec.validate()
         switch spec.source {
         case .dataset:
+            if let platform = try spec.platformRequest() {
+                return try PlatformFetchJob(context: context, request: platform).run()
+            }
             guard !spec.incremental else {
                 throw LoadError.unsupported("an incremental spec syncs its table: call sync(_:), which says what changed")
             }

@@ -6,50 +6,40 @@ import SocloadSocrata
 /// `socload fetch URL` of a CKAN, ArcGIS or OpenDataSoft dataset: the platform's own job
 /// (`PlatformFetchJob`) in the database the fetch opens, reported as any fetch is.
 extension DatasetFetch {
-    /// The platform dataset this fetch names, if its URL (or `--platform`) says it is one.
-    func platformLocator() throws -> PlatformLocator? {
-        guard case .dataset(let text) = spec.source else { return nil }
+    /// The platform dataset this fetch names, if its URL (or `--platform`) says it is one; a
+    /// URL the platform does not take, or a Socrata option with it, is a usage error.
+    func platformRequest() throws -> PlatformFetchJob.Request? {
         do {
-            return try PlatformLocator(url: text, platform: spec.platform)
+            return try spec.platformRequest()
         } catch let error as PlatformError {
             throw UsageError(error.description, command: FetchCommand.spec)
+        } catch let error as LoadSpecError {
+            throw UsageError(error.key.map { "--\($0) \(error.problem)" } ?? error.problem, command: FetchCommand.spec)
         }
     }
 
-    /// The options a platform's dataset cannot take (they are SODA's or the sync's), said at once.
-    private func refuseSocrataOptions(_ locator: PlatformLocator) throws {
-        let given: [(String, Bool)] = [("--where", spec.query.where != nil), ("--select", spec.query.select != nil),
-                                       ("--order", spec.query.order != nil), ("--api", spec.api != .auto),
-                                       ("--incremental", spec.incremental || spec.incrementalAbove != nil),
-                                       ("--cache", spec.cache != nil), ("--system-columns", spec.includeSystemColumns),
-                                       ("--max-rows", spec.maxRows != nil)]
-        if let option = given.first(where: \.1)?.0 {
-            throw UsageError("\(option) is for Socrata datasets; \(spec.sourceText) is a \(locator.platform.displayName) dataset",
-                             command: FetchCommand.spec)
-        }
+    /// What a load of the platform dataset would make, from its metadata alone.
+    func planned(_ request: PlatformFetchJob.Request, context: CommandContext) throws -> PlatformPlanned {
+        try PlatformFetchJob.planned(request, http: try LoadSetup.httpOptions(appToken: network.appToken, context),
+                                     retry: LoadSetup.retryPolicy(retries: network.retries, context),
+                                     onRetry: LoadSetup.retryNotices(quiet: quiet))
     }
 
-    func runPlatform(_ locator: PlatformLocator, context: CommandContext, job: DatasetJob,
-                     whenWriting: (LoadRequest?) throws -> Void = { _ in },
+    func runPlatform(_ request: PlatformFetchJob.Request, context: CommandContext, job: DatasetJob,
                      whenCommitted: (DatasetOutcome) throws -> Void = { _ in }) throws -> DatasetOutcome {
-        try refuseSocrataOptions(locator)
-        var request = PlatformFetchJob.Request(url: spec.sourceText, locator: locator)
-        request.tableName = spec.tableName
-        request.tableOptions = spec.tableOptions
-        request.force = spec.force
-        request.limit = spec.limit
+        let platform = request.locator.platform
         if dryRun {
-            let (session, _) = try LoadSetup.openForLoading(database, network: network, quiet: true, progress: false,
-                                                             geoPackage: geoPackage, context, command: FetchCommand.spec)
-            defer { session.close() }
-            let plan = try PlatformFetchJob(context: session.loader.context, request: request).plan()
-            context.output.write("platform \(locator.platform.displayName) (\(PlatformFetchJob.api(of: locator.platform)))\n"
-                                 + PlanText.describe(plan))
+            let plan: LoadPlan
+            do {
+                plan = try planned(request, context: context).plan
+            } catch let error as PlanError {
+                throw UsageError(error.description, command: FetchCommand.spec)
+            }
+            context.output.write("platform \(platform.displayName) (\(PlatformFetchJob.api(of: platform)))\n" + PlanText.describe(plan))
             return DatasetOutcome(table: plan.mainTable.name, result: "planned (nothing loaded)", wroteTable: false, status: "planned")
         }
         return try job.writing {
             try job.stop.check()
-            try whenWriting(nil)
             let (session, staged) = try LoadSetup.openForLoading(database, network: network, quiet: quiet, progress: job.showsProgress,
                                                                   geoPackage: geoPackage, context, command: FetchCommand.spec,
                                                                   batch: batch)
@@ -62,8 +52,25 @@ extension DatasetFetch {
             }
             session.meter.clear()
             let outcome = Self.report(summary, session: session, upToDateLine: batch == nil)
-            if outcome.wroteTable { try whenCommitted(outcome) }
+            if outcome.wroteTable {
+                StepPause.at("committed")
+                try whenCommitted(outcome)
+            }
             return outcome
         }
+    }
+}
+
+extension DatasetFetch {
+    /// What a load would make now, from the source's metadata alone, whatever its platform: a
+    /// Socrata dataset with its request (nil for another platform's, which has no
+    /// `LoadRequest`). What `status` and `refresh --locked` compare with the database.
+    func plannedLoad(context: CommandContext) throws -> (planned: DatasetLoader.PlannedLoad, request: LoadRequest?) {
+        if let platform = try platformRequest() {
+            let planned = try planned(platform, context: context)
+            return ((planned.plan, planned.dataUpdatedAt, planned.columns, .auto, planned.dictionary), nil)
+        }
+        let request = try request(context: context)
+        return (try planned(request, context: context), request)
     }
 }

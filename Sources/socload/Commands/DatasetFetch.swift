@@ -50,8 +50,8 @@ struct DatasetFetch {
     func run(context: CommandContext, job: DatasetJob = .alone, adjusting: (inout LoadRequest) -> Void = { _ in },
              whenWriting: (LoadRequest) throws -> Void = { _ in },
              whenCommitted: (DatasetOutcome) throws -> Void = { _ in }) throws -> DatasetOutcome {
-        if let locator = try platformLocator() {
-            return try runPlatform(locator, context: context, job: job, whenCommitted: whenCommitted)
+        if let platform = try platformRequest() {
+            return try runPlatform(platform, context: context, job: job, whenCommitted: whenCommitted)
         }
         var request = try self.request(context: context)
         adjusting(&request)

@@ -104,14 +104,15 @@ struct StatusCommand: ParsableCommand {
     private func status(of dataset: Project.Dataset, project: Project, database: (any LoadedDatabase)?,
                         watcher: DatasetWatcher, context: CommandContext) throws -> Row {
         let fetch = try DatasetFetch(project: project, dataset: dataset, context: context)
-        let request = try fetch.request(context: context)
+        let platform = try fetch.platformRequest()
+        let request = platform == nil ? try fetch.request(context: context) : nil
         let planned: DatasetLoader.PlannedLoad
         do {
-            planned = try fetch.planned(request, context: context)
+            planned = try fetch.plannedLoad(context: context).planned
         } catch {
             // Loaded before and now 404 or 410: gone (or moved), its table kept; never loaded: a failure.
             guard let answer = DatasetWatcher.goneAnswer(in: error), let database,
-                  let entry = try DatasetWatcher.loadedEntry(of: dataset, datasetID: request.reference.datasetID,
+                  let entry = try DatasetWatcher.loadedEntry(of: dataset, datasetID: request?.reference.datasetID,
                                                              lookup: { try database.entry(for: $0, withDescription: false) })
             else { throw error }
             let watch = watcher.gone(dataset, answer: answer, entry: entry,
@@ -130,7 +131,7 @@ struct StatusCommand: ParsableCommand {
         }
         let state: String
         var notes: [String] = []
-        if case .file(let path) = request.reference.location {
+        if case .file(let path)? = request?.reference.location {
             // A file's size, time and checksum at its last load are kept (`FileSignature`).
             state = try FileSignature.unchanged(path, since: entry.etag) ? "unchanged" : "changed"
             if state == "changed" { notes.append("the file's size, time or bytes are not those of its last load") }

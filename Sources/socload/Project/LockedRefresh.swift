@@ -66,13 +66,13 @@ struct LockedRefresh {
            try database?.planTable(named: entry.tableName).map(TableContentHash.schema) == locked.schemaHash {
             return .held
         }
-        let request = try fetch.request(context: context)
+        let request = try fetch.platformRequest() == nil ? try fetch.request(context: context) : nil
         let planned: DatasetLoader.PlannedLoad
         do {
-            planned = try fetch.planned(request, context: context)
+            planned = try fetch.plannedLoad(context: context).planned
         } catch {
             // The portal no longer has it (404, 410): the cache's copy is what it is kept for.
-            guard DatasetWatcher.goneAnswer(in: error) != nil, let cache, let datasetID = request.reference.datasetID ?? locked.datasetID
+            guard DatasetWatcher.goneAnswer(in: error) != nil, let cache, let datasetID = request?.reference.datasetID ?? locked.datasetID
             else { throw error }
             do {
                 if let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) {
@@ -85,7 +85,7 @@ struct LockedRefresh {
         }
         let (plan, current) = (planned.plan, planned.rowsUpdatedAt)
         guard current == version else {
-            let datasetID = request.reference.datasetID ?? locked.datasetID
+            let datasetID = request?.reference.datasetID ?? locked.datasetID
             do {
                 if let cache, let datasetID, let copy = try cache.checkedVersion(datasetID: datasetID, rowsUpdatedAt: version) {
                     return .fromCache(copy, syncs: cache.syncs(datasetID: datasetID, rowsUpdatedAt: version))
