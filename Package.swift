@@ -130,6 +130,8 @@ let package = Package(
         // The Parquet writer alone: its encodings and metadata, read back by pyarrow and DuckDB.
         .testTarget(name: "SocloadParquetTests", dependencies: ["SocloadCore", "SocloadParquet", "SocloadTestSupport"]),
         .testTarget(name: "SocloadDatabaseTests", dependencies: ["SocloadCore", "SocloadDatabase"]),
+        // The platforms' URL forms, type names and geometries, without a server.
+        .testTarget(name: "SocloadPlatformsTests", dependencies: ["SocloadCore", "SocloadPlatforms"]),
         // Shared by the test targets: a loopback HTTP server and fixture paths.
         .target(name: "SocloadTestSupport", dependencies: ["SocloadCore", "SocloadSocrata", "SocloadPostgreSQL", "SocloadToolKit"],
                 path: "Tests/SocloadTestSupport"),

@@ -82,10 +82,12 @@ package struct PlatformDescription: DocumentDescription {
     package var datasetDescription: String? { summary }
 
     /// A platform's short name as a table name: lower case, each run of characters other than
-    /// letters and digits one `_` (`USA_ZIP_Code_Points` → `usa_zip_code_points`), `t_` before a digit.
+    /// ASCII letters and digits one `_` (`USA_ZIP_Code_Points` → `usa_zip_code_points`; accents
+    /// dropped, `Équipements` → `equipements`), `t_` before a digit.
     package static func tableName(_ parts: String...) -> String {
         var name = ""
-        for scalar in parts.filter { !$0.isEmpty }.joined(separator: "_").lowercased().unicodeScalars {
+        let joined = parts.filter { !$0.isEmpty }.joined(separator: "_").folding(options: [.diacriticInsensitive], locale: nil)
+        for scalar in joined.lowercased().unicodeScalars {
             if CharacterSet.alphanumerics.contains(scalar), scalar.isASCII {
                 name.unicodeScalars.append(scalar)
             } else if !name.isEmpty, !name.hasSuffix("_") {
