@@ -144,4 +144,25 @@ final class PlatformFetchTests: DocumentTestCase {
         let plan = try succeed(["fetch", portal.arcgisURL, "--dry-run"], db: db)
         XCTAssertTrue(plan.stdout.contains("parks_0"), plan.stdout)
     }
+
+    func testEachPortalsCatalogIsSearchedAndItsPagesFetch() throws {
+        let portal = try FakePlatformPortal(rows: 12)
+        let db = directory.path("search.sqlite")
+        for (platform, words, table) in [("ckan", "parks", "parks"), ("arcgis", "park green", "parks_0"), ("ods", "parks", "parks")] {
+            let run = try SocloadProcess.run(["search", words, "--platform", platform, "--domain", portal.baseURL, "--rows", "--format", "csv"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let lines = run.stdout.split(whereSeparator: \.isNewline).map { CSVLine.fields(String($0)) }
+            XCTAssertEqual(lines.first, ["id", "name", "type", "data_updated_at", "columns", "rows", "domain", "page"])
+            XCTAssertEqual(lines.count, 2, "\(platform): one result: \(run.stdout)")
+            let page = try XCTUnwrap(lines.last?.last)
+            try succeed(["fetch", page, "--table", table + "_" + platform], db: db)
+            XCTAssertEqual(try csv("select count(*) from \(table)_\(platform)", db: db).last, "12", platform)
+        }
+        let words = portal.server.requests.first { $0.route == "/api/3/action/package_search" }?.query["q"]
+        XCTAssertEqual(words, "parks")
+        XCTAssertEqual(portal.server.requests.first { $0.route == "/api/explore/v2.1/catalog/datasets" }?.query["where"], "\"parks\"")
+        let none = try SocloadProcess.run(["search", "parks", "--platform", "ckan"])
+        XCTAssertEqual(none.status, 64, none.stderr)
+        XCTAssertTrue(none.stderr.contains("give its --domain"), none.stderr)
+    }
 }

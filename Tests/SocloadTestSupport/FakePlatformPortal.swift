@@ -178,6 +178,22 @@ public final class FakePlatformPortal: @unchecked Sendable {
             }
             if fault == .truncatedPages { body = Array(body.prefix(body.count / 2)) }
             return .init(body: body)
+        case "/api/3/action/package_search":
+            let hit = (query["q"] ?? "").lowercased().contains("park")
+            return json(["success": true, "result": ["count": hit ? 1 : 0, "results": hit ? [
+                ["name": "parks", "title": "Parks of Paris", "metadata_modified": changed + ".123456", "num_resources": 1]] : []]])
+        case "/data.json":
+            return json(["conformsTo": "https://project-open-data.cio.gov/v1.1/schema", "dataset": [
+                ["title": "Parks", "description": "Every park", "keyword": ["parks", "green"], "modified": changed + ".000Z",
+                 "identifier": baseURL + "/datasets/parks", "theme": ["Environment"],
+                 "distribution": [["title": "ArcGIS Hub Dataset", "format": "Web page", "accessURL": baseURL + "/datasets/parks"],
+                                  ["title": "ArcGIS GeoService", "format": "ArcGIS GeoServices REST API", "accessURL": arcgisURL]]],
+                ["title": "Roads", "description": "Every road", "keyword": ["roads"], "identifier": baseURL + "/datasets/roads",
+                 "distribution": [["accessURL": baseURL + "/arcgis/rest/services/Roads/FeatureServer/2"]]]]])
+        case "/api/explore/v2.1/catalog/datasets":
+            return json(["total_count": 1, "results": [["dataset_id": "parks", "fields": [["name": "id"], ["name": "name"]],
+                                                        "metas": ["default": ["title": "Parks", "records_count": rows.count,
+                                                                              "data_processed": changed + "+00:00"]]]]])
         default:
             return nil
         }
