@@ -165,4 +165,19 @@ final class PlatformFetchTests: DocumentTestCase {
         XCTAssertEqual(none.status, 64, none.stderr)
         XCTAssertTrue(none.stderr.contains("give its --domain"), none.stderr)
     }
+
+    func testPostGISGetsEachPlatformsPointsAsGeometries() throws {
+        let portal = try FakePlatformPortal(rows: 40)
+        let database = try TestPostgreSQL.makeDatabase()
+        _ = try database.connect().execute("CREATE EXTENSION postgis")
+        try succeed(["fetch", portal.arcgisURL], db: database.url)
+        try succeed(["fetch", portal.odsURL, "--table", "parks_ods"], db: database.url)
+        XCTAssertEqual(try csv("select f_table_name, f_geometry_column, type, srid from geometry_columns order by 1", db: database.url),
+                       ["f_table_name,f_geometry_column,type,srid", "parks_0,geometry_geom,POINT,4326", "parks_ods,location_geom,POINT,4326"])
+        let row = FakePlatformPortal.row(17)
+        XCTAssertEqual(try csv("select ST_X(geometry_geom), ST_Y(geometry_geom) from parks_0 where \"OBJECTID\" = 17", db: database.url).last,
+                       "\(row.longitude),\(row.latitude)")
+        XCTAssertEqual(try csv("select ST_X(location_geom), ST_Y(location_geom) from parks_ods where id = 17", db: database.url).last,
+                       "\(row.longitude),\(row.latitude)")
+    }
 }
