@@ -21,8 +21,13 @@ struct PlatformHTTP {
 
     /// The JSON value `url` answers with.
     func json(_ url: String) throws -> JSONValue {
+        try parse(try body(url), from: url)
+    }
+
+    /// The body `url` answers with, whole.
+    func body(_ url: String) throws -> [UInt8] {
         let downloader = HTTPDownloader(options: http, cancellation: cancellation)
-        let body = try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
+        return try retry.run(cancellation: cancellation, onRetry: retryNotice) { () throws -> [UInt8] in
             var body: [UInt8] = []
             try downloader.download(url) { chunk in
                 body.append(contentsOf: chunk)
@@ -30,7 +35,6 @@ struct PlatformHTTP {
             }
             return body
         }
-        return try parse(body, from: url)
     }
 
     /// The JSON value of `body`, which `url` sent.

@@ -31,6 +31,13 @@ final class RecordSpool {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// One record already written as a line (its line end included).
+    func writeLine(_ line: [UInt8]) throws {
+        buffer.append(contentsOf: line)
+        records += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
     /// Bytes that are already whole lines of records (`count` of them).
     func writeLines(_ bytes: UnsafeRawBufferPointer, count: Int) throws {
         buffer.append(contentsOf: bytes)

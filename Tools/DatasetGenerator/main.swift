@@ -5,12 +5,15 @@ import SocloadToolKit
 // socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
 //                                       writes the benchmark dataset of N rows (default: bench/data)
 // socload-datasets serve-soda BASE      serves BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
+// socload-datasets serve-platforms BASE serves BASE.soda.ndjson as CKAN, ArcGIS and OpenDataSoft answer
 // socload-datasets serve-portal N [SCALE] serves a simulated portal of N datasets (SimulatedPortal)
 let usage = """
     usage: socload-datasets [DIRECTORY]       write the bundled sample datasets (default: Datasets)
            socload-datasets bench N [DIRECTORY] [--shape new|legacy] [--sorted-ids]
                                              write the benchmark dataset of N rows (default: bench/data)
            socload-datasets serve-soda BASE  serve BASE.soda.ndjson as SODA 2.1 pages on 127.0.0.1
+           socload-datasets serve-platforms BASE
+                                             serve BASE.soda.ndjson as CKAN, ArcGIS and OpenDataSoft do on 127.0.0.1
            socload-datasets serve-portal N [SCALE]
                                              serve a simulated portal of N datasets (rows times SCALE) on 127.0.0.1
 
@@ -27,6 +30,8 @@ if let option = arguments.first, option.hasPrefix("-") {
 do {
     if arguments.first == "serve-soda", arguments.count == 2 {
         try SODABenchPortal.serve(base: arguments[1])
+    } else if arguments.first == "serve-platforms", arguments.count == 2 {
+        try PlatformBenchPortal.serve(base: arguments[1])
     } else if arguments.first == "serve-portal", arguments.count == 2 || arguments.count == 3, let count = Int(arguments[1]), count > 0,
               let scale = arguments.count == 3 ? Double(arguments[2]) : 1, scale > 0 {
         let portal = try SimulatedPortal(count: count, scale: scale)

@@ -5,6 +5,13 @@ package struct RawMember {
     package var keyIsEscaped: Bool
     package var value: RawCell
 
+    package init(keyStart: Int, keyEnd: Int, keyIsEscaped: Bool, value: RawCell) {
+        self.keyStart = keyStart
+        self.keyEnd = keyEnd
+        self.keyIsEscaped = keyIsEscaped
+        self.value = value
+    }
+
     /// The member's key, unescaped.
     package func key(in bytes: UnsafeBufferPointer<UInt8>) -> String {
         let range = keyStart..<keyEnd

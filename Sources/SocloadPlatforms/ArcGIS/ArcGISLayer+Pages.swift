@@ -1,8 +1,15 @@
 import SocloadCore
 
-/// The features of a layer, page after page, as records: the attributes, dates (epoch
-/// milliseconds) as ISO-8601 UTC, and the geometry as WKT.
+/// The features of a layer, page after page, as records: the attributes as they came but dates
+/// (epoch milliseconds) as ISO-8601 UTC, and the geometry as WKT.
 extension ArcGISLayer {
+    /// What one query page held.
+    struct Page {
+        /// The object ids of its features, in order.
+        var ids: [Int] = []
+        var exceeded = false
+    }
+
     func writeRecords(of description: PlatformDescription, into spool: RecordSpool, limit: Int?,
                       progress: (Int) -> Void) throws -> [String] {
         let infoURL = platformURL(layer, [("f", "json")])
@@ -11,19 +18,18 @@ extension ArcGISLayer {
         let paging = paging(of: description, info: info)
         let geometryField = description.fields.last { $0.type == .geometry && $0.platformType.hasPrefix("esriGeometry") }?.field
         var malformed = 0
-        let write = { (features: [JSONValue]) throws in
-            for feature in features {
-                if let limit, spool.records >= limit { return }
-                try spool.write(record(feature, paging: paging, geometryField: geometryField, malformed: &malformed))
-            }
-            progress(spool.records)
-        }
-        if let key = paging.objectIDField, paging.ordersByID {
-            try pagesByID(key: key, paging: paging, limit: limit, spool: spool, write: write)
-        } else if let key = paging.objectIDField {
-            try pagesOfListedIDs(key: key, paging: paging, limit: limit, spool: spool, write: write)
-        } else {
+        guard let key = paging.objectIDField else {
             throw PlatformError(.arcgis, url: infoURL, .nothingToLoad("the layer has no object id field to page by"))
+        }
+        let read = { (url: String) throws -> Page in
+            let page = try query(url, key: key, paging: paging, geometryField: geometryField, limit: limit, spool: spool, malformed: &malformed)
+            progress(spool.records)
+            return page
+        }
+        if paging.ordersByID {
+            try pagesByID(key: key, paging: paging, limit: limit, spool: spool, read: read)
+        } else {
+            try pagesOfListedIDs(key: key, paging: paging, limit: limit, spool: spool, read: read)
         }
         try spool.flush()
         return malformed == 0 ? [] : ["\(malformed) feature\(malformed == 1 ? "" : "s") had a geometry that is no point, line or "
@@ -33,40 +39,32 @@ extension ArcGISLayer {
     /// `where KEY > last order by KEY`, a page of `maxRecordCount`, while the server says it
     /// held some back. A page that does not begin after the last one's key is the server
     /// ignoring the condition; a page of no rows said to be cut is a limit that never clears.
-    private func pagesByID(key: String, paging: Paging, limit: Int?, spool: RecordSpool,
-                           write: ([JSONValue]) throws -> Void) throws {
+    private func pagesByID(key: String, paging: Paging, limit: Int?, spool: RecordSpool, read: (String) throws -> Page) throws {
         var last: Int?
-        var page = 0
+        var number = 0
         while limit.map({ spool.records < $0 }) ?? true {
-            page += 1
+            number += 1
             let condition = last.map { "\(key) > \($0)" } ?? "1=1"
             let size = paging.sizesPages ? [("resultRecordCount", String(paging.pageSize))] : []
             let url = platformURL(layer + "/query", [("where", condition), ("outFields", "*"), ("orderByFields", "\(key) ASC")]
                                   + size + [("returnGeometry", "true"), ("outSR", "4326"), ("f", "json")])
-            let (features, exceeded) = try query(url)
-            let ids = features.compactMap { $0["attributes"]?[key]?.intValue }
-            guard ids.count == features.count else {
-                throw PlatformError(.arcgis, url: url, .unexpected("a feature without its object id \(key)"))
+            let page = try read(url)
+            if let last, let first = page.ids.min(), first <= last {
+                throw PlatformError(.arcgis, url: url, .repeatedPage(page: number, detail: "object id \(first) is not after \(last)"))
             }
-            if let last, let first = ids.min(), first <= last {
-                throw PlatformError(.arcgis, url: url, .repeatedPage(page: page, detail: "object id \(first) is not after \(last)"))
-            }
-            try write(features)
-            if features.isEmpty {
-                if exceeded { throw PlatformError(.arcgis, url: url, .endlessTransfer(page: page)) }
+            if page.ids.isEmpty {
+                if page.exceeded { throw PlatformError(.arcgis, url: url, .endlessTransfer(page: number)) }
                 return
             }
-            last = ids.max()
-            // A server without `resultRecordCount` sends its limit and says so; one that sends
-            // fewer than a page without saying more follow is done.
-            if !exceeded { return }
+            last = page.ids.max()
+            // A server sends at most its limit and says so; a page it does not say was cut is the last.
+            if !page.exceeded { return }
         }
     }
 
     /// Servers before 10.3: every object id (`returnIdsOnly`), then the features of the ids in
     /// chunks (`objectIds=`).
-    private func pagesOfListedIDs(key: String, paging: Paging, limit: Int?, spool: RecordSpool,
-                                  write: ([JSONValue]) throws -> Void) throws {
+    private func pagesOfListedIDs(key: String, paging: Paging, limit: Int?, spool: RecordSpool, read: (String) throws -> Page) throws {
         let idsURL = platformURL(layer + "/query", [("where", "1=1"), ("returnIdsOnly", "true"), ("f", "json")])
         let answer = try http.json(idsURL)
         try refusal(answer, url: idsURL)
@@ -76,64 +74,92 @@ extension ArcGISLayer {
         let ids = listed.compactMap(\.intValue).sorted()
         guard ids.count == listed.count else { throw PlatformError(.arcgis, url: idsURL, .unexpected("an object id that is no number")) }
         let chunk = min(paging.pageSize, 500)
-        var page = 0
+        var number = 0
         for start in stride(from: 0, to: ids.count, by: chunk) {
             if let limit, spool.records >= limit { return }
-            page += 1
+            number += 1
             let wanted = ids[start..<min(start + chunk, ids.count)]
             let url = platformURL(layer + "/query", [("objectIds", wanted.map(String.init).joined(separator: ",")), ("outFields", "*"),
                                                      ("returnGeometry", "true"), ("outSR", "4326"), ("f", "json")])
-            let (features, _) = try query(url)
-            let got = Set(features.compactMap { $0["attributes"]?[key]?.intValue })
-            if features.count > wanted.count || !got.isSubset(of: Set(wanted)) {
-                throw PlatformError(.arcgis, url: url, .repeatedPage(page: page, detail: "features of other ids than the \(wanted.count) asked"))
+            let page = try read(url)
+            if page.ids.count > wanted.count || !Set(page.ids).isSubset(of: Set(wanted)) {
+                throw PlatformError(.arcgis, url: url, .repeatedPage(page: number, detail: "features of other ids than the \(wanted.count) asked"))
             }
-            try write(features)
         }
     }
 
-    /// A query page's features and whether the server held some back (`exceededTransferLimit`,
-    /// at the top in `f=json`, inside `properties` in `f=geojson`).
-    private func query(_ url: String) throws -> (features: [JSONValue], exceeded: Bool) {
-        let answer = try http.json(url)
-        try refusal(answer, url: url)
-        guard let features = answer["features"]?.arrayValue else {
-            throw PlatformError(.arcgis, url: url, .unexpected("no \"features\" list"))
-        }
-        let exceeded = answer["exceededTransferLimit"]?.boolValue ?? answer["properties"]?["exceededTransferLimit"]?.boolValue ?? false
-        // A server that ignored `outSR=4326` sends its own coordinates (Web Mercator metres, say):
-        // stored as longitudes and latitudes they would be wrong without a word.
-        if let reference = answer["spatialReference"], !features.isEmpty {
-            let codes = [reference["latestWkid"]?.intValue, reference["wkid"]?.intValue].compactMap { $0 }
-            if !codes.isEmpty, !codes.contains(4326) {
-                throw PlatformError(.arcgis, url: url, .unexpected("geometries in EPSG:\(codes[0]), not the EPSG:4326 asked (outSR=4326)"))
+    /// One query page's features into the spool (at most up to `limit` records), and what the
+    /// page said: `exceededTransferLimit` at the top in `f=json`, inside `properties` in `f=geojson`.
+    private func query(_ url: String, key: String, paging: Paging, geometryField: String?, limit: Int?, spool: RecordSpool,
+                       malformed: inout Int) throws -> Page {
+        let body = try http.body(url)
+        return try body.withUnsafeBufferPointer { buffer -> Page in
+            let keyBytes = Array(key.utf8)
+            let dates = paging.dateFields.map { Array($0.utf8) }
+            var line = RawRecordLine()
+            var page = Page()
+            var featuresSeen = 0
+            // One pass over the page: each feature is rewritten into the spool as it is met.
+            let top = try RawAnswer(buffer, delimitingRoot: false).flatMap { answer in
+                try answer.rootMembers(streaming: "features") { members, _ in
+                    featuresSeen += 1
+                    var attributes: RawCell?
+                    var geometry: RawCell?
+                    for member in members {
+                        switch member.key(in: buffer) {
+                        case "attributes", "properties": attributes = member.value
+                        case "geometry": geometry = member.value
+                        default: break
+                        }
+                    }
+                    guard let attributes, attributes.kind == .object else {
+                        throw PlatformError(.arcgis, url: url, .unexpected("a feature without its attributes"))
+                    }
+                    var id: Int?
+                    var extra: [(String, [UInt8])] = []
+                    if let geometryField {
+                        extra.append((geometryField, geometryText(answer, geometry: geometry, malformed: &malformed)))
+                    }
+                    _ = line.write(answer, object: attributes, extra: extra) { name, value in
+                        if name.elementsEqual(keyBytes) { id = answer.integer(value) }
+                        guard value.kind == .number, !dates.isEmpty, dates.contains(where: { name.elementsEqual($0) }),
+                              let milliseconds = Double(String(decoding: answer.text(of: value), as: UTF8.self)) else { return nil }
+                        return Array(JSONValue.quoted(ISO8601Timestamp.format(milliseconds: Int64(milliseconds.rounded()))).utf8)
+                    }
+                    guard let id else { throw PlatformError(.arcgis, url: url, .unexpected("a feature without its object id \(key)")) }
+                    page.ids.append(id)
+                    if limit.map({ spool.records < $0 }) ?? true { try spool.writeLine(line.line) }
+                }.map { (answer, $0) }
             }
-        }
-        return (features, exceeded)
-    }
-
-    /// A feature as a record: its attributes (a date's epoch milliseconds as ISO-8601 UTC; an
-    /// old server's date text as it came) and its geometry as WKT.
-    private func record(_ feature: JSONValue, paging: Paging, geometryField: String?, malformed: inout Int) -> JSONValue {
-        var members = (feature["attributes"] ?? feature["properties"])?.members ?? []
-        if !paging.dateFields.isEmpty {
-            for index in members.indices where paging.dateFields.contains(members[index].key) {
-                if case .number(let digits) = members[index].value, let milliseconds = Int64(digits) ?? Double(digits).map({ Int64($0) }) {
-                    members[index] = JSONMember(key: members[index].key, value: .string(ISO8601Timestamp.format(milliseconds: milliseconds)))
+            guard let (answer, members) = top, answer.value(at: ["features"], in: members)?.kind == .array else {
+                let built = try http.parse(body, from: url)
+                try refusal(built, url: url)
+                throw PlatformError(.arcgis, url: url, .unexpected("no \"features\" list"))
+            }
+            let exceeded = answer.value(at: ["exceededTransferLimit"], in: members)
+                ?? answer.value(at: ["properties", "exceededTransferLimit"], in: members)
+            page.exceeded = exceeded?.kind == .true
+            // A server that ignored `outSR=4326` sends its own coordinates (Web Mercator metres,
+            // say): stored as longitudes and latitudes they would be wrong without a word.
+            if featuresSeen > 0, let reference = answer.value(at: ["spatialReference"], in: members) {
+                let codes = [answer.integer(answer.member("latestWkid", of: reference)), answer.integer(answer.member("wkid", of: reference))]
+                    .compactMap { $0 }
+                if !codes.isEmpty, !codes.contains(4326) {
+                    throw PlatformError(.arcgis, url: url, .unexpected("geometries in EPSG:\(codes[0]), not the EPSG:4326 asked (outSR=4326)"))
                 }
             }
+            return page
         }
-        if let geometryField {
-            if let geometry = feature["geometry"], geometry["type"] != nil {
-                // GeoJSON (`f=geojson`): the converter reads it as it is.
-                members.append(JSONMember(key: geometryField, value: geometry))
-            } else {
-                var bad = false
-                let text = EsriGeometryText.wkt(feature["geometry"], malformed: &bad)
-                if bad { malformed += 1 }
-                members.append(JSONMember(key: geometryField, value: text.map(JSONValue.string) ?? .null))
-            }
-        }
-        return .object(members)
+    }
+
+    /// A feature's geometry as the JSON text of its record's geometry value: WKT of esri JSON,
+    /// GeoJSON as it came (`f=geojson`), null without one.
+    private func geometryText(_ answer: RawAnswer, geometry: RawCell?, malformed: inout Int) -> [UInt8] {
+        guard let cell = geometry, cell.kind == .object else { return Array("null".utf8) }
+        if answer.member("type", of: cell) != nil { return Array(answer.text(of: cell)) }
+        var bad = false
+        let text = EsriGeometryText.wkt(answer.value(of: cell), malformed: &bad)
+        if bad { malformed += 1 }
+        return Array((text.map(JSONValue.quoted) ?? "null").utf8)
     }
 }

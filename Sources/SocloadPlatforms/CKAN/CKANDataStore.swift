@@ -96,6 +96,20 @@ struct CKANDataStore: PlatformSource {
         return hasZone ? latest : latest + "Z"
     }
 
+    /// Why a page has no records: CKAN's refusal (`success: false`), a body that is no JSON, or
+    /// an answer without `result.MISSING`.
+    private func refusal(_ body: [UInt8], url: String, missing: String) -> Error {
+        do {
+            let answer = try http.parse(body, from: url)
+            if answer["success"]?.boolValue == false {
+                return PlatformError(.ckan, url: url, .refused(answer["error"]?["message"]?.stringValue ?? answer["error"]?.jsonText ?? "success: false"))
+            }
+            return PlatformError(.ckan, url: url, .unexpected("no \"result.\(missing)\" list"))
+        } catch {
+            return error
+        }
+    }
+
     /// A resource whose file the document job reads: CSV, TSV or JSON by its format or file name.
     static func isReadableFile(_ resource: JSONValue) -> Bool {
         let format = (resource.text("format") ?? "").lowercased()
@@ -146,31 +160,41 @@ struct CKANDataStore: PlatformSource {
             var items = [("resource_id", description.id), ("limit", String(asked)), ("offset", String(offset))]
             if keyed { items.append(("sort", "_id")) }
             let url = platformURL(action + "datastore_search", items)
-            let records = try result("datastore_search", items)["records"]?.arrayValue
-            guard let records else { throw PlatformError(.ckan, url: url, .unexpected("no \"records\" list")) }
-            if records.isEmpty { break }
-            if records.count > asked {
-                throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "\(records.count) rows where \(asked) were asked"))
+            let body = try http.body(url)
+            let (count, ids, first) = try body.withUnsafeBufferPointer { buffer -> (Int, (first: Int?, last: Int?), String) in
+                guard let answer = RawAnswer(buffer), let records = answer.value(at: ["result", "records"]).flatMap(answer.elements) else {
+                    throw refusal(body, url: url, missing: "records")
+                }
+                if records.count > asked {
+                    throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "\(records.count) rows where \(asked) were asked"))
+                }
+                var line = RawRecordLine()
+                for record in records {
+                    guard record.kind == .object else { throw PlatformError(.ckan, url: url, .unexpected("a record that is no object")) }
+                    line.copy(answer, object: record)
+                    try spool.writeLine(line.line)
+                }
+                let ids = (records.first.flatMap { answer.integer(answer.member("_id", of: $0)) },
+                           records.last.flatMap { answer.integer(answer.member("_id", of: $0)) })
+                return (records.count, ids, records.first.map { String(decoding: answer.text(of: $0), as: UTF8.self) } ?? "")
             }
+            if count == 0 { break }
             if keyed {
-                let ids = records.map { $0["_id"]?.intValue }
-                guard let first = ids.first ?? nil else {
+                guard let firstID = ids.first, let lastOfPage = ids.last else {
                     throw PlatformError(.ckan, url: url, .unexpected("a record without its _id"))
                 }
-                if let lastID, first <= lastID {
-                    throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "its first _id \(first) is not after \(lastID)"))
+                if let lastID, firstID <= lastID {
+                    throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "its first _id \(firstID) is not after \(lastID)"))
                 }
-                lastID = ids.compactMap { $0 }.max()
+                lastID = lastOfPage
             } else {
                 // Without `_id` (a DataStore view), a page that begins as the last one did is that page again.
-                let first = records[0].jsonText
                 if first == previousFirst {
                     throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "it begins with the row page \(page - 1) began with"))
                 }
                 previousFirst = first
             }
-            for record in records { try spool.write(record) }
-            offset += records.count
+            offset += count
             progress(spool.records)
             if let total = description.rowCount, offset >= total { break }
         }

@@ -82,8 +82,7 @@ struct ODSDataset: PlatformSource {
                     try spool.writeLines(UnsafeRawBufferPointer(line), count: 1)
                     return
                 }
-                let record = try http.parse(Array(line), from: url)
-                try spool.write(Self.record(record, points: points, shapes: shapes, latitudeFirst: &latitudeFirst))
+                try spool.writeLine(try Self.line(line, points: points, shapes: shapes, url: url, http: http, latitudeFirst: &latitudeFirst))
             }
             progress(spool.records)
         }
@@ -98,6 +97,38 @@ struct ODSDataset: PlatformSource {
         guard latitudeFirst > 0 else { return [] }
         return ["\(latitudeFirst) geo_point_2d value\(latitudeFirst == 1 ? " was" : "s were") [latitude, longitude] "
                 + "(the v1 order), read as such"]
+    }
+
+    /// A record's line with its points as `POINT (lon lat)` and its shapes as GeoJSON
+    /// geometries, rewritten in place; a line that is no JSON object is said as the answer's.
+    static func line(_ bytes: UnsafeBufferPointer<UInt8>, points: Set<String>, shapes: Set<String>, url: String, http: PlatformHTTP,
+                     latitudeFirst: inout Int) throws -> [UInt8] {
+        guard let answer = RawAnswer(bytes), answer.members(of: answer.root) != nil else {
+            _ = try http.parse(Array(bytes), from: url)
+            throw PlatformError(.ods, url: url, .unexpected("a line of the export that is no object"))
+        }
+        let object = RawCell(kind: .object, start: answer.root.lowerBound, end: answer.root.upperBound, isEscaped: false, isNonASCII: false)
+        var line = RawRecordLine()
+        var swapped = 0
+        let pointKeys = points.map { Array($0.utf8) }
+        let shapeKeys = shapes.map { Array($0.utf8) }
+        _ = line.write(answer, object: object) { key, value in
+            if pointKeys.contains(where: { key.elementsEqual($0) }) {
+                guard let point = value.kind == .object || value.kind == .array ? answer.value(of: value) : nil else { return nil }
+                var read = 0
+                let rewritten = Self.record(.object([JSONMember(key: "p", value: point)]), points: ["p"], shapes: [], latitudeFirst: &read)
+                swapped += read
+                return rewritten["p"].map { Array($0.jsonText.utf8) }
+            }
+            if shapeKeys.contains(where: { key.elementsEqual($0) }), value.kind == .object,
+               answer.member("type", of: value).map({ String(decoding: answer.text(of: $0), as: UTF8.self) }) == "\"Feature\"",
+               let geometry = answer.member("geometry", of: value) {
+                return Array(answer.text(of: geometry))
+            }
+            return nil
+        }
+        latitudeFirst += swapped
+        return line.line
     }
 
     /// A record with its points as `POINT (lon lat)` and its shapes as GeoJSON geometries.
