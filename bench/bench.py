@@ -31,6 +31,7 @@ import cbound  # noqa: E402
 from documents import measure_documents, report_documents  # noqa: E402
 from geopackage import measure_geopackage, report_geopackage  # noqa: E402
 from parquet import measure_parquet, report_parquet  # noqa: E402
+from platforms import measure_platforms, report_platforms  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = "bnch_0001"
@@ -347,7 +348,8 @@ def version(argv):
         return "unknown"
 
 
-def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None, geopackage=None, parquet=None):
+def report(args, measured, sizes, measured_pg=None, documents=None, long_description=None, geopackage=None, parquet=None,
+           platforms=None):
     cpu = "unknown"
     if os.path.exists("/proc/cpuinfo"):
         for line in open("/proc/cpuinfo"):
@@ -410,6 +412,7 @@ def report(args, measured, sizes, measured_pg=None, documents=None, long_descrip
     lines += report_documents(documents or {})
     lines += report_geopackage(geopackage or {})
     lines += report_parquet(parquet or {})
+    lines += report_platforms(platforms or {})
     lines += [
         "",
         "A first load into a new database uses SQLite's rollback journal (each page written once); a reload",
@@ -531,6 +534,7 @@ def main():
                 documents = measure_documents(args, base, scratch, run_measured)
         geopackage = measure_geopackage(args, generate(args.bin_dir, args.data_dir, args.n, "legacy"), TABLE, scratch, run_measured)
         parquet = measure_parquet(args, generate(args.bin_dir, args.data_dir, args.n, "legacy"), TABLE, scratch, run_measured)
+        platforms = measure_platforms(args, generate, serve_tool, run_measured, scratch) if "new" in args.shapes else {}
         sizes = memory_per_size(args, args.data_dir, scratch)
         long_description = memory_with_long_description(args, args.data_dir, scratch)
     server.shutdown()
@@ -538,7 +542,7 @@ def main():
     if args.postgres:
         for shape in args.shapes:
             measured_pg[shape] = measure_postgres(args, generate(args.bin_dir, args.data_dir, args.n, shape))
-    text = report(args, measured, sizes, measured_pg, documents, long_description, geopackage, parquet)
+    text = report(args, measured, sizes, measured_pg, documents, long_description, geopackage, parquet, platforms)
     with open(args.out, "w") as out:
         out.write(text)
     print(text)

@@ -1,3 +1,4 @@
+import Foundation
 import SocloadCore
 
 /// A platform's answer read in place: the body checked as JSON once, then only the members on
@@ -129,12 +130,17 @@ struct RawAnswer {
 /// came unless `rewrite` gives their new value's JSON text (nil: as it came), then `extra`.
 struct RawRecordLine {
     private(set) var line: [UInt8] = []
+    /// The record's members, the array kept from record to record.
+    private var members: [RawMember] = []
 
     init() { line.reserveCapacity(4096) }
 
     mutating func write(_ answer: RawAnswer, object: RawCell, extra: [(String, [UInt8])] = [],
-                        rewrite: (_ key: UnsafeBufferPointer<UInt8>, _ value: RawCell) -> [UInt8]? = { _, _ in nil }) -> Bool {
-        guard let members = answer.members(of: object.start..<object.end) else { return false }
+                        rewrite: (_ key: UnsafeBufferPointer<UInt8>, _ value: RawCell, _ line: inout [UInt8]) -> Bool = { _, _, _ in false })
+        -> Bool {
+        members.removeAll(keepingCapacity: true)
+        guard object.kind == .object,
+              (try? RawObjectParser.members(of: answer.bytes, in: object.start..<object.end, into: &members)) != nil else { return false }
         line.removeAll(keepingCapacity: true)
         line.append(UInt8(ascii: "{"))
         for member in members {
@@ -142,9 +148,7 @@ struct RawRecordLine {
             let key = UnsafeBufferPointer(rebasing: answer.bytes[(member.keyStart - 1)..<(member.keyEnd + 1)])
             line.append(contentsOf: key)
             line.append(UInt8(ascii: ":"))
-            if let replaced = rewrite(UnsafeBufferPointer(rebasing: key.dropFirst().dropLast()), member.value) {
-                line.append(contentsOf: replaced)
-            } else {
+            if !rewrite(UnsafeBufferPointer(rebasing: key.dropFirst().dropLast()), member.value, &line) {
                 appendFlat(answer.text(of: member.value))
             }
         }
@@ -172,5 +176,14 @@ struct RawRecordLine {
         line.removeAll(keepingCapacity: true)
         appendFlat(answer.text(of: object))
         line.append(0x0A)
+    }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// The same bytes as `other` (a key against a field's name, without making strings).
+    func isSame(as other: [UInt8]) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0, let mine = baseAddress else { return true }
+        return other.withUnsafeBufferPointer { theirs in theirs.baseAddress.map { memcmp(mine, $0, count) == 0 } ?? false }
     }
 }

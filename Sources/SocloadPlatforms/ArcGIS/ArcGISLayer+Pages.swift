@@ -105,11 +105,12 @@ extension ArcGISLayer {
                     featuresSeen += 1
                     var attributes: RawCell?
                     var geometry: RawCell?
-                    for member in members {
-                        switch member.key(in: buffer) {
-                        case "attributes", "properties": attributes = member.value
-                        case "geometry": geometry = member.value
-                        default: break
+                    for member in members where !member.keyIsEscaped {
+                        let name = UnsafeBufferPointer(rebasing: buffer[member.keyStart..<member.keyEnd])
+                        if name.isSame(as: Self.attributesKey) || name.isSame(as: Self.propertiesKey) {
+                            attributes = member.value
+                        } else if name.isSame(as: Self.geometryKey) {
+                            geometry = member.value
                         }
                     }
                     guard let attributes, attributes.kind == .object else {
@@ -120,11 +121,14 @@ extension ArcGISLayer {
                     if let geometryField {
                         extra.append((geometryField, geometryText(answer, geometry: geometry, malformed: &malformed)))
                     }
-                    _ = line.write(answer, object: attributes, extra: extra) { name, value in
-                        if name.elementsEqual(keyBytes) { id = answer.integer(value) }
-                        guard value.kind == .number, !dates.isEmpty, dates.contains(where: { name.elementsEqual($0) }),
-                              let milliseconds = Double(String(decoding: answer.text(of: value), as: UTF8.self)) else { return nil }
-                        return Array(JSONValue.quoted(ISO8601Timestamp.format(milliseconds: Int64(milliseconds.rounded()))).utf8)
+                    _ = line.write(answer, object: attributes, extra: extra) { name, value, line in
+                        if name.isSame(as: keyBytes) { id = answer.integer(value) }
+                        guard value.kind == .number, !dates.isEmpty, dates.contains(where: { name.isSame(as: $0) }),
+                              let milliseconds = Self.milliseconds(UnsafeBufferPointer(rebasing: buffer[value.start..<value.end])) else {
+                            return false
+                        }
+                        Self.appendTimestamp(milliseconds, to: &line)
+                        return true
                     }
                     guard let id else { throw PlatformError(.arcgis, url: url, .unexpected("a feature without its object id \(key)")) }
                     page.ids.append(id)
@@ -149,6 +153,37 @@ extension ArcGISLayer {
                 }
             }
             return page
+        }
+    }
+
+    static let attributesKey = Array("attributes".utf8)
+    static let propertiesKey = Array("properties".utf8)
+    static let geometryKey = Array("geometry".utf8)
+
+    /// A date's epoch milliseconds: whole digits read in place, else the number rounded.
+    static func milliseconds(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        var negative = false
+        for (index, byte) in digits.enumerated() {
+            if index == 0, byte == UInt8(ascii: "-") { negative = true; continue }
+            guard byte &- UInt8(ascii: "0") < 10, value < Int64.max / 10 - 10 else {
+                return Double(String(decoding: digits, as: UTF8.self)).flatMap { $0.isFinite && abs($0) < 9e15 ? Int64($0.rounded()) : nil }
+            }
+            value = value * 10 + Int64(byte &- UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
+    }
+
+    /// `"2015-04-07T11:04:35Z"`, its quotes included.
+    static func appendTimestamp(_ milliseconds: Int64, to line: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601Timestamp.longestFourDigitYearText) { buffer in
+            line.append(UInt8(ascii: "\""))
+            if let count = ISO8601Timestamp.write(milliseconds: milliseconds, into: buffer) {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            } else {
+                line.append(contentsOf: ISO8601Timestamp.format(milliseconds: milliseconds).utf8)
+            }
+            line.append(UInt8(ascii: "\""))
         }
     }
 

@@ -112,20 +112,23 @@ struct ODSDataset: PlatformSource {
         var swapped = 0
         let pointKeys = points.map { Array($0.utf8) }
         let shapeKeys = shapes.map { Array($0.utf8) }
-        _ = line.write(answer, object: object) { key, value in
-            if pointKeys.contains(where: { key.elementsEqual($0) }) {
-                guard let point = value.kind == .object || value.kind == .array ? answer.value(of: value) : nil else { return nil }
+        _ = line.write(answer, object: object) { key, value, line in
+            if pointKeys.contains(where: { key.isSame(as: $0) }) {
+                guard let point = value.kind == .object || value.kind == .array ? answer.value(of: value) : nil else { return false }
                 var read = 0
                 let rewritten = Self.record(.object([JSONMember(key: "p", value: point)]), points: ["p"], shapes: [], latitudeFirst: &read)
                 swapped += read
-                return rewritten["p"].map { Array($0.jsonText.utf8) }
+                guard let text = rewritten["p"]?.jsonText else { return false }
+                line.append(contentsOf: text.utf8)
+                return true
             }
-            if shapeKeys.contains(where: { key.elementsEqual($0) }), value.kind == .object,
+            if shapeKeys.contains(where: { key.isSame(as: $0) }), value.kind == .object,
                answer.member("type", of: value).map({ String(decoding: answer.text(of: $0), as: UTF8.self) }) == "\"Feature\"",
                let geometry = answer.member("geometry", of: value) {
-                return Array(answer.text(of: geometry))
+                line.append(contentsOf: answer.text(of: geometry))
+                return true
             }
-            return nil
+            return false
         }
         latitudeFirst += swapped
         return line.line
