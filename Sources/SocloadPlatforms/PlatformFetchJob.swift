@@ -20,6 +20,8 @@ package struct PlatformFetchJob {
         package var force = false
         /// Load only the first N rows.
         package var limit: Int?
+        /// Rows a page asks for (`--page-size`), at most the platform's own limit; nil: that limit.
+        package var pageSize: Int?
 
         package init(url: String, locator: PlatformLocator) {
             self.url = url
@@ -40,12 +42,16 @@ package struct PlatformFetchJob {
                      platform: request.locator.platform)
     }
 
-    private var source: any PlatformSource { Self.source(of: request.locator, http: http) }
+    private var source: any PlatformSource { Self.source(of: request.locator, http: http, pageSize: request.pageSize) }
 
-    static func source(of locator: PlatformLocator, http: PlatformHTTP) -> any PlatformSource {
+    static func source(of locator: PlatformLocator, http: PlatformHTTP, pageSize: Int? = nil) -> any PlatformSource {
         switch locator {
-        case .ckan(let locator): return CKANDataStore(locator: locator, http: http)
-        case let .arcgis(layer, service, number): return ArcGISLayer(layer: layer, service: service, number: number, http: http)
+        case .ckan(let locator):
+            var source = CKANDataStore(locator: locator, http: http)
+            if let pageSize { source.pageSize = min(pageSize, source.pageSize) }
+            return source
+        case let .arcgis(layer, service, number):
+            return ArcGISLayer(layer: layer, service: service, number: number, http: http, pageSize: pageSize)
         case let .ods(base, datasetID): return ODSDataset(base: base, datasetID: datasetID, http: http)
         }
     }

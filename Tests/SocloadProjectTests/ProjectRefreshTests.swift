@@ -71,6 +71,38 @@ final class ProjectRefreshFromSwiftTests: XCTestCase {
         }
     }
 
+    func testCKANArcGISAndOpenDataSoftEntriesLoadAndRefreshFromSwift() throws {
+        let platforms = try FakePlatformPortal(rows: 130, pageCap: 50)
+        // The project's domain is for its dataset ids; the URLs say their own platforms.
+        let path = try writeProject("""
+            {"database": "platforms.sqlite", "domain": "\(portal.baseURL)", "defaults": {"page-size": 40},
+             "datasets": [{"name": "ckan", "url": "\(platforms.ckanURL)"},
+                          {"name": "layer", "url": "\(platforms.arcgisURL)", "table": "parks_layer"},
+                          {"name": "ods", "url": "\(platforms.baseURL)/explore/dataset/parks/", "platform": "ods", "table": "parks_ods"},
+                          {"name": "wrong", "url": "\(platforms.ckanURL)", "where": "a = 1"}]}
+            """)
+        let project = try Project.load(path)
+        let first = try project.refresh()
+        let rows = first.map { result -> Int? in
+            if case .success(.loaded(let summary)) = result.result { return summary.rowCount }
+            return nil
+        }
+        XCTAssertEqual(rows, [130, 130, 130, nil], "\(first.map(\.result))")
+        guard case .failure(let error) = first[3].result else { return XCTFail("a Socrata option on a CKAN URL fails") }
+        XCTAssertTrue("\(error)".contains("is for Socrata datasets"), "\(error)")
+        // Pages of the entries' page size (40), under each platform's own limit (50).
+        let pages = platforms.server.requests.filter { $0.route.hasSuffix("datastore_search") && $0.query["limit"] != "0" }
+        XCTAssertEqual(pages.first?.query["limit"], "40")
+        let queue = try DatabaseQueue(path: project.database ?? "")
+        XCTAssertEqual(try queue.read { db in try db.fetchOne(Int.self, sql: "SELECT count(*) FROM parks_layer WHERE geometry LIKE 'POINT (%'") }, 130)
+        queue.close()
+        let second = try project.refresh(names: ["ckan", "layer", "ods"])
+        XCTAssertEqual(second.map { result -> Bool in
+            if case .success(.loaded(let summary)) = result.result { return summary.isUpToDate }
+            return false
+        }, [true, true, true])
+    }
+
     func testAWrongEntryIsAProjectErrorNamingTheEntryAndKey() throws {
         let path = try writeProject(#"{"datasets": [{"id": "abcd-1234"}, {"url": "https://x.org/d/abcd-5678", "pk": 5, "index": "a"}]}"#)
         XCTAssertThrowsError(try Project.load(path)) { error in

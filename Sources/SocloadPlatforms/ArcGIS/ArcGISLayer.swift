@@ -11,6 +11,8 @@ struct ArcGISLayer: PlatformSource {
     let service: String
     let number: Int
     let http: PlatformHTTP
+    /// Rows a page asks for, when fewer than the layer's `maxRecordCount`.
+    var pageSize: Int?
 
     /// What the layer's description says of paging (kept from `describe` for the pages).
     struct Paging {
@@ -78,7 +80,8 @@ struct ArcGISLayer: PlatformSource {
         let advanced = info["advancedQueryCapabilities"]
         let version = info["currentVersion"].flatMap { Double($0.stringValue ?? "") } ?? 0
         let orders = advanced?["supportsOrderBy"]?.boolValue ?? advanced?["supportsPagination"]?.boolValue ?? (version >= 10.3)
-        let size = info["maxRecordCount"]?.intValue.flatMap { $0 > 0 ? $0 : nil } ?? 1000
+        let limit = info["maxRecordCount"]?.intValue.flatMap { $0 > 0 ? $0 : nil } ?? 1000
+        let size = min(pageSize ?? limit, limit)
         return Paging(objectIDField: description.keyField, pageSize: size, ordersByID: orders,
                       sizesPages: advanced?["supportsPagination"]?.boolValue ?? false,
                       dateFields: Set(description.fields.filter { $0.platformType == "esriFieldTypeDate" }.map(\.field)))

@@ -3,20 +3,17 @@ import SocloadPlatforms
 
 extension LoadSpec {
     /// The options a dataset of CKAN, ArcGIS or OpenDataSoft cannot take: SODA's and the sync's.
-    static let socrataOnlyKeys = ["where", "select", "order", "api", "incremental", "incremental-above", "cache", "keep-versions",
-                                  "system-columns", "max-rows", "page-size", "domain", "datasets"]
-
     /// The load of a CKAN, ArcGIS or OpenDataSoft dataset this spec names, when its URL (or
     /// `platform`) says it is one; nil for a Socrata dataset, a file or a document. A URL that
     /// `platform` does not take is a `PlatformError`; a Socrata option with such a dataset a
-    /// `LoadSpecError` naming it.
+    /// `LoadSpecError` naming it. (A portal's `domain` and the bundled `datasets` folder, which a
+    /// project's defaults may give every entry, are for dataset ids and do not apply to a URL.)
     package func platformRequest() throws -> PlatformFetchJob.Request? {
         guard case .dataset(let text) = source, let locator = try PlatformLocator(url: text, platform: platform) else { return nil }
         let given: [(String, Bool)] = [
             ("where", query.where != nil), ("select", query.select != nil), ("order", query.order != nil), ("api", api != .auto),
             ("incremental", incremental), ("incremental-above", incrementalAbove != nil), ("cache", cache != nil),
-            ("keep-versions", keepVersions != nil), ("system-columns", includeSystemColumns), ("max-rows", maxRows != nil),
-            ("page-size", pageSize != LoadSpec.defaultPageSize), ("domain", domain != nil), ("datasets", datasetsDirectory != nil)]
+            ("keep-versions", keepVersions != nil), ("system-columns", includeSystemColumns), ("max-rows", maxRows != nil)]
         if let key = given.first(where: \.1)?.0 {
             throw LoadSpecError(key: key, problem: "is for Socrata datasets; \(text) is a \(locator.platform.displayName) dataset")
         }
@@ -25,6 +22,7 @@ extension LoadSpec {
         request.tableOptions = tableOptions
         request.force = force
         request.limit = limit
+        request.pageSize = pageSize == LoadSpec.defaultPageSize ? nil : pageSize
         return request
     }
 }
