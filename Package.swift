@@ -152,7 +152,7 @@ let package = Package(
                                    "SocloadTestSupport"]),
         // The README's and the doc comments' Swift examples, compiled and run.
         .testTarget(name: "SocloadExamplesTests",
-                    dependencies: ["SocloadKit", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",
+                    dependencies: ["SocloadKit", "SocloadPlatforms", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",
                                    "SocloadTestSupport"]),
         .testTarget(name: "SocloadCLITests",
                     dependencies: ["socload", "socload-datasets", "SocloadDatabase", "SocloadSocrata", "SocloadSQLite",

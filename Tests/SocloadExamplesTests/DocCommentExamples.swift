@@ -266,13 +266,14 @@ final class DocCommentExamples: ExampleTestCase {
     func testTheDocCommentsExamplesAreTheseOnes() throws {
         let folder = Fixtures.packageRoot.appendingPathComponent("Tests/SocloadExamplesTests")
         let here = try ["DocCommentExamples.swift", "DocCommentExamples+Library.swift", "DocCommentExamples+Catalog.swift",
-                        "DocCommentExamples+Watch.swift", "DocCommentExamples+Parquet.swift"].map {
+                        "DocCommentExamples+Watch.swift", "DocCommentExamples+Parquet.swift",
+                        "DocCommentExamples+Platforms.swift"].map {
             try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
         }.joined(separator: "\n")
         let lines = Set(here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0
         for library in ["SocloadCore", "SocloadDatabase", "SocloadEngine", "SocloadSocrata", "SocloadSQLite", "SocloadPostgreSQL",
-                        "SocloadProject", "SocloadParquet"] {
+                        "SocloadProject", "SocloadParquet", "SocloadPlatforms"] {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(library)")
             guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {

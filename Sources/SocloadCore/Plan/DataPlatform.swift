@@ -2,7 +2,7 @@
 /// paged and named. `socload fetch URL` knows it from the URL's form; `--platform` (and a
 /// project entry's `"platform"`) says it where the URL does not.
 ///
-///     DataPlatform(name: "opendatasoft") == .ods
+///     let platform = DataPlatform(name: "opendatasoft")   // .ods
 public enum DataPlatform: String, Sendable, Codable, CaseIterable {
     /// Socrata (SODA): `https://HOST/resource/abcd-1234.json`, a 4x4 id.
     case socrata
