@@ -48,10 +48,9 @@ package struct PlatformError: CategorizedError, Equatable {
         case .unexpected(let why):
             return "\(name) answered with \(why), from \(url)"
         case let .repeatedPage(page, detail):
-            return "\(name) sent page \(page) again (\(detail)): the server ignores paging; nothing was changed; from \(url)"
+            return "\(name)'s page \(page) repeats rows of an earlier page (\(detail)): the server ignores paging; from \(url)"
         case .endlessTransfer(let page):
-            return "\(name) said more rows follow page \(page) but sent none: the transfer limit never clears; nothing was changed; "
-                + "from \(url)"
+            return "\(name) said more rows follow page \(page) but sent none: the transfer limit never clears; from \(url)"
         case .refused(let message):
             return "\(name) refused the request (\(message)): \(url)"
         case .nothingToLoad(let why):

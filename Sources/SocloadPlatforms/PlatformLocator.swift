@@ -48,7 +48,18 @@ package enum PlatformLocator: Sendable, Equatable {
                 ?? Self.ckan(parts, query: query, base: base, sure: false)
         }
         if let found { self = found; return }
-        if let platform { throw PlatformError.notADataset(url, platform: platform) }
+        if let platform = platform ?? Self.nearMiss(parts) { throw PlatformError.notADataset(url, platform: platform) }
+        return nil
+    }
+
+    /// The platform a URL that names none of its datasets is still clearly of (a service
+    /// without its layer's number, `/explore/dataset/` without an id, an action without its
+    /// resource): said as that platform's forms, not as a Socrata URL without a 4x4 id.
+    private static func nearMiss(_ parts: [String]) -> DataPlatform? {
+        let lowered = parts.map { $0.lowercased() }
+        if lowered.contains("featureserver") || lowered.contains("mapserver") { return .arcgis }
+        if lowered.contains("explore") || (lowered.contains("catalog") && lowered.contains("datasets")) { return .ods }
+        if lowered.contains("datastore") || lowered.contains("action") && lowered.contains("api") { return .ckan }
         return nil
     }
 
@@ -90,7 +101,8 @@ package enum PlatformLocator: Sendable, Equatable {
             if index + 3 < parts.count, lowered[index + 2] == "resource" {
                 return .ckan(CKANLocator(base: base(index), package: package, resource: parts[index + 3]))
             }
-            if !sure, index + 2 < parts.count, DatasetID.isValid(parts[index + 2]) { return nil }
+            // `/dataset/NAME/ID` is Socrata's page form; CKAN names a resource `/resource/ID`.
+            if index + 2 < parts.count { return nil }
             if !sure, DatasetID.isValid(package) { return nil }
             return .ckan(CKANLocator(base: base(index), package: package, resource: nil))
         }
@@ -98,13 +110,15 @@ package enum PlatformLocator: Sendable, Equatable {
             return .ckan(CKANLocator(base: base(index), package: nil, resource: parts[index + 2]))
         }
         if let index = lowered.firstIndex(of: "action"), index + 1 < parts.count, let api = lowered[..<index].lastIndex(of: "api") {
+            // The action API as the URL has it: `/api/3/action/` or `/api/action/`.
+            let actions = "/" + parts[api..<(index + 1)].joined(separator: "/") + "/"
             switch lowered[index + 1] {
             case "datastore_search", "datastore_search_sql", "resource_show":
                 guard let id = query["resource_id"] ?? query["id"], !id.isEmpty else { return nil }
-                return .ckan(CKANLocator(base: base(api), package: nil, resource: id))
+                return .ckan(CKANLocator(base: base(api), package: nil, resource: id, actions: actions))
             case "package_show":
                 guard let id = query["id"], !id.isEmpty else { return nil }
-                return .ckan(CKANLocator(base: base(api), package: id, resource: nil))
+                return .ckan(CKANLocator(base: base(api), package: id, resource: nil, actions: actions))
             default: return nil
             }
         }
@@ -120,10 +134,13 @@ package struct CKANLocator: Sendable, Equatable {
     package var package: String?
     /// The resource's id, when the URL names one.
     package var resource: String?
+    /// The action API's path under `base`: `/api/3/action/`, or `/api/action/` when the URL used it.
+    package var actions: String
 
-    package init(base: String, package: String?, resource: String?) {
+    package init(base: String, package: String?, resource: String?, actions: String = "/api/3/action/") {
         self.base = base
         self.package = package
         self.resource = resource
+        self.actions = actions
     }
 }

@@ -93,10 +93,12 @@ final class PlatformFetchTests: DocumentTestCase {
         }
         portal.update { $0.append(FakePlatformPortal.row(251)) }
         let cases: [(FakePlatformPortal.Fault, String, String)] = [
-            (.ignoresPaging, portal.ckanURL, "sent page 2"), (.ignoresPaging, portal.arcgisURL, "sent page 2"),
+            (.ignoresPaging, portal.ckanURL, "page 2 repeats rows of an earlier page"),
+            (.ignoresPaging, portal.arcgisURL, "page 2 repeats rows of an earlier page"),
             (.endlessTransferLimit, portal.arcgisURL, "transfer limit never clears"),
             (.truncatedPages, portal.ckanURL, "a transfer cut short"), (.truncatedPages, portal.arcgisURL, "a transfer cut short"),
-            (.truncatedPages, portal.odsURL, "unreadable answer"),
+            (.truncatedPages, portal.odsURL, "the export ends inside a record"),
+            (.statesMoreRows, portal.odsURL, "the export ends after 251 of the 256 records the dataset counts"),
         ]
         for (fault, url, words) in cases {
             portal.fault = fault
@@ -109,6 +111,15 @@ final class PlatformFetchTests: DocumentTestCase {
         portal.fault = nil
         for table in ["parks", "parks_0", "parks_ods"] {
             XCTAssertEqual(try csv("select count(*) from \(table)", db: db).last, "250", "the previous copy is kept")
+        }
+        // Paged platforms whose count is not what came: loaded, said at once, and verify fails.
+        portal.fault = .statesMoreRows
+        for (url, table, platform) in [(portal.ckanURL, "parks", "CKAN"), (portal.arcgisURL, "parks_0", "ArcGIS")] {
+            let run = try succeed(["fetch", url, "--table", table], db: db)
+            XCTAssertTrue(run.stderr.contains("251 rows were loaded, and \(platform) counts 256 for this dataset"), run.stderr)
+            let verify = try socload(["verify", table], db: db)
+            XCTAssertEqual(verify.status, 65, verify.stdout + verify.stderr)
+            XCTAssertTrue(verify.stdout.contains("256,251,NO"), verify.stdout)
         }
     }
 

@@ -16,11 +16,28 @@ final class PlatformLocatorTests: XCTestCase {
         XCTAssertEqual(try locate("https://catalog.data.gov/dataset/electric-vehicles"),
                        .ckan(CKANLocator(base: "https://catalog.data.gov", package: "electric-vehicles", resource: nil)))
         XCTAssertEqual(try locate("https://d4c.example.fr/data4citizen/api/action/datastore_search?q=x&resource_id=R9"),
-                       .ckan(CKANLocator(base: "https://d4c.example.fr/data4citizen", package: nil, resource: "R9")))
+                       .ckan(CKANLocator(base: "https://d4c.example.fr/data4citizen", package: nil, resource: "R9", actions: "/api/action/")))
         XCTAssertEqual(try locate("https://demo.ckan.org/api/3/action/package_show?id=frictionless"),
                        .ckan(CKANLocator(base: "https://demo.ckan.org", package: "frictionless", resource: nil)))
         XCTAssertEqual(try locate("http://127.0.0.1:8080/datastore/dump/R2?format=json"),
                        .ckan(CKANLocator(base: "http://127.0.0.1:8080", package: nil, resource: "R2")))
+    }
+
+    func testAnIncompleteURLIsSaidAsItsPlatformsForms() throws {
+        for (url, platform) in [("https://gis.example.gov/arcgis/rest/services/Parks/FeatureServer", "ArcGIS"),
+                                ("https://data.example.fr/explore/dataset/", "OpenDataSoft"),
+                                ("https://demo.ckan.org/api/3/action/datastore_search", "CKAN"),
+                                ("https://demo.ckan.org/dataset/frictionless/abcd-12345", nil)] {
+            do {
+                let found = try locate(url)
+                XCTAssertNil(platform, "\(url): \(String(describing: found))")
+                XCTAssertNil(found, url)
+            } catch {
+                XCTAssertTrue("\(error)".contains("is no \(platform ?? "?") dataset URL"), "\(url): \(error)")
+            }
+        }
+        // CKAN names a resource `/resource/ID`: another third part is no CKAN URL.
+        XCTAssertThrowsError(try locate("https://demo.ckan.org/dataset/frictionless/abcd-1234", .ckan))
     }
 
     func testSocrataPagesStaySocratasUnlessThePlatformIsGiven() throws {
@@ -44,7 +61,7 @@ final class PlatformLocatorTests: XCTestCase {
         XCTAssertEqual(try locate("https://gis.example.gov/arcgis/rest/services/Public/Parcels/MapServer/12/query?where=1%3D1&f=geojson"),
                        .arcgis(layer: "https://gis.example.gov/arcgis/rest/services/Public/Parcels/MapServer/12", service: "Parcels", number: 12))
         // A service without a layer number is not a layer.
-        XCTAssertNil(try locate("https://gis.example.gov/arcgis/rest/services/Public/Parcels/MapServer"))
+        XCTAssertThrowsError(try locate("https://gis.example.gov/arcgis/rest/services/Public/Parcels/MapServer"))
         XCTAssertEqual(PlatformDescription.tableName("USA_ZIP_Code_Points_analysis", "0"), "usa_zip_code_points_analysis_0")
         XCTAssertEqual(PlatformDescription.tableName("2020 Parcels (draft)", "3"), "t_2020_parcels_draft_3")
         XCTAssertEqual(PlatformDescription.tableName("Équipements-publics"), "equipements_publics")

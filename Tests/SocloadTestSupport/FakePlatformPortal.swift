@@ -16,6 +16,10 @@ public final class FakePlatformPortal: @unchecked Sendable {
         case endlessTransferLimit
         /// Every page's body stops halfway (the connection closes cleanly).
         case truncatedPages
+        /// Each platform counts five rows more than it serves (CKAN's `total`, ArcGIS's
+        /// `returnCountOnly`, OpenDataSoft's `records_count`): a load that ended early, or an export
+        /// cut short at a line's end.
+        case statesMoreRows
     }
 
     public struct Row: Sendable {
@@ -89,6 +93,7 @@ public final class FakePlatformPortal: @unchecked Sendable {
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
         let (rows, version, fault) = lock.withLock { (rowsValue, self.version, faultValue) }
+        let stated = rows.count + (fault == .statesMoreRows ? 5 : 0)
         let changed = String(format: "2026-11-%02dT08:00:00", min(version, 28))
         let route = request.route
         let query = request.query
@@ -116,7 +121,7 @@ public final class FakePlatformPortal: @unchecked Sendable {
                  "open": row.open.map { $0 as Any } ?? NSNull(), "day": row.day,
                  "at": Self.floating(row.at), "tags": row.tags]
             }
-            return json(["success": true, "result": ["fields": fields, "records": records, "total": rows.count, "limit": limit,
+            return json(["success": true, "result": ["fields": fields, "records": records, "total": stated, "limit": limit,
                                                      "_links": ["next": "/api/3/action/datastore_search?offset=\(offset + limit)"]]],
                         page: limit > 0)
         case "/arcgis/rest/services/Parks/FeatureServer/0":
@@ -136,7 +141,7 @@ public final class FakePlatformPortal: @unchecked Sendable {
             }
             return json(info)
         case "/arcgis/rest/services/Parks/FeatureServer/0/query":
-            if query["returnCountOnly"] == "true" { return json(["count": rows.count]) }
+            if query["returnCountOnly"] == "true" { return json(["count": stated]) }
             if query["returnIdsOnly"] == "true" { return json(["objectIdFieldName": "OBJECTID", "objectIds": Array(rows.map(\.id).reversed())]) }
             var selected = rows
             var exceeded = false
@@ -167,7 +172,7 @@ public final class FakePlatformPortal: @unchecked Sendable {
                 ["name": "ratio", "type": "double", "label": "Ratio"], ["name": "day", "type": "date", "label": "Day"],
                 ["name": "at", "type": "datetime", "label": "At"], ["name": "tags", "type": "text", "label": "Tags", "annotations": ["multivalued": [","]]],
                 ["name": "location", "type": "geo_point_2d", "label": "Location"]],
-                "metas": ["default": ["title": "Parks", "records_count": rows.count, "data_processed": changed + "+00:00"]]])
+                "metas": ["default": ["title": "Parks", "records_count": stated, "data_processed": changed + "+00:00"]]])
         case "/api/explore/v2.1/catalog/datasets/parks/exports/jsonl":
             var body: [UInt8] = []
             for row in rows {

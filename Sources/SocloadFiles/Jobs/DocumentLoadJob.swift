@@ -130,13 +130,17 @@ package struct DocumentLoadJob {
     /// rather than that it differs.
     private func documentEntry(_ plan: LoadPlan, described: DescribedDocument, rowCount: Int, source: String,
                                refreshedAt: String, invalidCells: [InvalidCells]) -> CatalogEntry {
-        let partial = described.portalDescription?.statedRowCount.flatMap { stated in
-            stated == rowCount ? nil : request.origin != nil
-                ? "\(rowCount) row\(rowCount == 1 ? " was" : "s were") loaded, the portal counts \(stated)"
-                : "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
+        // A platform's whole dataset is compared by verify (its key's count); only a slice is partial.
+        let partial = described.portalDescription?.statedRowCount.flatMap { stated -> String? in
+            guard stated != rowCount else { return nil }
+            guard let origin = request.origin else {
+                return "the document holds \(rowCount) row\(rowCount == 1 ? "" : "s"), the description counts \(stated)"
+            }
+            return origin.isSlice ? "\(rowCount) row\(rowCount == 1 ? " was" : "s were") loaded (--limit), the portal counts \(stated)" : nil
         }
         return CatalogEntry(
-            tableName: plan.mainTable.name, datasetID: described.portalDescription?.datasetID, domain: request.origin?.domain,
+            tableName: plan.mainTable.name, datasetID: request.origin?.datasetID ?? described.portalDescription?.datasetID,
+            domain: request.origin?.domain,
             name: described.portalDescription?.name, sourceURL: source, fetchedAt: refreshedAt,
             rowsUpdatedAt: request.origin?.dataUpdatedAt, rowCount: rowCount,
             columnsJSON: described.portalDescription?.columnsJSON ?? "[]", columnMappingJSON: plan.columnMappingJSON, etag: nil,

@@ -67,6 +67,10 @@ package struct DocumentOrigin: Sendable, Equatable {
     package var requestSignature: String
     /// The platform's statement of when the data last changed (its refresh signal).
     package var dataUpdatedAt: String?
+    /// The platform's id of the dataset, when no description gives it (a file resource: its URL).
+    package var datasetID: String?
+    /// The load is a slice (`--limit`): a row count other than the platform's is no difference.
+    package var isSlice = false
 
     package init(sourceURL: String, domain: String?, requestSignature: String, dataUpdatedAt: String?) {
         self.sourceURL = sourceURL

@@ -15,7 +15,7 @@ struct CKANDataStore: PlatformSource {
     /// Rows asked for a page: CKAN's own largest (`ckan.datastore.search.rows_max`, 32,000).
     var pageSize = 32_000
 
-    private var action: String { locator.base + "/api/3/action/" }
+    private var action: String { locator.base + locator.actions }
 
     /// An action's `result`; `success: false` is the platform's refusal.
     private func result(_ name: String, _ items: [(String, String)]) throws -> JSONValue {

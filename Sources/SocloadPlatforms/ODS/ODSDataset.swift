@@ -71,11 +71,14 @@ struct ODSDataset: PlatformSource {
         let shapes = Set(description.fields.filter { $0.platformType == "geo_shape" }.map(\.field))
         var lines = JSONLines()
         var latitudeFirst = 0
+        var received = 0
         try http.stream(url, restart: {
             try spool.truncate()
             lines = JSONLines()
             latitudeFirst = 0
+            received = 0
         }) { chunk in
+            received += chunk.count
             try lines.feed(chunk) { line in
                 if let limit, spool.records >= limit { return }
                 guard !points.isEmpty || !shapes.isEmpty else {
@@ -88,12 +91,21 @@ struct ODSDataset: PlatformSource {
         }
         if let rest = lines.rest, !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             // The last line without its end: whole if it parses, else the transfer was cut.
-            let record = try http.parse(rest, from: url)
+            guard let record = try? JSONValueParser.parse(rest) else {
+                throw PlatformError(.ods, url: url, .unreadable("the export ends inside a record, after \(received) bytes and "
+                                                                 + "\(spool.records) whole records (a transfer cut short)"))
+            }
             if limit.map({ spool.records < $0 }) ?? true {
                 try spool.write(Self.record(record, points: points, shapes: shapes, latitudeFirst: &latitudeFirst))
             }
         }
         try spool.flush()
+        // One body holds the whole dataset: fewer records than the dataset counts is a body cut
+        // short at a line's end.
+        if limit == nil, let stated = description.rowCount, spool.records < stated {
+            throw PlatformError(.ods, url: url, .unreadable("the export ends after \(spool.records) of the \(stated) records the "
+                                                             + "dataset counts (a transfer cut short)"))
+        }
         guard latitudeFirst > 0 else { return [] }
         return ["\(latitudeFirst) geo_point_2d value\(latitudeFirst == 1 ? " was" : "s were") [latitude, longitude] "
                 + "(the v1 order), read as such"]

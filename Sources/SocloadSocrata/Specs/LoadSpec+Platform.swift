@@ -15,7 +15,8 @@ extension LoadSpec {
             ("incremental", incremental), ("incremental-above", incrementalAbove != nil), ("cache", cache != nil),
             ("keep-versions", keepVersions != nil), ("system-columns", includeSystemColumns), ("max-rows", maxRows != nil)]
         if let key = given.first(where: \.1)?.0 {
-            throw LoadSpecError(key: key, problem: "is for Socrata datasets; \(text) is a \(locator.platform.displayName) dataset")
+            throw LoadSpecError(key: key, problem: "is for Socrata datasets; \(text) is \(locator.platform == .ods ? "an" : "a") "
+                                + "\(locator.platform.displayName) dataset")
         }
         var request = PlatformFetchJob.Request(url: text, locator: locator)
         request.tableName = tableName
