@@ -138,14 +138,23 @@ package struct PlatformFetchJob {
     /// The table's last load, when it loaded the same dataset of the same portal (whatever URL
     /// form named it) the same way, and the platform's data has not changed since (never when
     /// the platform does not say, or with `force`).
+    ///
+    /// A table named after the platform's short name (no `--table`) that holds another dataset
+    /// (another portal's, another service's layer of the same name) is not replaced by this one.
     private func upToDate(table: String, datasetID: String, signal: String?, start: UInt64) throws -> LoadSummary? {
-        guard !request.force, let signal else { return nil }
         let display = CredentialRedaction.withoutCredentials(request.url)
-        let previous = try context.destination.performLoad { transaction in
+        let host = URLComponents(string: request.url)?.host
+        // The catalog finds a table or a dataset id: only the table's own entry counts here.
+        let found = try context.destination.performLoad { transaction in
             try transaction.catalog.entry(for: table, withDescription: false)
         }
-        guard let previous, previous.datasetID == datasetID, previous.domain == URLComponents(string: request.url)?.host,
-              previous.requestSignature == signature, previous.rowsUpdatedAt == signal else { return nil }
+        guard let previous = found, previous.tableName.lowercased() == table.lowercased() else { return nil }
+        let sameDataset = previous.datasetID == datasetID && previous.domain == host
+        if request.tableName == nil, !sameDataset {
+            throw LoadError.tableTaken(table, reason: "it holds another dataset (\(previous.sourceURL))")
+        }
+        guard !request.force, let signal, sameDataset, previous.requestSignature == signature,
+              previous.rowsUpdatedAt == signal else { return nil }
         return LoadSummary(tableName: previous.tableName, rowCount: previous.rowCount, columnCount: 0, source: display,
                            elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, catalogEntry: previous,
                            isUpToDate: true)

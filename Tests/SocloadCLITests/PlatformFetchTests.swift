@@ -152,6 +152,12 @@ final class PlatformFetchTests: DocumentTestCase {
         let soql = try fetch(portal.ckanURL, db: db, ["--where", "a = 1"])
         XCTAssertEqual(soql.status, 64, soql.stderr)
         XCTAssertTrue(soql.stderr.contains("--where is for Socrata datasets"), soql.stderr)
+        // A default name that another dataset's table has is not taken from it.
+        try succeed(["fetch", portal.ckanURL], db: db)
+        let taken = try fetch(portal.odsURL, db: db)
+        XCTAssertEqual(taken.status, 64, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("the load would write parks, but it holds another dataset (\(portal.ckanURL))"), taken.stderr)
+        XCTAssertEqual(try csv("select count(*) from parks where _id is not null", db: db).last, "5")
         let plan = try succeed(["fetch", portal.arcgisURL, "--dry-run"], db: db)
         XCTAssertTrue(plan.stdout.contains("parks_0"), plan.stdout)
     }
