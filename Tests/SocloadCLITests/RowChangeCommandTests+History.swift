@@ -101,4 +101,24 @@ extension RowChangeCommandTests {
                            [["1", "5", "0"], ["1", "five", "1"], ["2", "6", "0"], ["2", "6", "1"]], db)
         }
     }
+
+    /// A key whose type changed (`--type` on one load, not the next) cannot follow rows: said,
+    /// and the history closes every version and begins a new one for each row, rather than
+    /// keeping versions of rows that are gone.
+    func testAKeyOfAnotherTypeIsSaidAndTheHistoryStartsEveryRowAgain() throws {
+        for db in try databases() {
+            let first = directory.path("k1.ndjson")
+            let second = directory.path("k2.ndjson")
+            try Data(#"{"code":"1","cap":5}\#n{"code":"2","cap":6}\#n{"code":"3","cap":7}\#n"#.utf8).write(to: URL(fileURLWithPath: first))
+            try Data(#"{"code":"1","cap":5}\#n{"code":"2","cap":60}\#n{"code":"4","cap":8}\#n"#.utf8).write(to: URL(fileURLWithPath: second))
+            XCTAssertEqual(try socload(["load", first, "--table", "k", "--pk", "code", "--history", "--type", "code=integer"], db: db).status, 0)
+            Thread.sleep(forTimeInterval: 1.1)
+            let run = try socload(["load", second, "--table", "k", "--pk", "code", "--history"], db: db)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stderr.contains("k: its key (code) is not the previous copy's"), run.stderr)
+            XCTAssertEqual(try csv("select count(*), count(_valid_to) from k_history", db: db), [["6", "3"]], db)
+            XCTAssertEqual(try csv("select code, cap from k_history where _valid_to is null order by code", db: db),
+                           [["1", "5"], ["2", "60"], ["4", "8"]], db)
+        }
+    }
 }

@@ -64,6 +64,11 @@ public final class RowChangeTracker: PreviousCopyComparing, RowChangeCounting {
             ? previous.primaryKey : nil
     }
 
+    /// False when there is a previous copy whose rows cannot be compared with the new ones by
+    /// key (its key is other columns, or the same columns of other types): nothing is counted
+    /// or logged then, and the history closes every version and begins a new one for each row.
+    public var comparesRows: Bool { previous == nil || comparableOldKey != nil }
+
     /// The change log needs the old rows; with `--keep-changes 0` only the counts are made.
     public var needsPreviousCopy: Bool { keptRefreshes > 0 }
 
@@ -119,10 +124,17 @@ public final class RowChangeTracker: PreviousCopyComparing, RowChangeCounting {
             try sql.execute(history.insertAllStatement(from: newTable), [.text(refreshedAt)])
             return
         }
-        guard let counts, counts.added + counts.changed + counts.removed + (counts.reissued ?? 0) > 0 else { return }
+        let recopied = !comparesRows
+        guard recopied || (counts.map { $0.added + $0.changed + $0.removed + ($0.reissued ?? 0) > 0 } ?? false) else { return }
         let existing = Set(try sql.columnNames(of: history.name).map { sql.dialect.namesIgnoreCase ? $0.lowercased() : $0 })
         for statement in history.addColumnStatements(missingFrom: existing) + history.retypeStatements(from: previous) {
             try sql.execute(statement, [])
+        }
+        if recopied {
+            // No row can be followed from the previous copy: each version ends, each row begins one.
+            try sql.execute(history.closeAllStatement, [.text(refreshedAt)])
+            try sql.execute(history.insertAllStatement(from: newTable), [.text(refreshedAt)])
+            return
         }
         try sql.execute(history.closeStatement(keys: statements.closedKeys), [.text(refreshedAt)])
         try sql.execute(history.insertVersionsStatement(rows: statements.newVersions(in: newTable)), [.text(refreshedAt)])

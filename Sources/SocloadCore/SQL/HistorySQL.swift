@@ -69,6 +69,11 @@ public struct HistorySQL {
             + "\(history).\(Self.validTo.quotedDatabaseIdentifier) IS NULL AND (\(key)) IN (\(keys))"
     }
 
+    /// Every open version closed (a refresh whose rows could not be compared by key); bind the time.
+    public var closeAllStatement: String {
+        "UPDATE \(history) SET \(Self.validTo.quotedDatabaseIdentifier) = \(time) WHERE \(Self.validTo.quotedDatabaseIdentifier) IS NULL"
+    }
+
     /// New versions: the rows `rows` selects (`FROM ... JOIN relation AS "t"`); bind the time.
     public func insertVersionsStatement(rows: String) -> String {
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")

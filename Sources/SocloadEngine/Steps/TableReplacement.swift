@@ -82,6 +82,12 @@ public final class TableReplacement {
         // A renamed column's values keep the fingerprint they had: a rename alone changes no row.
         if let previous { settled = settled.keepingFingerprintNames(of: previous, changes: changes) }
         let (writer, tracker) = try Self.startCopy(&settled, previous: previous, options: options, transaction: transaction)
+        if let tracker = tracker as? RowChangeTracker, !tracker.comparesRows {
+            let key = settled.mainTable.primaryKey
+            notes.append("\(settled.mainTable.name): its key\(key.isEmpty ? "" : " (" + key.joined(separator: ", ") + ")") is not the "
+                         + "previous copy's (other columns or types), so its rows were not compared with it: no change is counted or "
+                         + "logged" + (settled.options?.keepsHistory == true ? ", and every row begins a new version in its history" : ""))
+        }
         if !rowsFollowThePlan, let sources = ReshapingTableWriter.sources(for: settled.mainTable, arriving: plan.mainTable) {
             self.writer = ReshapingTableWriter(base: writer, sources: sources)
         } else {
