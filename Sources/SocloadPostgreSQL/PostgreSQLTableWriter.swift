@@ -206,11 +206,12 @@ final class PostgreSQLTableWriter: TableWriter {
         try lookups.finishRows()
         try addForeignKeys()
         let accents = fullTextFoldsAccents ? [] : ["the full-text index of \(table.name) matches accents as written: this database "
-                                                   + "has no unaccent extension (CREATE EXTENSION unaccent, then refresh, to match as SQLite does)"]
+                                                   + "has no unaccent extension (CREATE EXTENSION unaccent, then fetch it again with "
+                                                   + "--force, to match as SQLite does)"]
         let places = placesWithoutPostGIS
         let noPostGIS = places.isEmpty ? [] : ["\(table.name): \(places.shortList()) \(places.count == 1 ? "gets" : "get") no geometry "
             + "column: this database has no PostGIS (install postgresql-15-postgis-3 or your PostgreSQL's PostGIS package, "
-            + "then CREATE EXTENSION postgis and refresh)"]
+            + "then CREATE EXTENSION postgis and fetch it again with --force)"]
         return encoder.geometryNotes(table: table.name) + notes + accents + noPostGIS
     }
 

@@ -12,7 +12,7 @@ final class PostGISTests: PostgreSQLTestCase {
         // Said once, naming the places and how to get PostGIS.
         XCTAssertEqual(without.notes.filter { $0.contains("PostGIS") }, [
             "ci7y_pmts: site, point get no geometry column: this database has no PostGIS (install postgresql-15-postgis-3 "
-            + "or your PostgreSQL's PostGIS package, then CREATE EXTENSION postgis and refresh)"])
+            + "or your PostgreSQL's PostGIS package, then CREATE EXTENSION postgis and fetch it again with --force)"])
 
         try database.connect().execute("CREATE EXTENSION postgis")
         for id in ["ci7y-pmts", "geo5-shps", "ci7y-pmts"] {

@@ -13,8 +13,7 @@ extension ArcGISLayer {
     func writeRecords(of description: PlatformDescription, into spool: RecordSpool, limit: Int?,
                       progress: (Int) -> Void) throws -> [String] {
         let infoURL = platformURL(layer, [("f", "json")])
-        let info = try http.json(infoURL)
-        try refusal(info, url: infoURL)
+        let info = try layerInfo()
         let paging = paging(of: description, info: info)
         let geometryField = description.fields.last { $0.type == .geometry && $0.platformType.hasPrefix("esriGeometry") }?.field
         var malformed = 0

@@ -13,6 +13,22 @@ struct ArcGISLayer: PlatformSource {
     let http: PlatformHTTP
     /// Rows a page asks for, when fewer than the layer's `maxRecordCount`.
     var pageSize: Int?
+    /// The layer's `?f=json`, read once for its description and its pages.
+    let answers = Answers()
+
+    final class Answers {
+        var info: JSONValue?
+    }
+
+    /// The layer's description (`?f=json`), read once; an error answer is the layer's refusal.
+    func layerInfo() throws -> JSONValue {
+        if let info = answers.info { return info }
+        let url = platformURL(layer, [("f", "json")])
+        let info = try http.json(url)
+        try refusal(info, url: url)
+        answers.info = info
+        return info
+    }
 
     /// What the layer's description says of paging (kept from `describe` for the pages).
     struct Paging {
@@ -26,8 +42,7 @@ struct ArcGISLayer: PlatformSource {
 
     func describe() throws -> PlatformRows {
         let url = platformURL(layer, [("f", "json")])
-        let info = try http.json(url)
-        try refusal(info, url: url)
+        let info = try layerInfo()
         guard let fields = info["fields"]?.arrayValue else {
             throw PlatformError(.arcgis, url: url, .unexpected("no \"fields\" list (not a layer: a service lists its layers, "
                                                                + "…/FeatureServer/0 names one)"))

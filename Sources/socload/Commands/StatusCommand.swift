@@ -139,7 +139,8 @@ struct StatusCommand: ParsableCommand {
             state = portalStamp == local ? "unchanged" : "changed"
         } else {
             state = "unknown"
-            notes.append("the source states no rowsUpdatedAt: a refresh reloads it")
+            notes.append(portalStamp == nil ? "the source states no rowsUpdatedAt: a refresh reloads it"
+                         : "the table's last load recorded no rowsUpdatedAt (the source stated none then): a refresh reloads it")
         }
         let schema: String
         if let loaded = entry.plan {
