@@ -1,6 +1,6 @@
 """The other platforms' rows (issue 49): the same rows (the new-shape benchmark dataset, at most
-100,000 of them) fetched over loopback as a CKAN DataStore resource (pages of 32,000 sorted by
-`_id`), an ArcGIS layer (pages of 2,000 by `OBJECTID > N`, dates as epoch milliseconds) and an
+100,000 of them) fetched over loopback as a CKAN DataStore resource (its JSON dump, and pages of
+32,000 sorted by `_id`), an ArcGIS layer (pages of 2,000 by `OBJECTID > N`, dates as epoch milliseconds) and an
 OpenDataSoft export (one JSONL body), against the SODA 2.1 fetch of those rows (pages of 50,000
 by key) in the same run. Target: each within 1.3x of SODA 2.1. The servers are the project's own
 (`socload-datasets serve-soda` and `serve-platforms`), made before the timing starts. Used by
@@ -13,7 +13,8 @@ import sys
 LIMIT = 100_000
 SODA = "socload fetch --api soda2 (SODA 2.1, pages of 50,000 by key)"
 CASES = [
-    ("socload fetch CKAN resource (DataStore pages of 32,000)", "/dataset/bench/resource/bench"),
+    ("socload fetch CKAN resource (one JSON dump)", "/dataset/bench/resource/bench"),
+    ("socload fetch CKAN resource --page-size 32000 (DataStore pages)", "/dataset/bench/resource/bench --page-size 32000"),
     ("socload fetch ArcGIS layer (pages of 2,000 by object id)", "/arcgis/rest/services/Bench/FeatureServer/0"),
     ("socload fetch OpenDataSoft dataset (JSONL export)", "/explore/dataset/bench/"),
 ]
@@ -30,8 +31,8 @@ def measure_platforms(args, generate, serve_tool, run_measured, scratch):
     try:
         commands = [(SODA, lambda db: [socload, "fetch", "bnch-0001", "--domain", soda_url, "--api", "soda2", "--db", db,
                                        "--table", "bench", "--quiet"])]
-        commands += [(name, (lambda path: lambda db: [socload, "fetch", platforms_url + path, "--db", db, "--table", "bench",
-                                                        "--quiet"])(path)) for name, path in CASES]
+        commands += [(name, (lambda path: lambda db: [socload, "fetch", platforms_url + path.split(" ")[0], "--db", db, "--table",
+                                                        "bench", "--quiet"] + path.split(" ")[1:])(path)) for name, path in CASES]
         for name, command in commands:
             walls, rss = [], []
             for _ in range(args.runs):

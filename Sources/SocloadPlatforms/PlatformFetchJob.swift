@@ -48,7 +48,10 @@ package struct PlatformFetchJob {
         switch locator {
         case .ckan(let locator):
             var source = CKANDataStore(locator: locator, http: http)
-            if let pageSize { source.pageSize = min(pageSize, source.pageSize) }
+            if let pageSize {
+                source.pageSize = min(pageSize, source.pageSize)
+                source.readsDump = false
+            }
             return source
         case let .arcgis(layer, service, number):
             return ArcGISLayer(layer: layer, service: service, number: number, http: http, pageSize: pageSize)

@@ -50,9 +50,17 @@ final class PlatformFetchTests: DocumentTestCase {
                 XCTAssertTrue(verify.stdout.contains("non_null,2345,2345,yes"), verify.stdout)
             }
         }
-        // Pages of 1,000: three of CKAN (then none: the third is short, the total reached), three of ArcGIS.
+        // CKAN: one JSON dump a load, no pages.
+        XCTAssertEqual(portal.server.requests.filter { $0.route == "/datastore/dump/res-1" }.map { $0.query["format"] }, ["json", "json"])
+        XCTAssertFalse(portal.server.requests.contains { $0.route.hasSuffix("datastore_search") && $0.query["limit"] != "0" })
+        // A CKAN without the dump: pages of 1,000, three (then none: the third is short, the total reached).
+        portal.offersDump = false
+        let paged = directory.path("paged.sqlite")
+        try succeed(["fetch", portal.ckanURL], db: paged)
+        XCTAssertEqual(try csv("select count(*), sum(_id), max(name) from parks", db: paged).last,
+                       try csv("select count(*), sum(_id), max(name) from parks", db: directory.path("documents.sqlite")).last)
         let pages = portal.server.requests.filter { $0.route.hasSuffix("datastore_search") && $0.query["limit"] != "0" }
-        XCTAssertEqual(pages.map { $0.query["offset"] }.prefix(3), ["0", "1000", "2000"])
+        XCTAssertEqual(pages.map { $0.query["offset"] }, ["0", "1000", "2000"])
         XCTAssertTrue(pages.allSatisfy { $0.query["sort"] == "_id" })
         let queries = portal.server.requests.filter { $0.route.hasSuffix("/query") && $0.query["returnCountOnly"] == nil }
         XCTAssertEqual(queries.prefix(3).map { $0.query["where"] }, ["1=1", "OBJECTID > 1000", "OBJECTID > 2000"])
@@ -92,16 +100,18 @@ final class PlatformFetchTests: DocumentTestCase {
             try succeed(["fetch", url, "--table", table], db: db)
         }
         portal.update { $0.append(FakePlatformPortal.row(251)) }
-        let cases: [(FakePlatformPortal.Fault, String, String)] = [
-            (.ignoresPaging, portal.ckanURL, "page 2 repeats rows of an earlier page"),
-            (.ignoresPaging, portal.arcgisURL, "page 2 repeats rows of an earlier page"),
-            (.endlessTransferLimit, portal.arcgisURL, "transfer limit never clears"),
-            (.truncatedPages, portal.ckanURL, "a transfer cut short"), (.truncatedPages, portal.arcgisURL, "a transfer cut short"),
-            (.truncatedPages, portal.odsURL, "the export ends inside a record"),
-            (.statesMoreRows, portal.odsURL, "the export ends after 251 of the 256 records the dataset counts"),
+        let cases: [(FakePlatformPortal.Fault, String, String, dump: Bool)] = [
+            (.ignoresPaging, portal.ckanURL, "page 2 repeats rows of an earlier page", false),
+            (.ignoresPaging, portal.arcgisURL, "page 2 repeats rows of an earlier page", false),
+            (.endlessTransferLimit, portal.arcgisURL, "transfer limit never clears", false),
+            (.truncatedPages, portal.ckanURL, "the dump ends inside its records", true),
+            (.truncatedPages, portal.ckanURL, "a transfer cut short", false), (.truncatedPages, portal.arcgisURL, "a transfer cut short", false),
+            (.truncatedPages, portal.odsURL, "the export ends inside a record", false),
+            (.statesMoreRows, portal.odsURL, "the export ends after 251 of the 256 records the dataset counts", false),
         ]
-        for (fault, url, words) in cases {
+        for (fault, url, words, dump) in cases {
             portal.fault = fault
+            portal.offersDump = dump
             let run = try fetch(url, db: db, ["--table", url == portal.odsURL ? "parks_ods" : url == portal.ckanURL ? "parks" : "parks_0"])
             XCTAssertEqual(run.status, 69, "\(fault) \(url): \(run.stderr)")
             let lines = run.stderr.split(whereSeparator: \.isNewline)

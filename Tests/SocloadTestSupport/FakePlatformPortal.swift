@@ -45,6 +45,8 @@ public final class FakePlatformPortal: @unchecked Sendable {
     private var faultValue: Fault?
     /// ArcGIS: a server before 10.3 (no `advancedQueryCapabilities`: ids first, then chunks).
     public var oldArcGIS = false
+    /// CKAN: `/datastore/dump/ID?format=json` is offered (else 404, as on a CKAN without it).
+    public var offersDump = true
 
     public init(rows count: Int, pageCap: Int = 1000) throws {
         server = try LoopbackHTTPServer()
@@ -85,7 +87,7 @@ public final class FakePlatformPortal: @unchecked Sendable {
     /// The requests that read rows (pages, exports), not descriptions.
     public var rowRequests: Int {
         server.requests.filter { request in
-            (request.route.hasSuffix("datastore_search") && request.query["limit"] != "0")
+            (request.route.hasSuffix("datastore_search") && request.query["limit"] != "0") || request.route.hasPrefix("/datastore/dump/")
                 || (request.route.hasSuffix("/query") && request.query["returnCountOnly"] == nil)
                 || request.route.hasSuffix("/exports/jsonl")
         }.count
@@ -109,6 +111,22 @@ public final class FakePlatformPortal: @unchecked Sendable {
             if route.hasSuffix("resource_show") { return json(["success": true, "result": resource]) }
             return json(["success": true, "result": ["name": "parks", "title": "Parks of Paris", "metadata_modified": changed + ".123456",
                                                      "notes": "Every park.", "resources": [resource]]])
+        case "/datastore/dump/res-1":
+            guard offersDump, query["format"] == "json" else { return .init(status: 404, body: Array("Not found".utf8)) }
+            let fields = ["_id", "name", "amount", "ratio", "open", "day", "at", "tags"]
+            let limited = query["limit"].flatMap(Int.init).map { Array(rows.prefix($0)) } ?? rows
+            var body = Array("{\n  \"fields\": [".utf8)
+            body += Array(fields.enumerated().map { "\($0.offset > 0 ? "," : ""){\"id\":\"\($0.element)\",\"type\":\"text\"}" }.joined().utf8)
+            body += Array("],\n  \"records\": [\n    ".utf8)
+            for (index, row) in limited.enumerated() {
+                let values: [Any] = [row.id, row.name, NSDecimalNumber(string: row.amount), row.ratio,
+                                     row.open.map { $0 as Any } ?? NSNull(), row.day, Self.floating(row.at), row.tags]
+                if index > 0 { body += Array(",\n    ".utf8) }
+                body += Array((try? JSONSerialization.data(withJSONObject: values)) ?? Data())
+            }
+            body += Array("\n]}\n".utf8)
+            if fault == .truncatedPages { body = Array(body.prefix(body.count / 2)) }
+            return .init(body: body)
         case "/api/3/action/datastore_search":
             let fields: [[String: Any]] = [["id": "_id", "type": "int"], ["id": "name", "type": "text"], ["id": "amount", "type": "numeric"],
                                            ["id": "ratio", "type": "float8"], ["id": "open", "type": "bool"], ["id": "day", "type": "date"],

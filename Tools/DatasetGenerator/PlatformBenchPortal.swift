@@ -64,6 +64,16 @@ enum PlatformBenchPortal {
                                        "last_modified": "2026-01-01T00:00:00", "format": ""]
         let package = try JSONSerialization.data(withJSONObject: ["success": true, "result": ["name": "bench", "title": "Bench",
             "metadata_modified": "2026-01-01T00:00:00", "resources": [resource]]] as [String: Any])
+        // CKAN's JSON dump: every record an array in the fields' order.
+        var dump = Array("{\n  \"fields\": ".utf8) + text(ckanFields) + Array(",\n  \"records\": [\n    ".utf8)
+        for index in 0..<total {
+            if index > 0 { dump += Array(",\n    ".utf8) }
+            let values = [JSONMember(key: "_id", value: .number(String(index + 1)))] + fields.map { field in
+                JSONMember(key: field.0, value: rows[index].first { $0.key == field.0 }.map { value($0, platform: 0) } ?? .null)
+            }
+            dump += text(.array(values.map(\.value)))
+        }
+        dump += Array("\n]}\n".utf8)
         // ArcGIS
         let layer = try JSONSerialization.data(withJSONObject: [
             "currentVersion": 11.1, "name": "Bench", "type": "Table", "objectIdField": "OBJECTID", "maxRecordCount": arcgisPage,
@@ -89,6 +99,7 @@ enum PlatformBenchPortal {
         let (ckan, arcgis) = (ckanPages, arcgisPages)
         let server = try LoopbackHTTPServer()
         server.route("/api/3/action/package_show", .init(body: Array(package)))
+        server.route("/datastore/dump/bench", .init(body: dump))
         server.route("/arcgis/rest/services/Bench/FeatureServer/0", .init(body: Array(layer)))
         server.route("/api/explore/v2.1/catalog/datasets/bench", .init(body: Array(dataset)))
         server.route("/api/explore/v2.1/catalog/datasets/bench/exports/jsonl", .init(body: export))

@@ -14,6 +14,8 @@ struct CKANDataStore: PlatformSource {
     let http: PlatformHTTP
     /// Rows asked for a page: CKAN's own largest (`ckan.datastore.search.rows_max`, 32,000).
     var pageSize = 32_000
+    /// Whether the JSON dump is tried first (`--page-size` asks for pages).
+    var readsDump = true
 
     private var action: String { locator.base + locator.actions }
 
@@ -149,6 +151,23 @@ struct CKANDataStore: PlatformSource {
 
     func writeRecords(of description: PlatformDescription, into spool: RecordSpool, limit: Int?,
                       progress: (Int) -> Void) throws -> [String] {
+        if readsDump {
+            let url = platformURL(locator.base + "/datastore/dump/" + description.id,
+                                  [("format", "json")] + (limit.map { [("limit", String($0))] } ?? []))
+            do {
+                try CKANDump(url: url, http: http).write(into: spool, described: Set(description.fields.map(\.field)), limit: limit,
+                                                        progress: progress)
+                return []
+            } catch is CKANDump.NotOffered {
+                try spool.truncate()
+            }
+        }
+        return try writePages(of: description, into: spool, limit: limit, progress: progress)
+    }
+
+    /// `datastore_search` pages sorted by `_id` (a CKAN without the JSON dump).
+    private func writePages(of description: PlatformDescription, into spool: RecordSpool, limit: Int?,
+                            progress: (Int) -> Void) throws -> [String] {
         let keyed = description.keyField == "_id"
         var offset = 0
         var lastID: Int?
