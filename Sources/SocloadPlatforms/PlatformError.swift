@@ -17,6 +17,10 @@ package struct PlatformError: CategorizedError, Equatable {
         case repeatedPage(page: Int, detail: String)
         /// The server keeps saying there are more rows and sends none.
         case endlessTransfer(page: Int)
+        /// A page holds more rows than it asked for: the server ignores the page size.
+        case oversizedPage(page: Int, rows: Int, asked: Int)
+        /// The answer ends before all it should hold (a transfer cut short at a record's end).
+        case cutShort(String)
         /// The platform answered with its own error object.
         case refused(String)
         /// Nothing of the dataset can be loaded (no DataStore table, no file of a readable format).
@@ -51,6 +55,10 @@ package struct PlatformError: CategorizedError, Equatable {
             return "\(name)'s page \(page) repeats rows of an earlier page (\(detail)): the server ignores paging; from \(url)"
         case .endlessTransfer(let page):
             return "\(name) said more rows follow page \(page) but sent none: the transfer limit never clears; from \(url)"
+        case let .oversizedPage(page, rows, asked):
+            return "\(name)'s page \(page) holds \(rows) rows where \(asked) were asked: the server ignores paging; from \(url)"
+        case .cutShort(let why):
+            return "\(name)'s answer was cut short: \(why); from \(url)"
         case .refused(let message):
             return "\(name) refused the request (\(message)): \(url)"
         case .nothingToLoad(let why):
@@ -61,7 +69,7 @@ package struct PlatformError: CategorizedError, Equatable {
     package var kind: FailureKind {
         switch problem {
         case .notADataset: return .usage
-        case .unreadable, .repeatedPage, .endlessTransfer, .refused: return .unavailable
+        case .unreadable, .repeatedPage, .endlessTransfer, .oversizedPage, .cutShort, .refused: return .unavailable
         case .unexpected, .nothingToLoad: return .badData
         }
     }

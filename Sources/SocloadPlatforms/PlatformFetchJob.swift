@@ -91,7 +91,7 @@ package struct PlatformFetchJob {
         let rows = try source.describe()
         let display = CredentialRedaction.withoutCredentials(request.url)
         let origin = { (signal: String?, datasetID: String?) in
-            var origin = DocumentOrigin(sourceURL: display, domain: URLComponents(string: request.url)?.host,
+            var origin = DocumentOrigin(sourceURL: display, domain: Self.portal(of: request.url),
                                         requestSignature: signature, dataUpdatedAt: signal)
             origin.datasetID = datasetID
             origin.isSlice = request.limit != nil
@@ -129,8 +129,8 @@ package struct PlatformFetchJob {
             summary.notes = notes + summary.notes
             if request.limit == nil, let stated = description.rowCount, stated != summary.rowCount {
                 // Said at once; verify compares the key's count with the platform's (exit 65).
-                summary.notes.append("\(summary.rowCount) row\(summary.rowCount == 1 ? " was" : "s were") loaded, and "
-                                     + "\(request.locator.platform.displayName) counts \(stated) for this dataset")
+                summary.notes.append("\(summary.tableName): \(summary.rowCount) row\(summary.rowCount == 1 ? " was" : "s were") "
+                                     + "loaded, and \(request.locator.platform.displayName) counts \(stated) for this dataset")
             }
             summary.readThrough = Self.api(of: request.locator.platform)
             summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -146,7 +146,7 @@ package struct PlatformFetchJob {
     /// (another portal's, another service's layer of the same name) is not replaced by this one.
     private func upToDate(table: String, datasetID: String, signal: String?, start: UInt64) throws -> LoadSummary? {
         let display = CredentialRedaction.withoutCredentials(request.url)
-        let host = URLComponents(string: request.url)?.host
+        let host = Self.portal(of: request.url)
         // The catalog finds a table or a dataset id: only the table's own entry counts here.
         let found = try context.destination.performLoad { transaction in
             try transaction.catalog.entry(for: table, withDescription: false)
@@ -161,6 +161,13 @@ package struct PlatformFetchJob {
         return LoadSummary(tableName: previous.tableName, rowCount: previous.rowCount, columnCount: 0, source: display,
                            elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, catalogEntry: previous,
                            isUpToDate: true)
+    }
+
+    /// The portal a URL is on, as the catalog keeps it: its host, and its port when it has one
+    /// (two portals on one host are two portals).
+    static func portal(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host else { return nil }
+        return host + (components.port.map { ":\($0)" } ?? "")
     }
 
     private static let noMetadata: DocumentDescriber = { _, source in

@@ -58,7 +58,8 @@ package enum PlatformLocator: Sendable, Equatable {
     private static func nearMiss(_ parts: [String]) -> DataPlatform? {
         let lowered = parts.map { $0.lowercased() }
         if lowered.contains("featureserver") || lowered.contains("mapserver") { return .arcgis }
-        if lowered.contains("explore") || (lowered.contains("catalog") && lowered.contains("datasets")) { return .ods }
+        if lowered.contains("explore") || (lowered.contains("catalog") && lowered.contains("datasets"))
+            || (lowered.contains("api") && lowered.contains("records")) { return .ods }
         if lowered.contains("datastore") || lowered.contains("action") && lowered.contains("api") { return .ckan }
         return nil
     }

@@ -16,6 +16,14 @@ public struct ProjectSelection: Sendable {
                 http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let known = project.datasets.map(\.name) + project.searches.map(\.name)
+        // A table the lock records for an entry names that entry too (a URL entry's table is
+        // known once it is loaded: a CKAN, ArcGIS or OpenDataSoft URL's table is named by its platform).
+        let names = names.map { name in
+            guard !project.datasets.contains(where: { $0.isCalled(name) }), !project.searches.contains(where: { $0.name == name }),
+                  let entry = lock.datasets.sorted(by: { $0.key < $1.key }).first(where: { $0.value.table.lowercased() == name.lowercased() })
+            else { return name }
+            return entry.key
+        }
         let unmatched = names.filter { name in
             !project.datasets.contains { $0.isCalled(name) } && !project.searches.contains { $0.name == name }
         }

@@ -207,4 +207,40 @@ final class PlatformFetchTests: DocumentTestCase {
         XCTAssertEqual(try csv("select ST_X(location_geom), ST_Y(location_geom) from parks_ods where id = 17", db: database.url).last,
                        "\(row.longitude),\(row.latitude)")
     }
+
+    /// A project of URL entries: refreshed, then named by the tables they made, two portals on
+    /// one host kept apart by their ports, and a page larger than asked said as such.
+    func testAProjectNamesItsURLEntriesByTheirTablesAndPortsKeepPortalsApart() throws {
+        let portal = try FakePlatformPortal(rows: 30, pageCap: 10)
+        let folder = URL(fileURLWithPath: directory.path("project"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            {"database": "p.sqlite", "datasets": [{"name": "ckan", "url": "\(portal.ckanURL)"},
+                                                  {"url": "\(portal.arcgisURL)"}]}
+            """.utf8).write(to: folder.appendingPathComponent("socload.json"))
+        let first = try SocloadProcess.run(["refresh"], directory: folder)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        portal.update { $0[0].name = "Renamed" }
+        let byTable = try SocloadProcess.run(["refresh", "parks_0", "--json"], directory: folder)
+        XCTAssertEqual(byTable.status, 0, byTable.stderr)
+        XCTAssertTrue(byTable.stdout.contains("\"table\":\"parks_0\""), byTable.stdout)
+        XCTAssertFalse(byTable.stdout.contains("\"table\":\"parks\""), "only the entry named by its table: \(byTable.stdout)")
+        let status = try SocloadProcess.run(["status", "parks", "--format", "csv"], directory: folder)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("ckan,parks,changed"), status.stdout)
+
+        // The same dataset id on another port of the same host is another portal's.
+        let other = try FakePlatformPortal(rows: 3)
+        let db = directory.path("ports.sqlite")
+        try succeed(["fetch", portal.odsURL], db: db)
+        let elsewhere = try fetch(other.odsURL, db: db)
+        XCTAssertEqual(elsewhere.status, 64, elsewhere.stderr)
+        XCTAssertTrue(elsewhere.stderr.contains("it holds another dataset"), elsewhere.stderr)
+
+        // A server that sends more rows than a page asks.
+        portal.fault = .ignoresPageSize
+        let big = try fetch(portal.ckanURL, db: db, ["--table", "big", "--page-size", "5"])
+        XCTAssertEqual(big.status, 69, big.stderr)
+        XCTAssertTrue(big.stderr.contains("CKAN's page 1 holds 10 rows where 5 were asked: the server ignores paging"), big.stderr)
+    }
 }

@@ -143,7 +143,7 @@ final class UpdateIntervalTests: XCTestCase {
                        "the portal last changed its rows 2026-11-16T08:00:00Z (60 days ago); expected monthly (project), "
                        + "stale after 46.6 days", "both in one unit: never '1 month ago, stale after 46 days'")
         XCTAssertEqual(DatasetWatch.judge(expected: nil, portalRowsUpdatedAt: nil, now: now).note,
-                       "the source states no rowsUpdatedAt to judge by", "no hint an expect would not answer")
+                       "the source states no time its data last changed (rowsUpdatedAt) to judge by", "no hint an expect would not answer")
         XCTAssertEqual(DatasetWatch.judge(expected: nil, portalRowsUpdatedAt: now, now: now).state, .unknown)
         XCTAssertEqual(DatasetWatch.judge(expected: daily, portalRowsUpdatedAt: nil, now: now).state, .unknown)
         XCTAssertEqual(DatasetWatch.gone(answer: "HTTP 404 Not Found", candidates: [], expected: nil).state, .gone)

@@ -12,6 +12,8 @@ public final class FakePlatformPortal: @unchecked Sendable {
     public enum Fault: Sendable, Equatable {
         /// Every page is the first one (the server ignores offset / where).
         case ignoresPaging
+        /// CKAN: a page holds the portal's own page size, whatever `limit` asked.
+        case ignoresPageSize
         /// ArcGIS: a page after the first says `exceededTransferLimit` and holds no feature.
         case endlessTransferLimit
         /// Every page's body stops halfway (the connection closes cleanly).
@@ -131,7 +133,8 @@ public final class FakePlatformPortal: @unchecked Sendable {
             let fields: [[String: Any]] = [["id": "_id", "type": "int"], ["id": "name", "type": "text"], ["id": "amount", "type": "numeric"],
                                            ["id": "ratio", "type": "float8"], ["id": "open", "type": "bool"], ["id": "day", "type": "date"],
                                            ["id": "at", "type": "timestamp"], ["id": "tags", "type": "_text"]]
-            let limit = min(Int(query["limit"] ?? "100") ?? 100, pageCap)
+            let asked = Int(query["limit"] ?? "100") ?? 100
+            let limit = fault == .ignoresPageSize && asked > 0 ? pageCap : min(asked, pageCap)
             let offset = fault == .ignoresPaging ? 0 : Int(query["offset"] ?? "0") ?? 0
             let page = limit == 0 ? [] : Array(rows.dropFirst(offset).prefix(limit))
             let records: [[String: Any]] = page.map { row in

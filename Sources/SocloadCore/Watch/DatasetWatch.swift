@@ -69,7 +69,7 @@ public struct DatasetWatch: Sendable, Equatable, Codable {
     /// `fresh`, `stale` or `unknown` for a dataset the portal still serves.
     public static func judge(expected: Expectation?, portalRowsUpdatedAt: Date?, now: Date) -> DatasetWatch {
         guard let updated = portalRowsUpdatedAt else {
-            return DatasetWatch(state: .unknown, expected: expected, note: "the source states no rowsUpdatedAt to judge by")
+            return DatasetWatch(state: .unknown, expected: expected, note: "the source states no time its data last changed (rowsUpdatedAt) to judge by")
         }
         guard let expected else {
             return DatasetWatch(state: .unknown, note: "no update interval known (give the entry an \"expect\")")

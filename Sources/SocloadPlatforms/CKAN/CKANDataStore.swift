@@ -185,7 +185,7 @@ struct CKANDataStore: PlatformSource {
                     throw refusal(body, url: url, missing: "records")
                 }
                 if records.count > asked {
-                    throw PlatformError(.ckan, url: url, .repeatedPage(page: page, detail: "\(records.count) rows where \(asked) were asked"))
+                    throw PlatformError(.ckan, url: url, .oversizedPage(page: page, rows: records.count, asked: asked))
                 }
                 var line = RawRecordLine()
                 for record in records {

@@ -40,8 +40,8 @@ struct CKANDump {
         }
         guard reader.isComplete else {
             if reader.names == nil { throw NotOffered() }
-            throw PlatformError(.ckan, url: url, .unreadable("the dump ends inside its records, after \(received) bytes and "
-                                                             + "\(spool.records) whole records (a transfer cut short)"))
+            throw PlatformError(.ckan, url: url, .cutShort("the dump ends inside its records, after \(received) bytes and "
+                                                           + "\(spool.records) whole records"))
         }
         if let names = reader.names, let unknown = names.first(where: { !described.contains($0) }) {
             throw PlatformError(.ckan, url: url, .unexpected("a dump whose field \(JSONValue.quoted(unknown)) the DataStore does not describe"))

@@ -92,8 +92,8 @@ struct ODSDataset: PlatformSource {
         if let rest = lines.rest, !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             // The last line without its end: whole if it parses, else the transfer was cut.
             guard let record = try? JSONValueParser.parse(rest) else {
-                throw PlatformError(.ods, url: url, .unreadable("the export ends inside a record, after \(received) bytes and "
-                                                                 + "\(spool.records) whole records (a transfer cut short)"))
+                throw PlatformError(.ods, url: url, .cutShort("the export ends inside a record, after \(received) bytes and "
+                                                               + "\(spool.records) whole records"))
             }
             if limit.map({ spool.records < $0 }) ?? true {
                 try spool.write(Self.record(record, points: points, shapes: shapes, latitudeFirst: &latitudeFirst))
@@ -103,8 +103,8 @@ struct ODSDataset: PlatformSource {
         // One body holds the whole dataset: fewer records than the dataset counts is a body cut
         // short at a line's end.
         if limit == nil, let stated = description.rowCount, spool.records < stated {
-            throw PlatformError(.ods, url: url, .unreadable("the export ends after \(spool.records) of the \(stated) records the "
-                                                             + "dataset counts (a transfer cut short)"))
+            throw PlatformError(.ods, url: url, .cutShort("the export ends after \(spool.records) of the \(stated) records the "
+                                                           + "dataset counts"))
         }
         guard latitudeFirst > 0 else { return [] }
         return ["\(latitudeFirst) geo_point_2d value\(latitudeFirst == 1 ? " was" : "s were") [latitude, longitude] "

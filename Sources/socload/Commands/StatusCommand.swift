@@ -139,8 +139,9 @@ struct StatusCommand: ParsableCommand {
             state = portalStamp == local ? "unchanged" : "changed"
         } else {
             state = "unknown"
-            notes.append(portalStamp == nil ? "the source states no rowsUpdatedAt: a refresh reloads it"
-                         : "the table's last load recorded no rowsUpdatedAt (the source stated none then): a refresh reloads it")
+            // (Without a stamp the watch says so too: this note says what a refresh does.)
+            notes.append(portalStamp == nil ? "a refresh reloads it"
+                         : "the table's last load recorded no time of change (the source stated none then): a refresh reloads it")
         }
         let schema: String
         if let loaded = entry.plan {
