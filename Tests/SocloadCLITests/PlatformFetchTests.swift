@@ -168,6 +168,10 @@ final class PlatformFetchTests: DocumentTestCase {
         XCTAssertEqual(taken.status, 64, taken.stderr)
         XCTAssertTrue(taken.stderr.contains("the load would write parks, but it holds another dataset (\(portal.ckanURL))"), taken.stderr)
         XCTAssertEqual(try csv("select count(*) from parks where _id is not null", db: db).last, "5")
+        // sync is SODA's: a platform's table is refreshed by fetch, and said so.
+        let sync = try socload(["sync", "by_query"], db: db)
+        XCTAssertEqual(sync.status, 64, sync.stderr)
+        XCTAssertTrue(sync.stderr.contains("by_query was loaded from ArcGIS, and sync reads Socrata's SODA"), sync.stderr)
         let plan = try succeed(["fetch", portal.arcgisURL, "--dry-run"], db: db)
         XCTAssertTrue(plan.stdout.contains("parks_0"), plan.stdout)
     }

@@ -93,6 +93,12 @@ struct SyncJob {
 
     /// The portal a table was fetched from (its recorded source URL and dataset id).
     private static func portal(of entry: CatalogEntry) throws -> SocrataPortal {
+        // A CKAN, ArcGIS or OpenDataSoft table has no SODA to sync with: its refresh reloads it.
+        if let platform = entry.requestSignature.flatMap({ DataPlatform(rawValue: String($0.split(separator: " ").first ?? "")) }),
+           platform != .socrata {
+            throw LoadError.unsupported("\(entry.tableName) was loaded from \(platform.displayName), and sync reads Socrata's SODA: "
+                                        + "socload fetch \(entry.sourceURL) (or refresh) brings it up to date, counting what changed")
+        }
         guard let id = entry.datasetID, let components = URLComponents(string: entry.sourceURL),
               let scheme = components.scheme, scheme.hasPrefix("http"), let host = components.host else {
             throw LoadError.notFetchedFromPortal(entry.tableName)
