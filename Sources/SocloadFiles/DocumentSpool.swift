@@ -37,13 +37,7 @@ package final class DocumentSpool {
             throw LoadError.fileNotFound(source)
         }
         onSpool()
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/socload-spool-XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else {
-            throw LoadError.unreadableFile(path: directory, reason: "cannot create a temporary file: " + String(cString: strerror(errno)))
-        }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (descriptor, path) = try TemporaryFile.make(prefix: "socload-spool")
         let spool = DocumentSpool(path: path, isTemporary: true)
         do {
             let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

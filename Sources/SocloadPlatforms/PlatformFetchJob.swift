@@ -74,7 +74,7 @@ package struct PlatformFetchJob {
             let options = request.tableOptions.planOptions(tableName: request.tableName ?? description.tableName)
             return PlatformPlanned(plan: try description.plan(excluding: [], options: options), dataUpdatedAt: description.dataUpdatedAt,
                                    columns: description.columns, dictionary: description.dictionary, datasetID: description.id)
-        case let .file(url, _, _, _):
+        case let .file(url, _, _):
             throw PlanError("the resource is a file (\(CredentialRedaction.withoutCredentials(url))), not a DataStore table: "
                             + "its columns are known once it is read")
         }
@@ -98,7 +98,7 @@ package struct PlatformFetchJob {
             return origin
         }
         switch rows {
-        case let .file(url, tableName, signal, _):
+        case let .file(url, tableName, signal):
             let table = request.tableName ?? tableName
             if let current = try upToDate(table: table, datasetID: url, signal: signal, start: start) { return current }
             var document = DocumentLoadRequest(source: url, tableName: table)

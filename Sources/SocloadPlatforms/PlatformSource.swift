@@ -18,6 +18,6 @@ protocol PlatformSource {
 /// loads a document, its types inferred.
 enum PlatformRows {
     case described(PlatformDescription)
-    /// The file's URL, the table's default name, the refresh signal and the dataset's title.
-    case file(url: String, tableName: String, dataUpdatedAt: String?, title: String?)
+    /// The file's URL, the table's default name and the refresh signal.
+    case file(url: String, tableName: String, dataUpdatedAt: String?)
 }

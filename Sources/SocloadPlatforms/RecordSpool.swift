@@ -1,5 +1,6 @@
 import Foundation
 import SocloadCore
+import SocloadTransport
 
 /// A temporary NDJSON file of a dataset's records as the platform source writes them, one
 /// object a line, read by the document job once every page is in (so a failed page leaves the
@@ -12,13 +13,8 @@ final class RecordSpool {
     private(set) var bytes: Int64 = 0
 
     init() throws {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/socload-platform-XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else {
-            throw LoadError.unreadableFile(path: directory, reason: "cannot create a temporary file: " + String(cString: strerror(errno)))
-        }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (descriptor, path) = try TemporaryFile.make(prefix: "socload-platform")
+        self.path = path
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         buffer.reserveCapacity(1 << 20)
     }

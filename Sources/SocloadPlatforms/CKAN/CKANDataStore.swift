@@ -23,10 +23,7 @@ struct CKANDataStore: PlatformSource {
     private func result(_ name: String, _ items: [(String, String)]) throws -> JSONValue {
         let url = platformURL(action + name, items)
         let answer = try http.json(url)
-        if answer["success"]?.boolValue == false {
-            let message = answer["error"]?["message"]?.stringValue ?? answer["error"]?.jsonText ?? "success: false"
-            throw PlatformError(.ckan, url: url, .refused(message))
-        }
+        if let refusal = Self.refusal(in: answer, url: url) { throw refusal }
         guard let result = answer["result"], result.members != nil else {
             throw PlatformError(.ckan, url: url, .unexpected("no \"result\" object (not a CKAN action API answer)"))
         }
@@ -66,7 +63,7 @@ struct CKANDataStore: PlatformSource {
                                     .nothingToLoad("the resource \(resource.text("name") ?? "") is not in the DataStore and "
                                                    + "its file is not CSV or JSON (format \(resource.text("format") ?? "not given"))"))
             }
-            return .file(url: url, tableName: tableName, dataUpdatedAt: signal, title: title)
+            return .file(url: url, tableName: tableName, dataUpdatedAt: signal)
         }
         let head = try result("datastore_search", [("resource_id", resourceID), ("limit", "0")])
         guard let fields = head["fields"]?.arrayValue else {
@@ -98,15 +95,18 @@ struct CKANDataStore: PlatformSource {
         return hasZone ? latest : latest + "Z"
     }
 
+    /// CKAN's refusal (`"success": false`, its error's message), if the answer is one.
+    private static func refusal(in answer: JSONValue, url: String) -> PlatformError? {
+        guard answer["success"]?.boolValue == false else { return nil }
+        return PlatformError(.ckan, url: url, .refused(answer["error"]?["message"]?.stringValue ?? answer["error"]?.jsonText ?? "success: false"))
+    }
+
     /// Why a page has no records: CKAN's refusal (`success: false`), a body that is no JSON, or
     /// an answer without `result.MISSING`.
     private func refusal(_ body: [UInt8], url: String, missing: String) -> Error {
         do {
             let answer = try http.parse(body, from: url)
-            if answer["success"]?.boolValue == false {
-                return PlatformError(.ckan, url: url, .refused(answer["error"]?["message"]?.stringValue ?? answer["error"]?.jsonText ?? "success: false"))
-            }
-            return PlatformError(.ckan, url: url, .unexpected("no \"result.\(missing)\" list"))
+            return Self.refusal(in: answer, url: url) ?? PlatformError(.ckan, url: url, .unexpected("no \"result.\(missing)\" list"))
         } catch {
             return error
         }

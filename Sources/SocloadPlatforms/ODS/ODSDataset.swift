@@ -89,7 +89,7 @@ struct ODSDataset: PlatformSource {
             }
             progress(spool.records)
         }
-        if let rest = lines.rest, !rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if let rest = lines.rest, !rest.withUnsafeBufferPointer({ RawObjectParser.trimmed($0).isEmpty }) {
             // The last line without its end: whole if it parses, else the transfer was cut.
             guard let record = try? JSONValueParser.parse(rest) else {
                 throw PlatformError(.ods, url: url, .cutShort("the export ends inside a record, after \(received) bytes and "
@@ -126,12 +126,9 @@ struct ODSDataset: PlatformSource {
         let shapeKeys = shapes.map { Array($0.utf8) }
         _ = line.write(answer, object: object) { key, value, line in
             if pointKeys.contains(where: { key.isSame(as: $0) }) {
-                guard let point = value.kind == .object || value.kind == .array ? answer.value(of: value) : nil else { return false }
-                var read = 0
-                let rewritten = Self.record(.object([JSONMember(key: "p", value: point)]), points: ["p"], shapes: [], latitudeFirst: &read)
-                swapped += read
-                guard let text = rewritten["p"]?.jsonText else { return false }
-                line.append(contentsOf: text.utf8)
+                guard value.kind == .object || value.kind == .array, let point = answer.value(of: value),
+                      let text = Self.pointText(point, latitudeFirst: &swapped) else { return false }
+                line.append(contentsOf: JSONValue.quoted(text).utf8)
                 return true
             }
             if shapeKeys.contains(where: { key.isSame(as: $0) }), value.kind == .object,
@@ -152,19 +149,24 @@ struct ODSDataset: PlatformSource {
         for index in members.indices {
             let member = members[index]
             if points.contains(member.key) {
-                var point: (String, String)?
-                if case .number(let lon)? = member.value["lon"], case .number(let lat)? = member.value["lat"] {
-                    point = (lon, lat)
-                } else if let pair = member.value.arrayValue, pair.count == 2, case .number(let lat) = pair[0], case .number(let lon) = pair[1] {
-                    point = (lon, lat)
-                    latitudeFirst += 1
-                }
-                members[index] = JSONMember(key: member.key, value: point.map { .string("POINT (\($0.0) \($0.1))") } ?? member.value)
+                let point = pointText(member.value, latitudeFirst: &latitudeFirst)
+                members[index] = JSONMember(key: member.key, value: point.map(JSONValue.string) ?? member.value)
             } else if shapes.contains(member.key), member.value["type"]?.stringValue == "Feature", let geometry = member.value["geometry"] {
                 members[index] = JSONMember(key: member.key, value: geometry)
             }
         }
         return .object(members)
+    }
+
+    /// `POINT (lon lat)` of a `geo_point_2d`: `{"lon", "lat"}` (v2.1), or `[lat, lon]` (v1,
+    /// counted in `latitudeFirst`); nil for anything else (kept as it came).
+    static func pointText(_ value: JSONValue, latitudeFirst: inout Int) -> String? {
+        if case .number(let lon)? = value["lon"], case .number(let lat)? = value["lat"] { return "POINT (\(lon) \(lat))" }
+        guard let pair = value.arrayValue, pair.count == 2, case .number(let lat) = pair[0], case .number(let lon) = pair[1] else {
+            return nil
+        }
+        latitudeFirst += 1
+        return "POINT (\(lon) \(lat))"
     }
 }
 
